@@ -1,0 +1,1 @@
+"""infer: an MLIR-style compiler for neural-network inference on CPUs."""

@@ -1,0 +1,96 @@
+"""Dimension arithmetic shared by type inference and lowering.
+
+Every op's shape function is written once, over "dims" that are either Python ints
+(static) or objects implementing the `DimLike` protocol below. Type inference passes
+`DYN` for dynamic dims (any arithmetic on it stays dynamic); the lowering passes values
+that emit `arith` ops on `index` values, so the same function computes output sizes at
+run time (onnx-mlir's "one shape helper, used twice").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, TypeAlias
+
+
+class DimLike(Protocol):
+    def __add__(self, other: Dim) -> Dim: ...
+    def __radd__(self, other: Dim) -> Dim: ...
+    def __sub__(self, other: Dim) -> Dim: ...
+    def __rsub__(self, other: Dim) -> Dim: ...
+    def __mul__(self, other: Dim) -> Dim: ...
+    def __rmul__(self, other: Dim) -> Dim: ...
+    def __floordiv__(self, other: Dim) -> Dim: ...
+    def __rfloordiv__(self, other: Dim) -> Dim: ...
+
+
+Dim: TypeAlias = "int | DimLike"
+Shape: TypeAlias = "Sequence[Dim]"
+
+
+class _Dynamic:
+    """A dim whose value is unknown at compile time; absorbing under arithmetic."""
+
+    _instance: _Dynamic | None = None
+
+    def __new__(cls) -> _Dynamic:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def _absorb(self, other: object) -> _Dynamic:
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = _absorb
+    __mul__ = __rmul__ = __floordiv__ = __rfloordiv__ = _absorb
+
+    def __repr__(self) -> str:
+        return "?"
+
+
+DYN = _Dynamic()
+
+
+def is_static(d: Dim) -> bool:
+    return isinstance(d, int)
+
+
+def dim_max(a: Dim, b: Dim) -> Dim:
+    """max(a, b) for broadcasting; callers know at least one of them is not 1."""
+    if isinstance(a, int) and isinstance(b, int):
+        return max(a, b)
+    if isinstance(a, int):
+        return a if a != 1 else b
+    if isinstance(b, int):
+        return b if b != 1 else a
+    return a  # both unknown: assumed equal (checked at run time)
+
+
+def ceil_div(a: Dim, b: int) -> Dim:
+    return (a + (b - 1)) // b
+
+
+def product(dims: Sequence[Dim]) -> Dim:
+    out: Dim = 1
+    for d in dims:
+        out = out * d
+    return out
+
+
+def broadcast(shapes: Sequence[Shape]) -> list[Dim]:
+    """Numpy-style multidirectional broadcasting; raises ValueError on a mismatch."""
+    rank = max((len(s) for s in shapes), default=0)
+    out: list[Dim] = [1] * rank
+    for s in shapes:
+        for i, d in enumerate(s):
+            j = rank - len(s) + i
+            cur = out[j]
+            if isinstance(d, int) and isinstance(cur, int) and d != cur and 1 not in (d, cur):
+                shapes_txt = " and ".join(format_shape(x) for x in shapes)
+                raise ValueError(f"shapes {shapes_txt} do not broadcast")
+            out[j] = dim_max(cur, d)
+    return out
+
+
+def format_shape(shape: Shape) -> str:
+    return "[" + ", ".join(str(d) if isinstance(d, int) else "?" for d in shape) + "]"

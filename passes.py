@@ -1,0 +1,51 @@
+"""Every pass `infer` knows, by name: the registry behind `infer-opt -p` and the pipelines.
+
+Factories import lazily, so `infer-opt` starts fast and a pass module loads only when used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+
+from xdsl.passes import ModulePass
+
+
+def _p(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    return lambda: getattr(import_module(module), cls)
+
+
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    # xDSL's own passes that our pipelines use
+    "canonicalize": _p("xdsl.transforms.canonicalize", "CanonicalizePass"),
+    "cse": _p("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
+    "dce": _p("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
+    "licm": _p(
+        "xdsl.transforms.loop_invariant_code_motion", "LoopInvariantCodeMotionPass"
+    ),
+    "lower-affine": _p("xdsl.transforms.lower_affine", "LowerAffinePass"),
+    "convert-scf-to-cf": _p("xdsl.transforms.convert_scf_to_cf", "ConvertScfToCf"),
+    "reconcile-unrealized-casts": _p(
+        "xdsl.transforms.reconcile_unrealized_casts", "ReconcileUnrealizedCastsPass"
+    ),
+    "expand-math-to-polynomials": _p(
+        "xdsl.transforms.expand_math_to_polynomials", "ExpandMathToPolynomialsPass"
+    ),
+}
+
+
+def register(name: str, module: str, cls: str) -> None:
+    PASSES[name] = _p(module, cls)
+
+
+# infer's own passes: (name, module, class)
+for _name, _module, _cls in [
+    ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),
+    ("convert-func-to-llvm", "infer.lowering.convert_func_to_llvm", "ConvertFuncToLLVMPass"),
+    ("convert-arith-to-llvm", "infer.lowering.convert_arith_to_llvm", "ConvertArithToLLVMPass"),
+    ("convert-math-to-llvm", "infer.lowering.convert_math_to_llvm", "ConvertMathToLLVMPass"),
+    ("convert-memref-to-llvm", "infer.lowering.convert_memref_to_llvm", "ConvertMemRefToLLVMPass"),
+    ("convert-vector-to-llvm", "infer.lowering.convert_vector_to_llvm", "ConvertVectorToLLVMPass"),
+    ("convert-cf-to-llvm", "infer.lowering.convert_cf_to_llvm", "ConvertCfToLLVMPass"),
+]:
+    register(_name, _module, _cls)
