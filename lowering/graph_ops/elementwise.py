@@ -1,0 +1,268 @@
+"""Elementwise ops → one loop nest over the output, operands read with broadcasting.
+
+The innermost loop runs over the last (contiguous) dim with unit stride, so LLVM's loop
+vectorizer turns it into vector code. A broadcast operand dim that is statically 1 is read
+at index 0; a dynamic operand dim is assumed to equal the output dim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.loop_builder import LoopBuilder, is_unsigned, storage_type
+
+ScalarFn = Callable[[LoopBuilder, list[SSAValue]], SSAValue]
+
+
+def broadcast_index(ivs: Sequence[SSAValue], dims: Sequence[Dim]) -> list[Dim | SSAValue]:
+    """Index into an operand of dims `dims` broadcast to an output indexed by `ivs`."""
+    lead = len(ivs) - len(dims)
+    return [0 if d == 1 else ivs[lead + i] for i, d in enumerate(dims)]
+
+
+def elementwise(s: Lowering, op: Operation, ins: list[SSAValue], fn: ScalarFn) -> list[SSAValue]:
+    """out[i] = fn(in_0[bcast(i)], in_1[bcast(i)], ...) over the op's only result."""
+    (out,) = s.alloc_results(op, ins)
+    b = s.b
+    in_dims = [b.dims(v) for v in ins]
+    with b.loop_nest(b.dims(out)) as ivs:
+        vals = [b.load(v, broadcast_index(ivs, d)) for v, d in zip(ins, in_dims, strict=True)]
+        b.store(fn(b, vals), out, ivs)
+    return [out]
+
+
+def _element(op: Operation, i: int = 0) -> Attribute:
+    t = op.operands[i].type
+    assert isinstance(t, TensorType)
+    return t.element_type
+
+
+def _lower(fn: Callable[[Operation], ScalarFn]) -> LoweringFn:
+    """A lowering from a function of the op to its scalar body."""
+    return lambda s, op, ins: elementwise(s, op, ins, fn(op))
+
+
+def _zero(b: LoopBuilder, like: SSAValue) -> SSAValue:
+    return b.const(0, like.type)
+
+
+def _relu(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+    return b.max(x[0], _zero(b, x[0]))
+
+
+def _sigmoid(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+    one = b.const(1.0, x[0].type)
+    neg = b.insert(arith.NegfOp(x[0])).results[0]
+    return b.div(one, b.add(one, b.unary(math.ExpOp, neg)))
+
+
+def _neg(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+    if graph.is_float(x[0].type):
+        return b.insert(arith.NegfOp(x[0])).results[0]
+    return b.sub(_zero(b, x[0]), x[0])
+
+
+def _abs(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+    if graph.is_float(x[0].type):
+        return b.unary(math.AbsFOp, x[0])
+    return b.unary(math.AbsIOp, x[0])
+
+
+def _reciprocal(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+    return b.div(b.const(1.0, x[0].type), x[0])
+
+
+def _math(op_cls: type[Operation]) -> ScalarFn:
+    return lambda b, x: b.unary(op_cls, x[0])
+
+
+def _leaky_relu(op: Operation) -> ScalarFn:
+    alpha = graph.get_float(op.properties, "alpha", 0.01)
+
+    def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+        neg = b.cmpf("olt", x[0], _zero(b, x[0]))
+        return b.select(neg, b.mul(x[0], b.const(alpha, x[0].type)), x[0])
+
+    return fn
+
+
+def _hard_sigmoid_of(b: LoopBuilder, x: SSAValue, alpha: float, beta: float) -> SSAValue:
+    """max(0, min(1, alpha * x + beta))"""
+    t = x.type
+    y = b.add(b.mul(x, b.const(alpha, t)), b.const(beta, t))
+    return b.max(b.min(y, b.const(1.0, t)), b.const(0.0, t))
+
+
+def _hard_sigmoid(op: Operation) -> ScalarFn:
+    alpha = graph.get_float(op.properties, "alpha", 0.2)
+    beta = graph.get_float(op.properties, "beta", 0.5)
+    return lambda b, x: _hard_sigmoid_of(b, x[0], alpha, beta)
+
+
+def _hard_swish(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+    """x * hard_sigmoid(x) with alpha = 1/6, beta = 0.5"""
+    return b.mul(x[0], _hard_sigmoid_of(b, x[0], 1.0 / 6.0, 0.5))
+
+
+def _gelu(op: Operation) -> ScalarFn:
+    tanh_form = graph.get_str(op.properties, "approximate", "none") == "tanh"
+
+    def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+        t, v = x[0].type, x[0]
+        half = b.const(0.5, t)
+        if tanh_form:  # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+            inner = b.add(v, b.mul(b.const(0.044715, t), b.mul(v, b.mul(v, v))))
+            th = b.unary(math.TanhOp, b.mul(b.const(0.7978845608028654, t), inner))
+        else:  # 0.5 x (1 + erf(x / sqrt(2)))
+            th = b.unary(math.ErfOp, b.mul(v, b.const(0.7071067811865476, t)))
+        return b.mul(b.mul(half, v), b.add(b.const(1.0, t), th))
+
+    return fn
+
+
+def _clip(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+    return b.min(b.max(x[0], x[1]), x[2])
+
+
+def _binary(kind: str) -> Callable[[Operation], ScalarFn]:
+    def make(op: Operation) -> ScalarFn:
+        unsigned = is_unsigned(_element(op))
+        if kind == "add":
+            return lambda b, x: b.add(x[0], x[1])
+        if kind == "sub":
+            return lambda b, x: b.sub(x[0], x[1])
+        if kind == "mul":
+            return lambda b, x: b.mul(x[0], x[1])
+        if kind == "div":
+            return lambda b, x: b.div(x[0], x[1], unsigned)
+        if kind == "pow":
+            return lambda b, x: b.insert(math.PowFOp(x[0], x[1])).results[0]
+        raise AssertionError(kind)
+
+    return make
+
+
+def _compare(fpred: str, spred: str, upred: str) -> Callable[[Operation], ScalarFn]:
+    def make(op: Operation) -> ScalarFn:
+        e = _element(op)
+        if graph.is_float(e):
+            return lambda b, x: b.cmpf(fpred, x[0], x[1])
+        pred = upred if is_unsigned(e) else spred
+        return lambda b, x: b.cmpi(pred, x[0], x[1])
+
+    return make
+
+
+def _variadic(kind: str) -> Callable[[Operation], ScalarFn]:
+    def make(op: Operation) -> ScalarFn:
+        unsigned = is_unsigned(_element(op))
+        n = len(op.operands)
+
+        def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+            acc = x[0]
+            for v in x[1:]:
+                if kind in ("sum", "mean"):
+                    acc = b.add(acc, v)
+                elif kind == "max":
+                    acc = b.max(acc, v, unsigned)
+                else:
+                    acc = b.min(acc, v, unsigned)
+            if kind == "mean":
+                acc = b.div(acc, b.const(n, acc.type), unsigned)
+            return acc
+
+        return fn
+
+    return make
+
+
+def _cast(op: Operation) -> ScalarFn:
+    src = _element(op)
+    dst_graph = op.results[0].type
+    assert isinstance(dst_graph, TensorType)
+    dst = storage_type(dst_graph.element_type)
+    src_unsigned, dst_unsigned = is_unsigned(src), is_unsigned(dst_graph.element_type)
+
+    def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+        v = x[0]
+        st = v.type
+        if st == dst:
+            return v
+        if graph.is_float(st) and graph.is_float(dst):
+            wider = graph.numpy_dtype(dst).itemsize > graph.numpy_dtype(st).itemsize
+            return b.insert((arith.ExtFOp if wider else arith.TruncFOp)(v, dst)).results[0]
+        if dst == IntegerType(1):  # x != 0
+            zero = b.const(0, st)
+            if graph.is_float(st):
+                return b.cmpf("une", v, zero)
+            return b.cmpi("ne", v, zero)
+        if graph.is_float(st):
+            op_cls = arith.FPToUIOp if dst_unsigned else arith.FPToSIOp
+            return b.insert(op_cls(v, dst)).results[0]
+        if graph.is_float(dst):
+            op_cls = arith.UIToFPOp if src_unsigned or st == IntegerType(1) else arith.SIToFPOp
+            return b.insert(op_cls(v, dst)).results[0]
+        assert isinstance(st, IntegerType) and isinstance(dst, IntegerType)
+        if dst.width.data < st.width.data:
+            return b.insert(arith.TruncIOp(v, dst)).results[0]
+        ext = arith.ExtUIOp if src_unsigned or st == IntegerType(1) else arith.ExtSIOp
+        return b.insert(ext(v, dst)).results[0]
+
+    return fn
+
+
+def _where(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+    return b.select(x[0], x[1], x[2])
+
+
+def _same(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """Identity and inference-mode Dropout: the result is the operand's buffer."""
+    return [s.alias(ins[0], ins[0])]
+
+
+def _const(fn: ScalarFn) -> Callable[[Operation], ScalarFn]:
+    return lambda op: fn
+
+
+LOWERINGS: dict[type[Operation], LoweringFn] = {
+    graph.ReluOp: _lower(_const(_relu)),
+    graph.SigmoidOp: _lower(_const(_sigmoid)),
+    graph.TanhOp: _lower(_const(_math(math.TanhOp))),
+    graph.ExpOp: _lower(_const(_math(math.ExpOp))),
+    graph.LogOp: _lower(_const(_math(math.LogOp))),
+    graph.SqrtOp: _lower(_const(_math(math.SqrtOp))),
+    graph.ErfOp: _lower(_const(_math(math.ErfOp))),
+    graph.FloorOp: _lower(_const(_math(math.FloorOp))),
+    graph.CeilOp: _lower(_const(_math(math.CeilOp))),
+    graph.ReciprocalOp: _lower(_const(_reciprocal)),
+    graph.NegOp: _lower(_const(_neg)),
+    graph.AbsOp: _lower(_const(_abs)),
+    graph.LeakyReluOp: _lower(_leaky_relu),
+    graph.HardSigmoidOp: _lower(_hard_sigmoid),
+    graph.HardSwishOp: _lower(_const(_hard_swish)),
+    graph.GeluOp: _lower(_gelu),
+    graph.ClipOp: _lower(_const(_clip)),
+    graph.CastOp: _lower(_cast),
+    graph.AddOp: _lower(_binary("add")),
+    graph.SubOp: _lower(_binary("sub")),
+    graph.MulOp: _lower(_binary("mul")),
+    graph.DivOp: _lower(_binary("div")),
+    graph.PowOp: _lower(_binary("pow")),
+    graph.EqualOp: _lower(_compare("oeq", "eq", "eq")),
+    graph.LessOp: _lower(_compare("olt", "slt", "ult")),
+    graph.GreaterOp: _lower(_compare("ogt", "sgt", "ugt")),
+    graph.WhereOp: _lower(_const(_where)),
+    graph.SumOp: _lower(_variadic("sum")),
+    graph.MaxOp: _lower(_variadic("max")),
+    graph.MinOp: _lower(_variadic("min")),
+    graph.MeanOp: _lower(_variadic("mean")),
+    graph.IdentityOp: _same,
+    graph.DropoutOp: _same,
+}

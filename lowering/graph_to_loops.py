@@ -1,0 +1,196 @@
+"""`graph-to-loops`: graph ops on tensors → buffers (memref) and scf loop nests.
+
+Each function's tensors become memrefs of the same (possibly dynamic) shape. Every graph
+op is lowered by the function registered for its class in one of the family modules of
+`lowering/graph_ops/` (onnx-mlir's split: one module per op family, this pass joins them).
+Results are fresh buffers that the entry function returns (callee-allocated, so dynamic
+output sizes need no guessing by the caller); intermediates are freed after their last use;
+view-like ops (reshape, squeeze, ...) may alias their input's buffer, which is then freed
+after the last use of any alias. Weights become `memref.global` constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.errors import UnsupportedError
+from infer.lowering.loop_builder import LoopBuilder, storage_type
+from xdsl.context import Context
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import (
+    FunctionType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+LoweringFn = Callable[["Lowering", Operation, list[SSAValue]], list[SSAValue]]
+
+
+def memref_type(t: Attribute) -> MemRefType:
+    assert isinstance(t, TensorType), t
+    return MemRefType(storage_type(t.element_type), t.get_shape())
+
+
+@dataclass
+class Lowering:
+    """State of lowering one function: the builder, buffer aliases and module globals."""
+
+    b: LoopBuilder
+    module: ModuleOp
+    globals_count: list[int]
+    root: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    owned: set[SSAValue] = field(default_factory=set)
+
+    # -- helpers for the op lowerings ---------------------------------------------------
+
+    def out_dims(self, op: Operation, ins: list[SSAValue]) -> list[list[Dim]]:
+        """The op's result dims from its shape function, as run-time `index` values."""
+        assert isinstance(op, graph.GraphOp)
+        consts = [graph.constant_value(o) for o in op.operands]
+        dims = [self.b.dims(v) for v in ins]
+        return type(op).output_dims(op.properties, dims, consts)
+
+    def alloc_results(self, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+        """Fresh buffers for all results of `op`, sized by its shape function."""
+        outs = []
+        for dims, res in zip(self.out_dims(op, ins), op.results, strict=True):
+            t = res.type
+            assert isinstance(t, TensorType)
+            outs.append(self.alloc(dims, t.element_type))
+        return outs
+
+    def alloc(self, dims: list[Dim], element: Attribute) -> SSAValue:
+        buf = self.b.alloc(dims, element)
+        self.owned.add(buf)
+        return buf
+
+    def alias(self, view: SSAValue, of: SSAValue) -> SSAValue:
+        """Record that `view` shares `of`'s memory (freed with it)."""
+        self.root[view] = self.root_of(of)
+        return view
+
+    def root_of(self, buf: SSAValue) -> SSAValue:
+        return self.root.get(buf, buf)
+
+    def global_constant(self, value: graph.DenseIntOrFPElementsAttr) -> SSAValue:
+        t = value.type
+        assert isinstance(t, TensorType)
+        mt = memref_type(t)
+        if mt.element_type != t.element_type:  # ui8 data stored as i8: same bytes
+            value = graph.DenseIntOrFPElementsAttr(
+                TensorType(mt.element_type, t.get_shape()), value.data
+            )
+        name = f"__constant_{self.globals_count[0]}"
+        self.globals_count[0] += 1
+        g = memref.GlobalOp.get(StringAttr(name), mt, value, constant=UnitAttr(), alignment=64)
+        self.module.body.block.add_op(g)
+        return self.b.insert(memref.GetGlobalOp(name, mt)).results[0]
+
+
+# The registry: graph op class -> lowering. Filled from the family modules below.
+LOWERINGS: dict[type[Operation], LoweringFn] = {}
+
+
+def _load_families() -> None:
+    if LOWERINGS:
+        return
+    from infer.lowering.graph_ops import FAMILIES
+
+    for family in FAMILIES:
+        LOWERINGS.update(family.LOWERINGS)
+
+
+def _lower_constant(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    assert isinstance(op, graph.ConstantOp)
+    if op.value is None:
+        raise UnsupportedError(
+            "a graph.constant was printed with elided weights and has no data; "
+            "print with --keep-weights to compile it"
+        )
+    return [s.global_constant(op.value)]
+
+
+def _copy(s: Lowering, src: SSAValue) -> SSAValue:
+    dims = s.b.dims(src)
+    t = src.type
+    assert isinstance(t, MemRefType)
+    dst = s.alloc(dims, t.element_type)
+    with s.b.loop_nest(dims) as ivs:
+        s.b.store(s.b.load(src, ivs), dst, ivs)
+    return dst
+
+
+def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int]) -> None:
+    """Rewrite `f` in place from tensors to buffers and loops."""
+    _load_families()
+    old_block = f.body.block
+    ftype = f.function_type
+    in_types = [memref_type(t) if isinstance(t, TensorType) else t for t in ftype.inputs]
+    out_types = [memref_type(t) if isinstance(t, TensorType) else t for t in ftype.outputs]
+    block = Block(arg_types=in_types)
+    s = Lowering(LoopBuilder.at_end(block), module, globals_count)
+    vmap: dict[SSAValue, SSAValue] = dict(zip(old_block.args, block.args, strict=True))
+    for old, new in vmap.items():
+        new.name_hint = old.name_hint
+
+    ops = list(old_block.ops)
+    last_use: dict[SSAValue, int] = {}
+    for i, op in enumerate(ops):
+        for v in op.operands:
+            last_use[v] = len(ops) if isinstance(op, func.ReturnOp) else i
+    tensors_of_root: dict[SSAValue, list[SSAValue]] = {}
+
+    for i, op in enumerate(ops):
+        if isinstance(op, func.ReturnOp):
+            results: list[SSAValue] = []
+            for v in op.operands:
+                buf = vmap[v]
+                # Returned buffers are fresh allocations the caller owns and frees: copy
+                # arguments, weights, views and a buffer returned twice.
+                root = s.root_of(buf)
+                if root not in s.owned or root != buf or buf in results:
+                    buf = _copy(s, buf)
+                results.append(buf)
+            s.b.insert(func.ReturnOp(*results))
+            break
+        lower = _lower_constant if isinstance(op, graph.ConstantOp) else LOWERINGS.get(type(op))
+        if lower is None:
+            raise UnsupportedError(f"no lowering for '{op.name}' to loops yet")
+        outs = lower(s, op, [vmap[v] for v in op.operands])
+        for res, buf in zip(op.results, outs, strict=True):
+            if buf.name_hint is None:
+                buf.name_hint = res.name_hint
+            vmap[res] = buf
+            tensors_of_root.setdefault(s.root_of(buf), []).append(res)
+        # Free intermediates whose every alias is dead after this op.
+        for root, tensors in list(tensors_of_root.items()):
+            if root in s.owned and all(last_use.get(t, -1) <= i for t in tensors):
+                s.b.insert(memref.DeallocOp.get(root))
+                del tensors_of_root[root]
+
+    new_type = FunctionType.from_lists(in_types, out_types)
+    f.function_type = new_type
+    f.body.detach_block(old_block)
+    f.body.add_block(block)
+    old_block.erase(safe_erase=False)
+
+
+@dataclass(frozen=True)
+class GraphToLoopsPass(ModulePass):
+    """Lower every function of graph ops to memrefs and scf loop nests."""
+
+    name = "graph-to-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        globals_count = [0]
+        for f in list(op.body.block.ops):
+            if isinstance(f, func.FuncOp) and f.body.blocks:
+                lower_function(f, op, globals_count)

@@ -1,0 +1,245 @@
+"""Building loop IR (memref + scf + arith + math) from Python, for the graph lowerings.
+
+`LoopBuilder` appends ops at an insertion point; `Index` values implement `dims.DimLike`
+so an op's shape function (`GraphOp.output_dims`) computes run-time sizes, folding
+whatever is static. Float arithmetic carries the `contract` fast-math flag (FMA
+formation); reductions that LLVM must reorder to vectorize ask for `reassoc` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from infer.dialects.dims import Dim
+from infer.dialects.graph import is_float
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    Signedness,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+
+def storage_type(element: Attribute) -> Attribute:
+    """Buffers hold signless integers (arith's rule); signedness stays on the graph types."""
+    if isinstance(element, IntegerType):
+        return IntegerType(element.width.data)
+    return element
+
+
+def is_unsigned(element: Attribute) -> bool:
+    return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
+
+
+CONTRACT = arith.FastMathFlagsAttr(["contract"])
+REDUCE = arith.FastMathFlagsAttr(["reassoc", "contract"])
+index = IndexType()
+
+
+@dataclass(frozen=True)
+class Index:
+    """A run-time `index` value usable in shape functions (ints fold away)."""
+
+    b: LoopBuilder
+    value: SSAValue
+
+    def _bin(self, other: Dim, op: Callable[[SSAValue, SSAValue], Operation], rev: bool):
+        o = self.b.idx(other)
+        lhs, rhs = (o, self.value) if rev else (self.value, o)
+        return Index(self.b, self.b.insert(op(lhs, rhs)).results[0])
+
+    def __add__(self, o: Dim) -> Index:
+        return self if o == 0 else self._bin(o, arith.AddiOp, False)
+
+    def __radd__(self, o: Dim) -> Index:
+        return self.__add__(o)
+
+    def __sub__(self, o: Dim) -> Index:
+        return self if o == 0 else self._bin(o, arith.SubiOp, False)
+
+    def __rsub__(self, o: Dim) -> Index:
+        return self._bin(o, arith.SubiOp, True)
+
+    def __mul__(self, o: Dim) -> Index | int:
+        if o == 0:
+            return 0
+        return self if o == 1 else self._bin(o, arith.MuliOp, False)
+
+    def __rmul__(self, o: Dim) -> Index | int:
+        return self.__mul__(o)
+
+    def __floordiv__(self, o: Dim) -> Index:
+        return self if o == 1 else self._bin(o, arith.FloorDivSIOp, False)
+
+    def __rfloordiv__(self, o: Dim) -> Index:
+        return self._bin(o, arith.FloorDivSIOp, True)
+
+
+@dataclass
+class LoopBuilder:
+    """Appends ops at `point`; helpers return SSA values."""
+
+    point: InsertPoint
+    _consts: dict[tuple[int | float, Attribute], SSAValue] = field(default_factory=dict)
+
+    @staticmethod
+    def at_end(block: Block) -> LoopBuilder:
+        return LoopBuilder(InsertPoint.at_end(block))
+
+    def insert(self, op: Operation) -> Operation:
+        Builder(self.point).insert(op)
+        return op
+
+    # -- constants and indices --------------------------------------------------------
+
+    def const(self, value: int | float, t: Attribute) -> SSAValue:
+        """A scalar constant of type `t` (index, integer or float)."""
+        if is_float(t):
+            attr: Attribute = FloatAttr(float(value), t)  # type: ignore[arg-type]
+        else:
+            attr = IntegerAttr(int(value), t)  # type: ignore[arg-type]
+        return self.insert(arith.ConstantOp(attr, t)).results[0]
+
+    def idx(self, d: Dim | SSAValue) -> SSAValue:
+        """An `index` SSA value for a static or run-time dim."""
+        if isinstance(d, int):
+            return self.const(d, index)
+        if isinstance(d, Index):
+            return d.value
+        assert isinstance(d, SSAValue), d
+        return d
+
+    def dims(self, buf: SSAValue) -> list[Dim]:
+        """The dims of a memref: ints where static, `Index` values where dynamic."""
+        t = buf.type
+        assert isinstance(t, MemRefType)
+        out: list[Dim] = []
+        for i, d in enumerate(t.get_shape()):
+            if d == DYNAMIC_INDEX:
+                dim = self.insert(memref.DimOp(buf, self.const(i, index))).results[0]
+                out.append(Index(self, dim))
+            else:
+                out.append(d)
+        return out
+
+    # -- buffers ----------------------------------------------------------------------
+
+    def alloc(self, dims: Sequence[Dim], element: Attribute) -> SSAValue:
+        shape = [d if isinstance(d, int) else DYNAMIC_INDEX for d in dims]
+        dyn = [self.idx(d) for d in dims if not isinstance(d, int)]
+        t = MemRefType(storage_type(element), shape)
+        return self.insert(memref.AllocOp(dyn, [], t, IntegerAttr(64, 64))).results[0]
+
+    def load(self, buf: SSAValue, idx: Sequence[Dim | SSAValue]) -> SSAValue:
+        return self.insert(memref.LoadOp.get(buf, [self.idx(i) for i in idx])).results[0]
+
+    def store(self, value: SSAValue, buf: SSAValue, idx: Sequence[Dim | SSAValue]) -> None:
+        self.insert(memref.StoreOp.get(value, buf, [self.idx(i) for i in idx]))
+
+    # -- loops ------------------------------------------------------------------------
+
+    @contextmanager
+    def loop(self, lb: Dim, ub: Dim, step: int = 1) -> Iterator[SSAValue]:
+        """`with b.loop(0, n) as i:` builds `scf.for` and puts the body's ops inside."""
+        body = Block(arg_types=[index])
+        for_op = scf.ForOp(self.idx(lb), self.idx(ub), self.idx(step), [], body)
+        self.insert(for_op)
+        saved = self.point
+        self.point = InsertPoint.at_end(body)
+        try:
+            yield body.args[0]
+        finally:
+            self.insert(scf.YieldOp())
+            self.point = saved
+
+    @contextmanager
+    def loop_nest(self, ubs: Sequence[Dim]) -> Iterator[list[SSAValue]]:
+        """Perfect nest over [0, ub) for each ub, outermost first."""
+        ivs: list[SSAValue] = []
+        saved = self.point
+        for_ops: list[tuple[scf.ForOp, InsertPoint]] = []
+        for ub in ubs:
+            body = Block(arg_types=[index])
+            for_op = scf.ForOp(self.idx(0), self.idx(ub), self.idx(1), [], body)
+            self.insert(for_op)
+            for_ops.append((for_op, self.point))
+            self.point = InsertPoint.at_end(body)
+            ivs.append(body.args[0])
+        try:
+            yield ivs
+        finally:
+            for for_op, _ in reversed(for_ops):
+                Builder(InsertPoint.at_end(for_op.body.block)).insert(scf.YieldOp())
+            self.point = saved
+
+    def reduce_loop(
+        self,
+        lb: Dim,
+        ub: Dim,
+        init: Sequence[SSAValue],
+        body_fn: Callable[[SSAValue, list[SSAValue]], Sequence[SSAValue]],
+    ) -> list[SSAValue]:
+        """`scf.for` with loop-carried values: body_fn(iv, carried) -> next carried."""
+        body = Block(arg_types=[index, *[v.type for v in init]])
+        for_op = scf.ForOp(self.idx(lb), self.idx(ub), self.idx(1), list(init), body)
+        self.insert(for_op)
+        saved = self.point
+        self.point = InsertPoint.at_end(body)
+        try:
+            out = body_fn(body.args[0], list(body.args[1:]))
+            self.insert(scf.YieldOp(*out))
+        finally:
+            self.point = saved
+        return list(for_op.results)
+
+    # -- scalar arithmetic (dispatching on float / integer element types) --------------
+
+    def _float_or_int(self, a: SSAValue, b: SSAValue, fop, iop, flags=CONTRACT) -> SSAValue:
+        if is_float(a.type):
+            return self.insert(fop(a, b, flags)).results[0]
+        return self.insert(iop(a, b)).results[0]
+
+    def add(self, a: SSAValue, b: SSAValue, flags=CONTRACT) -> SSAValue:
+        return self._float_or_int(a, b, arith.AddfOp, arith.AddiOp, flags)
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._float_or_int(a, b, arith.SubfOp, arith.SubiOp)
+
+    def mul(self, a: SSAValue, b: SSAValue, flags=CONTRACT) -> SSAValue:
+        return self._float_or_int(a, b, arith.MulfOp, arith.MuliOp, flags)
+
+    def div(self, a: SSAValue, b: SSAValue, unsigned: bool = False) -> SSAValue:
+        if is_float(a.type):
+            return self.insert(arith.DivfOp(a, b, CONTRACT)).results[0]
+        op = arith.DivUIOp if unsigned else arith.DivSIOp
+        return self.insert(op(a, b)).results[0]
+
+    def max(self, a: SSAValue, b: SSAValue, unsigned: bool = False) -> SSAValue:
+        ops = (arith.MaximumfOp, arith.MaxUIOp if unsigned else arith.MaxSIOp)
+        return self.insert(ops[0](a, b) if is_float(a.type) else ops[1](a, b)).results[0]
+
+    def min(self, a: SSAValue, b: SSAValue, unsigned: bool = False) -> SSAValue:
+        ops = (arith.MinimumfOp, arith.MinUIOp if unsigned else arith.MinSIOp)
+        return self.insert(ops[0](a, b) if is_float(a.type) else ops[1](a, b)).results[0]
+
+    def unary(self, op_cls: type[Operation], a: SSAValue) -> SSAValue:
+        """A `math` op on floats, e.g. b.unary(math.ExpOp, x)."""
+        return self.insert(op_cls(a)).results[0]
+
+    def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.insert(arith.SelectOp(cond, a, b)).results[0]
+
+    def cmpf(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.insert(arith.CmpfOp(a, b, pred)).results[0]
+
+    def cmpi(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.insert(arith.CmpiOp(a, b, pred)).results[0]
