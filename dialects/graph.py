@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
-from infer.dialects import dims as D
-from infer.dialects.dims import DYN, Dim
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BFloat16Type,
@@ -60,6 +58,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
+
+from infer.dialects import dims as D
+from infer.dialects.dims import DYN, Dim
 
 # ---------------------------------------------------------------------------------------
 # Element types: ONNX's, as builtin types (signless iN is the signed ONNX intN).

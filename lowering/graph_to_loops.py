@@ -14,10 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from infer.dialects import graph
-from infer.dialects.dims import Dim
-from infer.errors import UnsupportedError
-from infer.lowering.loop_builder import LoopBuilder, storage_type
 from xdsl.context import Context
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
@@ -30,6 +26,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.errors import UnsupportedError
+from infer.lowering.loop_builder import LoopBuilder, storage_type
 
 LoweringFn = Callable[["Lowering", Operation, list[SSAValue]], list[SSAValue]]
 

@@ -12,8 +12,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from infer.dialects.dims import Dim
-from infer.dialects.graph import is_float
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
@@ -27,6 +25,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
+
+from infer.dialects.dims import Dim
+from infer.dialects.graph import is_float
 
 
 def storage_type(element: Attribute) -> Attribute:

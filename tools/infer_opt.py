@@ -15,12 +15,13 @@ import sys
 from collections.abc import Sequence
 from typing import IO
 
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.xdsl_opt_main import xDSLOptMain
+
 from infer.context import make_context
 from infer.dialects import graph
 from infer.errors import InferError
 from infer.passes import PASSES
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.xdsl_opt_main import xDSLOptMain
 
 
 class InferOptMain(xDSLOptMain):
