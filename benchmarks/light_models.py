@@ -1,0 +1,81 @@
+"""Latency of infer vs onnxruntime on the light model-zoo models, one thread each.
+
+    python benchmarks/light_models.py [--reps N] [--models squeezenet,resnet50]
+
+Both run in this process on the same inputs; repetitions are interleaved (infer, ort,
+infer, ort, ...) and the medians compared, so machine noise hits both alike. Prints a
+markdown table: compile time, medians, ratio infer/onnxruntime (below 1: infer is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+import infer
+from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path
+
+
+def bench(name: str, reps: int) -> dict[str, float | str]:
+    model = onnx.load(light_model_path(name))
+    feeds = dummy_inputs(model)
+    t0 = time.perf_counter()
+    try:
+        compiled = infer.compile(model)
+    except infer.InferError as e:
+        return {"model": name, "error": str(e).splitlines()[0]}
+    compile_s = time.perf_counter() - t0
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    ours, theirs = compiled.run(feeds), sess.run(None, feeds)
+    diff = max(float(np.max(np.abs(a - b))) for a, b in zip(ours.values(), theirs, strict=True))
+    fns = {"infer": lambda: compiled.run(feeds), "ort": lambda: sess.run(None, feeds)}
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for fn in fns.values():
+        fn()
+    for _ in range(reps):
+        for k, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            times[k].append((time.perf_counter() - t) * 1e3)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    return {
+        "model": name,
+        "compile_s": compile_s,
+        "infer_ms": med["infer"],
+        "ort_ms": med["ort"],
+        "ratio": med["infer"] / med["ort"],
+        "max_diff": diff,
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--models", default=",".join(LIGHT_MODELS))
+    args = p.parse_args()
+    rows = [bench(m, args.reps) for m in args.models.split(",")]
+    print("| model | compile (s) | infer (ms) | onnxruntime (ms) | infer / ort | max diff vs ort |")
+    print("|---|---:|---:|---:|---:|---:|")
+    ratios = []
+    for r in rows:
+        if "error" in r:
+            print(f"| {r['model']} | not supported: {r['error']} | | | | |")
+            continue
+        ratios.append(float(r["ratio"]))
+        print(f"| {r['model']} | {r['compile_s']:.1f} | {r['infer_ms']:.1f} | {r['ort_ms']:.1f}"
+              f" | {r['ratio']:.2f} | {r['max_diff']:.2g} |")
+    if ratios:
+        geo = float(np.exp(np.mean(np.log(ratios))))
+        print(f"\ngeometric mean of infer / onnxruntime over {len(ratios)} models: {geo:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""`CompiledModel`: native code for one model, called with numpy arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from infer.runtime.signature import TensorSpec, check_feeds
+
+Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
+
+
+class CompiledModel:
+    """A model compiled to native code for this CPU.
+
+    `run({name: array}) -> {name: array}`; inputs are checked (names, dtypes, ranks, static
+    dims, equal sizes for equal dim names) before any native code runs, and passed without
+    copies when they are C-contiguous.
+    """
+
+    def __init__(
+        self,
+        inputs: list[TensorSpec],
+        outputs: list[TensorSpec],
+        entry: Entry,
+        keepalive: object,
+    ) -> None:
+        self.inputs = inputs
+        self.outputs = outputs
+        self._entry = entry
+        self._keepalive = keepalive  # the JIT engine and weight buffers the code points into
+
+    @property
+    def input_names(self) -> list[str]:
+        return [s.name for s in self.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [s.name for s in self.outputs]
+
+    def run(self, feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        arrays = check_feeds(self.inputs, feeds)
+        results = self._entry(arrays)
+        return {s.name: r for s, r in zip(self.outputs, results, strict=True)}
