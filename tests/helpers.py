@@ -1,0 +1,61 @@
+"""Shared helpers: single-node ONNX models and comparison against onnxruntime."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import helper
+
+import infer
+
+
+def make_model(
+    nodes: Sequence[onnx.NodeProto],
+    inputs: Sequence[tuple[str, int, Sequence[int | str]]],
+    outputs: Sequence[tuple[str, int, Sequence[int | str] | None]],
+    initializers: Sequence[onnx.TensorProto] = (),
+    opset: int = 17,
+) -> onnx.ModelProto:
+    """A model from nodes; inputs/outputs as (name, TensorProto elem type, shape)."""
+    graph = helper.make_graph(
+        list(nodes),
+        "test",
+        [helper.make_tensor_value_info(n, t, list(s)) for n, t, s in inputs],
+        [helper.make_tensor_value_info(n, t, None if s is None else list(s))
+         for n, t, s in outputs],
+        list(initializers),
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+def run_onnxruntime(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    return sess.run(None, dict(feeds))
+
+
+def check_against_onnxruntime(
+    model: onnx.ModelProto,
+    feeds: Mapping[str, np.ndarray] | Sequence[Mapping[str, np.ndarray]],
+    rtol: float = 1e-4,
+    atol: float = 1e-5,
+) -> None:
+    """Compile once, run every feed set, and compare every output with onnxruntime's."""
+    compiled = infer.compile(model)
+    for f in [feeds] if isinstance(feeds, Mapping) else feeds:
+        ours = compiled.run(f)
+        theirs = run_onnxruntime(model, f)
+        for (name, a), b in zip(ours.items(), theirs, strict=True):
+            assert a.shape == b.shape, f"{name}: shape {a.shape} != onnxruntime's {b.shape}"
+            assert a.dtype == b.dtype, f"{name}: dtype {a.dtype} != onnxruntime's {b.dtype}"
+            if a.dtype.kind == "f":
+                np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=name)
+            else:
+                np.testing.assert_array_equal(a, b, err_msg=name)

@@ -1,0 +1,90 @@
+"""The public API: compile/run, InferenceSession, input checks, the ONNX backend."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+
+import infer
+
+from .helpers import make_model, run_onnxruntime
+
+
+@pytest.fixture(scope="module")
+def add_model():
+    node = helper.make_node("Add", ["a", "b"], ["y"])
+    return make_model(
+        [node],
+        [("a", TensorProto.FLOAT, ["N", 4]), ("b", TensorProto.FLOAT, ["N", 4])],
+        [("y", TensorProto.FLOAT, ["N", 4])],
+    )
+
+
+@pytest.fixture(scope="module")
+def compiled(add_model):
+    return infer.compile(add_model)
+
+
+def test_run_dynamic_batch(compiled) -> None:
+    for n in (1, 3, 17):
+        a = np.arange(4 * n, dtype=np.float32).reshape(n, 4)
+        out = compiled.run({"a": a, "b": 2 * a})
+        np.testing.assert_array_equal(out["y"], 3 * a)
+
+
+def test_session_matches_onnxruntime(add_model) -> None:
+    sess = infer.InferenceSession(add_model.SerializeToString())
+    assert [i.name for i in sess.get_inputs()] == ["a", "b"]
+    assert sess.get_inputs()[0].shape == ["N", 4]
+    feeds = {"a": np.ones((2, 4), np.float32), "b": np.full((2, 4), 0.5, np.float32)}
+    (ours,) = sess.run(None, feeds)
+    (theirs,) = run_onnxruntime(add_model, feeds)
+    np.testing.assert_array_equal(ours, theirs)
+    assert sess.run(["y"], feeds)[0].shape == (2, 4)
+
+
+@pytest.mark.parametrize(
+    "feeds, message",
+    [
+        ({"a": np.ones((2, 4), np.float32)}, "missing input 'b'"),
+        ({"a": np.ones((2, 4), np.float64), "b": np.ones((2, 4), np.float32)},
+         "input 'a': expected dtype float32, got float64"),
+        ({"a": np.ones((2, 5), np.float32), "b": np.ones((2, 5), np.float32)},
+         "input 'a': dim 1 must be 4"),
+        ({"a": np.ones((2, 4, 1), np.float32), "b": np.ones((2, 4), np.float32)},
+         "input 'a': expected rank 2"),
+        ({"a": np.ones((2, 4), np.float32), "b": np.ones((3, 4), np.float32)},
+         "dim 'N' is 2 in input 'a' but 3 in input 'b'"),
+        ({"a": np.ones((2, 4), np.float32), "b": np.ones((2, 4), np.float32), "c": 1},
+         "unknown input name 'c'"),
+    ],
+)
+def test_input_errors(compiled, feeds, message) -> None:
+    with pytest.raises(infer.InputError, match=message):
+        compiled.run(feeds)
+
+
+def test_non_contiguous_input(compiled) -> None:
+    a = np.arange(32, dtype=np.float32).reshape(4, 8)[:, ::2]
+    out = compiled.run({"a": a, "b": a})
+    np.testing.assert_array_equal(out["y"], 2 * a)
+
+
+def test_backend_runs_node_and_model(add_model) -> None:
+    import infer.backend as backend
+
+    assert backend.supports_device("CPU")
+    assert not backend.supports_device("CUDA")
+    a = np.ones((3, 4), np.float32)
+    (y,) = backend.run_model(add_model, [a, a])
+    np.testing.assert_array_equal(y, 2 * a)
+    node = helper.make_node("Relu", ["x"], ["y"])
+    x = np.array([[-1.0, 2.0]], np.float32)
+    (y,) = backend.run_node(node, [x])
+    np.testing.assert_array_equal(y, np.maximum(x, 0))
+    assert backend.is_compatible(add_model)
+    bad = helper.make_node("Det", ["x"], ["y"])
+    assert not backend.is_compatible(make_model(
+        [bad], [("x", TensorProto.FLOAT, [2, 2])], [("y", TensorProto.FLOAT, None)]
+    ))
