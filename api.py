@@ -30,7 +30,7 @@ def main_function(module: ModuleOp) -> func.FuncOp:
 
 def compile_module(module: ModuleOp) -> CompiledModel:
     """Compile a graph-level module (as the importer makes it) to native code."""
-    from infer.codegen.jit import JitModule
+    from infer.codegen import JitModule
     from infer.lowering.llvm_pipeline import lower_to_llvm
 
     inputs, outputs = signature(main_function(module))
@@ -38,7 +38,7 @@ def compile_module(module: ModuleOp) -> CompiledModel:
     run_passes(module, ctx, LOWER_TO_LOOPS)
     lower_to_llvm(module, ctx)
     jit = JitModule(module)
-    return CompiledModel(inputs, outputs, jit.entry("main"), jit)
+    return CompiledModel(inputs, outputs, jit.get_entry("main"), jit)
 
 
 def compile(model: ModelLike) -> CompiledModel:  # noqa: A001 - the API's name, like torch.compile

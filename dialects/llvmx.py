@@ -30,6 +30,11 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+# The entry-point ABI shared by `convert-func-to-llvm` (which emits it) and the runtime:
+# `void _infer_packed_<name>(ptr args)`, the original signature in `infer.signature`.
+PACKED_PREFIX = "_infer_packed_"
+SIGNATURE_ATTR = "infer.signature"
+
 FCMP_PREDICATES = (
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
     "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",

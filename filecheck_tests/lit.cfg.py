@@ -5,13 +5,13 @@ import shutil
 import lit.formats
 
 config.name = "infer"  # noqa: F821 - `config` is injected by lit
-config.test_format = lit.formats.ShTest(execute_external=True)
+config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".py"]
 config.excludes = ["lit.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 
 # The tools come from the environment infer is installed in.
-for tool in ("infer-opt", "infer-run", "filecheck"):
+for tool in ("infer-opt", "infer-run", "filecheck", "python"):
     if shutil.which(tool) is None:
         raise RuntimeError(f"{tool} not on PATH: install infer with `pip install -e .[test]`")
 config.environment["PATH"] = os.environ["PATH"]

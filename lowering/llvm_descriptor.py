@@ -27,12 +27,14 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 __all__ = ["Emitter", "MemRefDescriptor", "convert_type", "descriptor_type", "element_byte_size"]
 
 PTR = llvm.LLVMPointerType()
+_NSW = llvm.OverflowAttr([llvm.OverflowFlag.NO_SIGNED_WRAP])
 OpT = TypeVar("OpT", bound=Operation)
 
 
@@ -111,10 +113,10 @@ class Emitter:
 
     def add(self, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         # nsw: address arithmetic never wraps, and saying so helps SCEV and vectorization
-        return self(llvm.AddOp(lhs, rhs, overflow=llvm.OverflowAttr("nsw"))).res
+        return self(llvm.AddOp(lhs, rhs, overflow=_NSW)).res
 
     def mul(self, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self(llvm.MulOp(lhs, rhs, overflow=llvm.OverflowAttr("nsw"))).res
+        return self(llvm.MulOp(lhs, rhs, overflow=_NSW)).res
 
 
 def _static(value: int | None) -> bool:
@@ -212,12 +214,44 @@ class MemRefDescriptor:
         return desc
 
 
-def index_operands(emit: Emitter, values: Sequence[SSAValue]) -> list[SSAValue]:
-    """Index operands as i64."""
-    return [emit.to_llvm(v) for v in values]
-
-
-def is_integer_like(typ: Attribute) -> bool:
+def intrinsic_suffix(typ: Attribute) -> str:
+    """LLVM's overload suffix: f32, i64, v8f32, ..."""
     if isinstance(typ, VectorType):
-        typ = typ.element_type
-    return isinstance(typ, IntegerType | IndexType)
+        return f"v{prod(typ.get_shape())}{intrinsic_suffix(typ.element_type)}"
+    if isinstance(typ, IntegerType):
+        return f"i{typ.width.data}"
+    if isinstance(typ, IndexType):
+        return "i64"
+    if isinstance(typ, AnyFloat):
+        return "bf16" if typ.name == "bf16" else f"f{typ.bitwidth}"
+    raise DiagnosticException(f"no intrinsic suffix for {typ}")
+
+
+def call_intrinsic(
+    emit: Emitter,
+    name: str,
+    args: Sequence[SSAValue],
+    result: Attribute | None,
+    fastmath: llvm.FastMathAttr | None = None,
+    overloads: Sequence[Attribute] = (),
+) -> SSAValue | None:
+    """`llvm.call_intrinsic` of `name` mangled with `overloads` (default: the result type).
+
+    Mangled names let one intrinsic be used at several types in a module; the fast-math
+    flags are carried by the op and emitted by `infer.codegen.translate`.
+    """
+    kinds = list(overloads) or ([result] if result is not None else [])
+    full = ".".join([name, *(intrinsic_suffix(t) for t in kinds)])
+    op = emit(llvm.CallIntrinsicOp(full, list(args), [result] if result is not None else []))
+    if fastmath is not None:
+        op.fastmathFlags = fastmath
+    return op.results[0] if result is not None else None
+
+
+def lower_with(
+    rewriter: PatternRewriter, op: Operation, results: Sequence[SSAValue]
+) -> None:
+    """Replaces `op` by already emitted LLVM values, cast back to the original types."""
+    emit = Emitter(rewriter)
+    casted = [emit.from_llvm(v, r.type) for v, r in zip(results, op.results, strict=True)]
+    rewriter.replace(op, [], casted)

@@ -1,0 +1,169 @@
+"""JIT-compile an `llvm`-dialect module and call its packed entry points with numpy arrays.
+
+Calling convention (see `convert-func-to-llvm`): `_infer_packed_<name>(void **args)` with
+one pointer per input (to a memref descriptor `{ptr allocated, ptr aligned, i64 offset,
+i64 sizes[r], i64 strides[r]}` or to a scalar) followed by one per result (to a descriptor
+or scalar slot the callee fills). Result buffers come from the callee's `malloc`; they are
+wrapped as numpy arrays without a copy and freed when the last view dies. A result whose
+allocated pointer is null (a global) or belongs to an input is copied instead.
+"""
+
+import ctypes
+import itertools
+import weakref
+from collections.abc import Callable, Sequence
+
+import llvmlite.binding as llvm
+import numpy as np
+from xdsl.dialects import llvm as llvm_d
+from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, NoneAttr
+from xdsl.ir import Attribute
+
+from infer.codegen.optimize import optimize
+from infer.codegen.target import host_target_machine, host_triple
+from infer.codegen.translate import INLINE_LIMIT, numpy_dtype, translate_module
+from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
+
+_LIBC = ctypes.CDLL(None)
+_LIBC.free.argtypes = [ctypes.c_void_p]
+_LIBC.free.restype = None
+_UNIQUE = itertools.count()
+WEIGHT_ALIGNMENT = 64
+
+Entry = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
+
+
+def _aligned_copy(data: np.ndarray) -> np.ndarray:
+    """A copy of `data` starting on a 64-byte boundary (weights are read with wide loads)."""
+    raw = np.empty(data.nbytes + WEIGHT_ALIGNMENT, dtype=np.uint8)
+    start = -raw.ctypes.data % WEIGHT_ALIGNMENT
+    out = raw[start : start + data.nbytes].view(data.dtype)
+    out[...] = data
+    return out
+
+
+def compile_llvm_ir(
+    module: ModuleOp, tm: llvm.TargetMachine, *, optimized: bool, prefix: str = ""
+) -> tuple[llvm.ModuleRef, dict[str, np.ndarray]]:
+    """Translates, parses, verifies and (optionally) optimizes `module` for `tm`."""
+    translation = translate_module(
+        module, triple=host_triple(), data_layout=str(tm.target_data), symbol_prefix=prefix,
+        inline_limit=INLINE_LIMIT,
+    )  # fmt: skip
+    ref = llvm.parse_assembly(str(translation.module))
+    ref.verify()
+    if optimized:
+        optimize(ref, tm)
+    return ref, translation.weights
+
+
+class JitModule:
+    """A module compiled in-process; keep it alive as long as its entries are used."""
+
+    def __init__(self, module: ModuleOp) -> None:
+        self._tm = host_target_machine()
+        prefix = f"__infer_m{next(_UNIQUE)}_"
+        ref, weights = compile_llvm_ir(module, self._tm, optimized=True, prefix=prefix)
+        self.optimized_ir = str(ref)
+        # Bound before the engine resolves symbols; add_symbol is process-global, hence
+        # the per-module prefix. The buffers live as long as this object.
+        self._weights = {name: _aligned_copy(data) for name, data in weights.items()}
+        for name, buf in self._weights.items():
+            llvm.add_symbol(name, buf.ctypes.data)
+        self._engine = llvm.create_mcjit_compiler(ref, self._tm)
+        self._engine.finalize_object()
+        self._signatures = {
+            op.sym_name.data[len(PACKED_PREFIX) :]: op.attributes[SIGNATURE_ATTR]
+            for op in module.ops
+            if isinstance(op, llvm_d.FuncOp) and SIGNATURE_ATTR in op.attributes
+        }
+
+    @property
+    def entries(self) -> list[str]:
+        return sorted(self._signatures)
+
+    def get_entry(self, name: str = "main") -> Entry:
+        """A callable taking the inputs of function `name` and returning its results."""
+        signature = self._signatures[name]
+        assert isinstance(signature, FunctionType)
+        address = self._engine.get_function_address(PACKED_PREFIX + name)
+        cfunc = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
+        inputs = list(signature.inputs.data)
+        outputs = list(signature.outputs.data)
+        engine_owner = self  # the entry keeps the engine (and so its code) alive
+
+        def call(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            assert len(args) == len(inputs), f"{name} takes {len(inputs)} inputs"
+            arrays = [_conform(a, t) for a, t in zip(args, inputs, strict=True)]
+            keep = [_marshal_input(a, t) for a, t in zip(arrays, inputs, strict=True)]
+            slots = [_result_slot(t) for t in outputs]
+            pointers = [k.ctypes.data for k in keep] + [s.ctypes.data for s in slots]
+            packed = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
+            cfunc(ctypes.addressof(packed))
+            assert engine_owner is not None
+            owned = {int(a.ctypes.data) for a in arrays if isinstance(a, np.ndarray)}
+            return _wrap_results(slots, outputs, owned)
+
+        return call
+
+
+def _conform(value: np.ndarray, typ: Attribute) -> np.ndarray:
+    """A C-contiguous copy when the memref type promises the identity layout."""
+    if isinstance(typ, MemRefType) and isinstance(typ.layout, NoneAttr):
+        return np.ascontiguousarray(value)
+    return value
+
+
+def _marshal_input(value: np.ndarray, typ: Attribute) -> np.ndarray:
+    """A descriptor (int64 array) for a memref input, a 0-d array for a scalar."""
+    if not isinstance(typ, MemRefType):
+        return np.array(value, dtype=numpy_dtype(typ))
+    dtype = numpy_dtype(typ.get_element_type())
+    assert value.dtype == dtype, f"expected {dtype}, got {value.dtype}"
+    assert value.ndim == typ.get_num_dims(), f"expected rank {typ.get_num_dims()}"
+    ptr = value.ctypes.data
+    strides = [s // value.itemsize for s in value.strides]
+    return np.array([ptr, ptr, 0, *value.shape, *strides], dtype=np.int64)
+
+
+def _result_slot(typ: Attribute) -> np.ndarray:
+    if isinstance(typ, MemRefType):
+        return np.zeros(3 + 2 * typ.get_num_dims(), dtype=np.int64)
+    return np.zeros((), dtype=numpy_dtype(typ))
+
+
+class _Allocation:
+    """Frees one malloc'ed result buffer once no numpy view of it is left."""
+
+    def __init__(self, address: int) -> None:
+        weakref.finalize(self, _LIBC.free, address)
+
+
+def _wrap_results(
+    slots: list[np.ndarray], types: list[Attribute], inputs: set[int]
+) -> list[np.ndarray]:
+    allocations: dict[int, _Allocation] = {}  # one free per allocation, however many views
+    out = []
+    for slot, typ in zip(slots, types, strict=True):
+        if not isinstance(typ, MemRefType):
+            out.append(slot)
+            continue
+        rank = typ.get_num_dims()
+        allocated, aligned, offset = (int(v) for v in slot[:3])
+        shape = [int(v) for v in slot[3 : 3 + rank]]
+        dtype = numpy_dtype(typ.get_element_type())
+        strides = [int(v) * dtype.itemsize for v in slot[3 + rank :]]
+        last = sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
+        extent = 0 if 0 in shape else last + dtype.itemsize
+        start = aligned + offset * dtype.itemsize
+        buf = (ctypes.c_char * max(1, extent)).from_address(start)
+        view = np.ndarray(shape, dtype, buffer=buf, strides=strides)
+        if allocated == 0 or allocated in inputs:
+            out.append(view.copy())  # a global or an input: not ours to free
+            continue
+        # the ctypes buffer is the view's base; it holds the allocation alive
+        if allocated not in allocations:
+            allocations[allocated] = _Allocation(allocated)
+        buf._infer_allocation = allocations[allocated]  # type: ignore[attr-defined]
+        out.append(view)
+    return out

@@ -1,0 +1,24 @@
+"""The host target: one fresh TargetMachine per use, since MCJIT takes ownership of the
+one it is given (sharing a TargetMachine between engines aborted the process)."""
+
+import llvmlite.binding as llvm
+
+# Initialization of targets is explicit in llvmlite (llvm.initialize() itself now raises).
+llvm.initialize_native_target()
+llvm.initialize_native_asmprinter()
+
+
+def host_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
+    """A TargetMachine for this CPU with all its features (AVX2/AVX-512, FMA, ...)."""
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=opt_level,
+        codemodel="jitdefault",
+        jit=True,
+    )
+
+
+def host_triple() -> str:
+    return llvm.get_process_triple()

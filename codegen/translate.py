@@ -1,0 +1,206 @@
+"""`llvm` dialect module -> llvmlite `ir.Module`.
+
+xDSL's translator (`xdsl.backend.llvm`) does most of the work: we reuse its function
+declaration, type conversion and per-op conversion, and handle here only what it lacks:
+
+- `llvmx` ops (fptosi/fptoui/uitofp, vector fcmp/select, extractelement);
+- `llvm.call_intrinsic` with fast-math flags (xDSL refuses them); names come mangled
+  from the lowering, so one intrinsic at two types is two declarations;
+- linkage and `nounwind` on functions (xDSL drops both);
+- globals: a dense value with more than `inline_limit` elements becomes an external
+  declaration named `<symbol_prefix><name>` whose data is returned as a numpy array for
+  the JIT to bind, instead of an LLVM constant (which takes minutes for ResNet-50).
+"""
+
+from dataclasses import dataclass, field
+from math import prod
+
+import llvmlite.ir as ir
+import numpy as np
+from xdsl.backend.llvm.convert import _declare_func  # pyright: ignore[reportPrivateUsage]
+from xdsl.backend.llvm.convert_op import convert_op, create_constant
+from xdsl.backend.llvm.convert_type import convert_type
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from infer.dialects import llvmx
+
+INLINE_LIMIT = 256
+GLOBAL_ALIGNMENT = 64
+
+
+@dataclass
+class Translation:
+    module: ir.Module
+    weights: dict[str, np.ndarray] = field(default_factory=dict[str, np.ndarray])
+    """Symbol name -> contents of each external weight the module declares."""
+
+
+def numpy_dtype(typ: Attribute) -> np.dtype:
+    """numpy dtype of an element type (index is int64, i1 is bool)."""
+    if isinstance(typ, IntegerType):
+        width = typ.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        unsigned = typ.signedness.data == Signedness.UNSIGNED
+        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
+    names = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "index": np.int64}
+    if typ.name in names:  # type: ignore[attr-defined]
+        return np.dtype(names[typ.name])  # type: ignore[attr-defined]
+    raise NotImplementedError(f"no numpy dtype for {typ}")
+
+
+def dense_to_numpy(value: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """The attribute's elements as a flat array, without a copy when not a splat."""
+    dtype = numpy_dtype(value.get_element_type())
+    count = prod(value.get_shape())
+    data = np.frombuffer(value.data.data, dtype=dtype)
+    if data.size == 1 and count != 1:
+        return np.full(count, data[0], dtype=dtype)
+    return data
+
+
+def _convert_global(
+    op: llvm.GlobalOp, module: ir.Module, out: Translation, prefix: str, inline_limit: int
+) -> str:
+    """Emits the global; returns the LLVM symbol name used for it."""
+    typ = convert_type(op.global_type)
+    value = op.value
+    name = op.sym_name.data
+    if isinstance(value, DenseIntOrFPElementsAttr) and prod(value.get_shape()) > inline_limit:
+        name = prefix + name
+        gvar = ir.GlobalVariable(module, typ, name=name)
+        gvar.linkage = "external"
+        gvar.global_constant = op.constant is not None
+        out.weights[name] = dense_to_numpy(value)
+    else:
+        gvar = ir.GlobalVariable(module, typ, name=name)
+        gvar.linkage = op.linkage.linkage.data
+        gvar.global_constant = op.constant is not None
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            values = dense_to_numpy(value).tolist()
+            gvar.initializer = ir.Constant(typ, values)
+        elif value is not None:
+            gvar.initializer = create_constant(op.global_type, value)
+        elif gvar.linkage != "external":
+            gvar.initializer = ir.Constant(typ, None)  # zeroinitializer
+    gvar.align = op.alignment.value.data if op.alignment is not None else GLOBAL_ALIGNMENT
+    return name
+
+
+def _flags(op: Operation) -> list[str]:
+    fm = op.properties.get("fastmathFlags")
+    return [f.value for f in fm.data] if isinstance(fm, llvm.FastMathAttr) else []
+
+
+def _call_intrinsic(
+    op: llvm.CallIntrinsicOp, builder: ir.IRBuilder, vals: dict[SSAValue, ir.Value]
+) -> None:
+    args = [vals[a] for a in op.args]
+    ret = convert_type(op.ress.type) if op.ress is not None else ir.VoidType()
+    name = op.intrin.data
+    fn = builder.module.globals.get(name)
+    if fn is None:
+        fn = ir.Function(builder.module, ir.FunctionType(ret, [a.type for a in args]), name=name)
+    result = builder.call(fn, args, fastmath=_flags(op) if op.ress is not None else ())
+    if op.ress is not None:
+        vals[op.ress] = result
+
+
+def _convert_own(
+    op: Operation, builder: ir.IRBuilder, vals: dict[SSAValue, ir.Value], renamed: dict[str, str]
+) -> bool:
+    """Converts ops xDSL does not (or not fully); False hands `op` to xDSL."""
+    match op:
+        case llvmx.FPToSIOp():
+            vals[op.result] = builder.fptosi(vals[op.arg], convert_type(op.result.type))
+        case llvmx.FPToUIOp():
+            vals[op.result] = builder.fptoui(vals[op.arg], convert_type(op.result.type))
+        case llvmx.UIToFPOp():
+            vals[op.result] = builder.uitofp(vals[op.arg], convert_type(op.result.type))
+        case llvmx.FCmpOp():
+            # fcmp_ordered passes a full predicate name ("olt", "uno", ...) through
+            vals[op.res] = builder.fcmp_ordered(
+                op.predicate.data, vals[op.lhs], vals[op.rhs], flags=_flags(op)
+            )
+        case llvmx.SelectOp():
+            vals[op.res] = builder.select(vals[op.cond], vals[op.lhs], vals[op.rhs])
+        case llvmx.ExtractElementOp():
+            vals[op.res] = builder.extract_element(vals[op.vector], vals[op.index])
+        case llvm.CallIntrinsicOp():
+            _call_intrinsic(op, builder, vals)
+        case llvm.AddressOfOp():
+            name = op.global_name.root_reference.data
+            vals[op.result] = builder.module.get_global(renamed.get(name, name))
+        case _:
+            return False
+    return True
+
+
+def _convert_body(op: llvm.FuncOp, module: ir.Module, renamed: dict[str, str]) -> None:
+    fn = module.get_global(op.sym_name.data)
+    blocks: dict[Block, ir.Block] = {}
+    vals: dict[SSAValue, ir.Value] = {}
+    for i, block in enumerate(op.body.blocks):
+        blocks[block] = fn.append_basic_block(name=block.name_hint or "")
+        if i == 0:
+            vals.update(zip(block.args, fn.args, strict=True))
+        else:
+            # phis first; incoming values are added by the branches (xDSL's convert_op)
+            phi_builder = ir.IRBuilder(blocks[block])
+            for arg in block.args:
+                vals[arg] = phi_builder.phi(convert_type(arg.type))
+    for block in op.body.blocks:
+        builder = ir.IRBuilder(blocks[block])
+        builder.position_at_end(blocks[block])
+        for inner in block.ops:
+            if not _convert_own(inner, builder, vals, renamed):
+                convert_op(inner, builder, vals, blocks)
+
+
+def translate_module(
+    module: ModuleOp,
+    *,
+    triple: str,
+    data_layout: str = "",
+    symbol_prefix: str = "",
+    inline_limit: int = INLINE_LIMIT,
+) -> Translation:
+    """Translates a module of `llvm.func`/`llvm.mlir.global` ops to llvmlite IR.
+
+    `symbol_prefix` makes the names of large weights unique in the process, since the JIT
+    binds them with the process-global `llvmlite.binding.add_symbol`.
+    """
+    llvm_module = ir.Module()
+    llvm_module.triple = triple
+    if data_layout:
+        llvm_module.data_layout = data_layout
+    out = Translation(llvm_module)
+    renamed: dict[str, str] = {}
+    funcs: list[llvm.FuncOp] = []
+    for op in module.ops:
+        match op:
+            case llvm.GlobalOp():
+                name = _convert_global(op, llvm_module, out, symbol_prefix, inline_limit)
+                renamed[op.sym_name.data] = name
+            case llvm.FuncOp():
+                funcs.append(op)
+            case _:
+                raise NotImplementedError(f"cannot translate top-level op {op.name}")
+    for op in funcs:
+        _declare_func(op, llvm_module)
+        fn = llvm_module.get_global(op.sym_name.data)
+        if op.body.blocks:
+            fn.linkage = op.linkage.linkage.data if op.linkage.linkage.data != "external" else ""
+            if op.no_unwind is not None:
+                fn.attributes.add("nounwind")
+    for op in funcs:
+        if op.body.blocks:
+            _convert_body(op, llvm_module, renamed)
+    return out

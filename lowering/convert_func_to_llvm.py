@@ -1,0 +1,143 @@
+"""`convert-func-to-llvm`: func.func/call/return to llvm.func/call/return, plus entry points.
+
+Memref arguments and results travel as descriptor structs by value; several results are
+returned as one struct. Private functions get internal linkage.
+
+Every public function with a body also gets a packed wrapper, the ABI the runtime calls:
+
+    void _infer_packed_<name>(ptr args)
+
+`args` is an array of pointers: first one per input (to a memref descriptor filled by the
+caller, or to a scalar), then one per result (to a descriptor or scalar slot the callee
+fills; result memrefs are malloc'ed by the callee and owned by the caller afterwards).
+The wrapper carries the original signature as `infer.signature` for the runtime.
+"""
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FunctionType,
+    ModuleOp,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
+from infer.lowering.convert_cf_to_llvm import convert_block_arguments
+from infer.lowering.llvm_descriptor import PTR, Emitter, convert_type, element_byte_size
+
+
+def _result_type(outputs: tuple[Attribute, ...]) -> Attribute:
+    converted = [convert_type(t) for t in outputs]
+    if not converted:
+        return llvm.LLVMVoidType()
+    if len(converted) == 1:
+        return converted[0]
+    return llvm.LLVMStructType.from_type_list(converted)
+
+
+def llvm_function_type(typ: FunctionType) -> llvm.LLVMFunctionType:
+    inputs = [convert_type(t) for t in typ.inputs.data]
+    return llvm.LLVMFunctionType(inputs, _result_type(typ.outputs.data))
+
+
+def _convert_func(op: func.FuncOp, rewriter: PatternRewriter) -> None:
+    public = op.sym_visibility is None or op.sym_visibility.data == "public"
+    defined = bool(op.body.blocks)
+    linkage = "external" if public or not defined else "internal"
+    fn_type = llvm_function_type(op.function_type)
+    body = rewriter.move_region_contents_to_new_regions(op.body)
+    new = llvm.FuncOp(op.sym_name, fn_type, llvm.LinkageAttr(linkage), body=body)
+    if defined:
+        new.no_unwind = UnitAttr()
+        convert_block_arguments(body.blocks.first)  # type: ignore[arg-type]
+    rewriter.replace(op, new)
+    if public and defined:
+        rewriter.insert(_packed_wrapper(op.sym_name.data, op.function_type), InsertPoint.after(new))
+
+
+def _packed_wrapper(name: str, typ: FunctionType) -> llvm.FuncOp:
+    """`_infer_packed_<name>(ptr args)`: loads inputs through args[i], stores results."""
+    block = Block(arg_types=[PTR])
+    emit = Emitter(InsertPoint.at_end(block))
+    inputs, outputs = typ.inputs.data, typ.outputs.data
+
+    def slot(i: int) -> SSAValue:
+        gep = llvm.GEPOp(block.args[0], [i], PTR, inbounds=True)
+        return emit(llvm.LoadOp(emit(gep).result, PTR, alignment=8)).dereferenced_value
+
+    args = []
+    for i, t in enumerate(inputs):
+        llvm_t = convert_type(t)
+        args.append(emit(llvm.LoadOp(slot(i), llvm_t, alignment=_align(t))).dereferenced_value)
+    res_type = _result_type(outputs)
+    call = emit(llvm.CallOp(name, *args, return_type=None if not outputs else res_type))
+    for j, t in enumerate(outputs):
+        value = call.returned
+        assert value is not None
+        if len(outputs) > 1:
+            pos = DenseArrayBase.from_list(i64, [j])
+            value = emit(llvm.ExtractValueOp(pos, value, convert_type(t))).res
+        emit(llvm.StoreOp(value, slot(len(inputs) + j), alignment=_align(t)))
+    emit(llvm.ReturnOp())
+    wrapper = llvm.FuncOp(
+        PACKED_PREFIX + name, llvm.LLVMFunctionType([PTR]), llvm.LinkageAttr("external"),
+        body=Region(block),
+    )  # fmt: skip
+    wrapper.no_unwind = UnitAttr()
+    wrapper.attributes[SIGNATURE_ATTR] = typ
+    return wrapper
+
+
+def _align(typ: Attribute) -> int:
+    return min(8, element_byte_size(typ))
+
+
+class FuncToLLVM(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        emit = Emitter(rewriter)
+        match op:
+            case func.FuncOp():
+                _convert_func(op, rewriter)
+            case func.ReturnOp():
+                values = [emit.to_llvm(v) for v in op.arguments]
+                if len(values) > 1:
+                    res_type = _result_type(tuple(v.type for v in op.arguments))
+                    struct: SSAValue = emit(llvm.UndefOp(res_type)).res
+                    for j, v in enumerate(values):
+                        struct = emit.insert(struct, v, [j])
+                    values = [struct]
+                rewriter.replace(op, llvm.ReturnOp(values[0] if values else None))
+            case func.CallOp():
+                args = [emit.to_llvm(v) for v in op.arguments]
+                out_types = tuple(r.type for r in op.results)
+                ret = None if not out_types else _result_type(out_types)
+                call = emit(llvm.CallOp(op.callee.string_value(), *args, return_type=ret))
+                results: list[SSAValue] = []
+                for j, r in enumerate(op.results):
+                    value = call.returned
+                    assert value is not None
+                    if len(op.results) > 1:
+                        value = emit.extract(value, [j], convert_type(r.type))
+                    results.append(emit.from_llvm(value, r.type))
+                rewriter.replace(op, [], results)
+            case _:
+                pass
+
+
+@dataclass(frozen=True)
+class ConvertFuncToLLVMPass(ModulePass):
+    name = "convert-func-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(FuncToLLVM(), apply_recursively=False).rewrite_module(op)
+
+
+__all__ = ["PACKED_PREFIX", "SIGNATURE_ATTR", "ConvertFuncToLLVMPass"]
