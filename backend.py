@@ -66,7 +66,7 @@ class InferBackend(Backend):
         **kwargs: Any,
     ) -> tuple[np.ndarray, ...]:
         """Run one node by wrapping it into a model of the inputs' types."""
-        from onnx import helper
+        from onnx import helper, shape_inference
 
         super().run_node(node, inputs, device=device, outputs_info=outputs_info)
         arrays = [np.asarray(a) for a in inputs]
@@ -77,7 +77,12 @@ class InferBackend(Backend):
             for name, a in zip(node.input, arrays, strict=False)
             if name
         ]
-        outputs = [helper.make_empty_tensor_value_info(o) for o in node.output if o]
+        # Output types come from ONNX's shape inference on the one-node graph.
+        probe = helper.make_model(helper.make_graph([node], "node", graph_inputs, []))
+        inferred = {v.name: v for v in shape_inference.infer_shapes(probe).graph.value_info}
+        outputs = [
+            inferred.get(o) or helper.make_empty_tensor_value_info(o) for o in node.output if o
+        ]
         graph = helper.make_graph([node], "node", graph_inputs, outputs)
         model = helper.make_model(graph)
         return cls.run_model(model, arrays, device, **kwargs)

@@ -80,7 +80,7 @@ def with_random_weights(model: onnx.ModelProto, seed: int = 0) -> onnx.ModelProt
             dtype = numpy_helper.to_array(value).dtype if value is not None else np.float32
             if dtype == np.float32:
                 fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-                w = rng.standard_normal(shape).astype(np.float32) / np.sqrt(max(fan_in, 1))
+                w = (rng.standard_normal(shape) / np.sqrt(max(fan_in, 1))).astype(np.float32)
                 if len(shape) == 1:  # biases, BN parameters: keep variances positive
                     w = (0.5 + rng.random(shape)).astype(np.float32)
                 new_inits.append(numpy_helper.from_array(w, node.output[0]))
@@ -89,4 +89,5 @@ def with_random_weights(model: onnx.ModelProto, seed: int = 0) -> onnx.ModelProt
     del m.graph.node[:]
     m.graph.node.extend(keep)
     m.graph.initializer.extend(new_inits)
+    m.ir_version = max(m.ir_version, 4)  # IR >= 4: initializers need not be graph inputs
     return shape_inference.infer_shapes(m)

@@ -86,5 +86,5 @@ def test_backend_runs_node_and_model(add_model) -> None:
     assert backend.is_compatible(add_model)
     bad = helper.make_node("Det", ["x"], ["y"])
     assert not backend.is_compatible(make_model(
-        [bad], [("x", TensorProto.FLOAT, [2, 2])], [("y", TensorProto.FLOAT, None)]
+        [bad], [("x", TensorProto.FLOAT, [2, 2])], [("y", TensorProto.FLOAT, [])]
     ))
