@@ -1,0 +1,136 @@
+"""MatMul and Gemm → loop nests whose innermost loop LLVM vectorizes.
+
+Default order i-k-j: the output row is initialised (0, or beta * C for Gemm), then
+
+    y[i, j] += a[i, k] * b[k, j]      (j innermost: contiguous loads and stores of b and y,
+                                       a[i, k] a loop-invariant scalar; no reassociation)
+
+When the right operand's contraction dim is the contiguous one (Gemm's transB, MatMul
+with a 1-D right operand) the order is i-j-k: a dot product per output element into a
+loop-carried accumulator whose adds carry `reassoc`, so LLVM may split it into vector
+partial sums.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
+
+from xdsl.ir import Operation, SSAValue
+
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.lowering.graph_ops.conv import element_type
+from infer.lowering.graph_ops.elementwise import broadcast_index
+from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.loop_builder import REDUCE, LoopBuilder
+
+Idx: TypeAlias = "list[Dim | SSAValue]"
+
+
+def _dot(b: LoopBuilder, k: Dim, a_at: Callable[[SSAValue], Idx], a: SSAValue,
+         b_at: Callable[[SSAValue], Idx], bm: SSAValue, init: SSAValue) -> SSAValue:
+    """init + sum_k a[a_at(k)] * b[b_at(k)], reassociable."""
+
+    def body(kv: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+        prod = b.mul(b.load(a, a_at(kv)), b.load(bm, b_at(kv)), REDUCE)
+        return [b.add(acc[0], prod, REDUCE)]
+
+    return b.reduce_loop(0, k, [init], body)[0]
+
+
+def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    assert isinstance(op, graph.MatMulOp)
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    a, bm = ins
+    ad, bd, yd = b.dims(a), b.dims(bm), b.dims(y)
+    et = element_type(op)
+    a_vec, b_vec = len(ad) == 1, len(bd) == 1
+    n_batch = len(yd) - (not a_vec) - (not b_vec)
+    m: Dim = 1 if a_vec else ad[-2]
+    k = ad[-1]
+    zero = b.const(0.0, et)
+
+    # numpy rules: a 1-D operand is a row (left) or a column (right) whose dim is dropped
+    def a_at(bt: Sequence[SSAValue], i: SSAValue | int, kv: SSAValue | int) -> Idx:
+        return [kv] if a_vec else [*broadcast_index(bt, ad[:-2]), i, kv]
+
+    def b_at(bt: Sequence[SSAValue], kv: SSAValue | int, j: SSAValue | int) -> Idx:
+        return [kv] if b_vec else [*broadcast_index(bt, bd[:-2]), kv, j]
+
+    def y_at(bt: Sequence[SSAValue], i: SSAValue | int, j: SSAValue | int) -> Idx:
+        return [*bt, *([] if a_vec else [i]), *([] if b_vec else [j])]
+
+    with b.loop_nest(yd[:n_batch]) as bt, b.loop(0, m) as i:
+        if b_vec:  # matrix-vector: one dot product per row
+            acc = _dot(b, k, lambda kv: a_at(bt, i, kv), a, lambda kv: b_at(bt, kv, 0), bm,
+                       zero)
+            b.store(acc, y, y_at(bt, i, 0))
+        else:
+            n = bd[-1]
+            with b.loop(0, n) as j:
+                b.store(zero, y, y_at(bt, i, j))
+            with b.loop(0, k) as kv:
+                av = b.load(a, a_at(bt, i, kv))
+                with b.loop(0, n) as j:
+                    acc = b.load(y, y_at(bt, i, j))
+                    prod = b.mul(av, b.load(bm, b_at(bt, kv, j)))
+                    b.store(b.add(acc, prod), y, y_at(bt, i, j))
+    return [y]
+
+
+def _gemm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """Y = alpha * A' B' + beta * C; alpha scales A's scalar (i-k-j) or the dot (i-j-k)."""
+    assert isinstance(op, graph.GemmOp)
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    a, bm = ins[0], ins[1]
+    c = ins[2] if len(ins) > 2 else None
+    props = op.properties
+    alpha = graph.get_float(props, "alpha", 1.0)
+    beta = graph.get_float(props, "beta", 1.0)
+    trans_a = bool(graph.get_int(props, "transA", 0))
+    trans_b = bool(graph.get_int(props, "transB", 0))
+    et = element_type(op)
+    ad, yd = b.dims(a), b.dims(y)
+    m, n = yd
+    k = ad[0] if trans_a else ad[1]
+    cd = b.dims(c) if c is not None else []
+    with_c = c is not None and beta != 0.0
+
+    def a_at(i: SSAValue, kv: SSAValue) -> Idx:
+        return [kv, i] if trans_a else [i, kv]
+
+    def b_at(kv: SSAValue, j: SSAValue) -> Idx:
+        return [j, kv] if trans_b else [kv, j]
+
+    def scaled(v: SSAValue, factor: float) -> SSAValue:
+        return v if factor == 1.0 else b.mul(v, b.const(factor, et))
+
+    def bias(i: SSAValue, j: SSAValue) -> SSAValue:
+        assert c is not None
+        return scaled(b.load(c, broadcast_index([i, j], cd)), beta)
+
+    zero = b.const(0.0, et)
+    with b.loop(0, m) as i:
+        if trans_b:  # rows of A and B are contiguous in k: dot products
+            with b.loop(0, n) as j:
+                acc = _dot(b, k, lambda kv: a_at(i, kv), a, lambda kv: b_at(kv, j), bm, zero)
+                acc = scaled(acc, alpha)
+                b.store(b.add(acc, bias(i, j)) if with_c else acc, y, [i, j])
+        else:
+            with b.loop(0, n) as j:
+                b.store(bias(i, j) if with_c else zero, y, [i, j])
+            with b.loop(0, k) as kv:
+                av = scaled(b.load(a, a_at(i, kv)), alpha)
+                with b.loop(0, n) as j:
+                    acc = b.load(y, [i, j])
+                    b.store(b.add(acc, b.mul(av, b.load(bm, b_at(kv, j)))), y, [i, j])
+    return [y]
+
+
+LOWERINGS: dict[type[Operation], LoweringFn] = {
+    graph.MatMulOp: _matmul,
+    graph.GemmOp: _gemm,
+}
