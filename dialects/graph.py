@@ -495,7 +495,8 @@ class ConstantOp(IRDLOperation):
             printer.print_string(f' elided<"{digest}"> : ')
         else:
             value = cast(DenseIntOrFPElementsAttr, self.value)
-            if n <= 16:
+            # xDSL prints inf/nan as hex ints it then parses as integer values: use hex data.
+            if n <= 16 and np.isfinite(cast(np.ndarray, self.numpy())).all():
                 printer.print_string(" ")
                 printer.print_attribute(value)  # `dense<[...]> : type`
                 return
@@ -519,7 +520,8 @@ class ConstantOp(IRDLOperation):
 
 def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     """A dense attribute holding `array`'s bytes (one copy, no Python lists)."""
-    array = np.ascontiguousarray(array)
+    # np.ascontiguousarray would turn a 0-d array into a 1-d one: keep the shape.
+    array = np.require(array, requirements="C")
     t = tensor_type(list(array.shape), element_type_of(array.dtype))
     if array.dtype == np.bool_:
         array = array.astype(np.int8)
@@ -533,6 +535,14 @@ class ConstantOfShapeOp(GraphOp):
     output = result_def(TensorType)
     value = opt_prop_def(DenseIntOrFPElementsAttr)
     traits = _TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if types[0].element_type != i64:
+            raise VerifyException("'graph.constant_of_shape' shape must be an i64 tensor")
+        v = props.get("value")
+        if v is not None and len(cast(DenseIntOrFPElementsAttr, v)) != 1:
+            raise VerifyException("'graph.constant_of_shape' value must have one element")
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -654,6 +664,12 @@ class GeluOp(FloatUnaryOp):
     name = "graph.gelu"
     approximate = prop_def(StringAttr, default_value=StringAttr("none"))
 
+    @classmethod
+    def check(cls, props, types):
+        super().check(props, types)
+        if get_str(props, "approximate", "none") not in ("none", "tanh"):
+            raise VerifyException("'graph.gelu' approximate must be \"none\" or \"tanh\"")
+
 
 @irdl_op_definition
 class ClipOp(GraphOp):
@@ -682,6 +698,12 @@ class CastOp(GraphOp):
     output = result_def(TensorType)
     to = prop_def(AnyAttr())
     traits = _TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        to = props.get("to")
+        if not (is_float(to) or isinstance(to, IntegerType)):
+            raise VerifyException(f"'graph.cast' to must be an integer or float type, got {to}")
 
     @classmethod
     def output_elements(cls, props, elements):
@@ -1179,8 +1201,10 @@ def reshape_dims(x: Sequence[Dim], shape: Sequence[int], allowzero: bool = False
             out.append(s)
     if -1 in shape:
         j = list(shape).index(-1)
-        known = D.product([d for i, d in enumerate(out) if i != j])
-        total = D.product(x)
+        # Dims copied by 0 cancel out of both products, so [N, 3, 4] -> [0, -1] is [N, 12].
+        copied = {i for i, s in enumerate(shape) if s == 0 and not allowzero}
+        known = D.product([d for i, d in enumerate(out) if i != j and i not in copied])
+        total = D.product([d for i, d in enumerate(x) if i not in copied])
         if isinstance(known, int) and isinstance(total, int):
             if known == 0 or total % known:
                 raise ValueError(f"cannot reshape {D.format_shape(x)} to {list(shape)}")
@@ -1445,13 +1469,22 @@ class SplitOp(GraphOp):
     traits = _TRAITS
 
     @classmethod
+    def check(cls, props, types):
+        if get_int(props, "num_outputs", 1) < 1:
+            raise VerifyException("'graph.split' num_outputs must be >= 1")
+
+    @classmethod
     def sizes(cls, props, x: Sequence[Dim], consts) -> list[Dim]:
         axis = _normalize_axis(get_int(props, "axis", 0), len(x), "axis")
         n = get_int(props, "num_outputs", 1)
         split = _const_ints(consts, 1, "split")
+        if split is None and len(consts) > 1:
+            return [DYN] * n  # sizes known only at run time
         if split is not None:
             if len(split) != n:
                 raise ValueError(f"split has {len(split)} sizes for {n} outputs")
+            if min(split) < 0 or (isinstance(x[axis], int) and sum(split) != x[axis]):
+                raise ValueError(f"split sizes {split} do not add up to dim {x[axis]}")
             return list(split)
         d = x[axis]
         part = D.ceil_div(d, n)

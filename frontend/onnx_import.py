@@ -1,0 +1,402 @@
+"""ONNX model -> `graph` dialect.
+
+    module = import_model("model.onnx")   # or a ModelProto, or the file's bytes
+
+gives
+
+    builtin.module {
+      func.func @main(%x: tensor<?x3x224x224xf32>
+                          {graph.dims = ["N", "", "", ""], graph.name = "x"})
+          -> (tensor<?x1000xf32> {graph.name = "y"}) {
+        ... graph ops ...
+        func.return %y : tensor<?x1000xf32>
+      }
+    }
+
+What the runtime reads from `@main` (see `NAME_ATTR`, `DIMS_ATTR`):
+  * arguments are the graph's real inputs in ONNX order (initializers, even those that old
+    models also list as inputs, are `graph.constant`s); results are the graph outputs in order;
+  * `graph.name` (arg and result attribute): the ONNX tensor name, to map feeds and fetches;
+  * `graph.dims` (arg attribute, only when some dim has a `dim_param`): one string per dim,
+    the dim_param name or "" (static or anonymous); equal names must get equal sizes.
+
+Unknown or `dim_param` dims are dynamic (`?`). Result types are those our ops infer.
+Every failure is an `ImportError_` with one line naming the op, the node and the opset.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+from collections.abc import Sequence
+from functools import cache
+from typing import cast
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir.core import _VALUE_NAME_PATTERN  # the rule name hints must follow
+from xdsl.utils.exceptions import VerifyException
+
+from infer.dialects import graph as G
+from infer.dialects.dims import DYN, Dim
+from infer.errors import ImportError_
+from infer.frontend.onnx_ops import OPS, NodeError, OpBuilder, OpFn, Unsupported, element_type
+
+NAME_ATTR = "graph.name"
+DIMS_ATTR = "graph.dims"
+
+MIN_OPSET = 7
+MAX_OPSET = 21  # newer opsets import for ops whose definition changed only in types
+
+__all__ = ["DIMS_ATTR", "MAX_OPSET", "MIN_OPSET", "NAME_ATTR", "import_model", "supported_ops"]
+
+
+def import_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> ModuleOp:
+    """Import an ONNX model (proto, serialized bytes or file path) as a verified module."""
+    proto = _load(model)
+    opset = _default_opset(proto)
+    graph = proto.graph
+    variants = _select_variants(graph, opset)
+    _check_structure(graph)
+    try:
+        onnx.checker.check_model(proto)
+    except Exception as e:  # noqa: BLE001 - the checker raises several types
+        raise ImportError_(f"invalid model: {_one_line(str(e))}") from None
+    module = _Importer(graph, opset, variants).run()
+    try:
+        module.verify()
+    except VerifyException as e:
+        raise ImportError_(f"imported module does not verify: {_one_line(str(e))}") from None
+    return module
+
+
+def supported_ops() -> dict[str, list[int]]:
+    """Each supported ONNX op type with the versions at which its import variants start."""
+    return {op: sorted(v) for op, v in OPS.items()}
+
+
+# ---------------------------------------------------------------------------------------
+# Loading and model-level checks
+# ---------------------------------------------------------------------------------------
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _load(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> onnx.ModelProto:
+    if isinstance(model, onnx.ModelProto):
+        proto, source = model, "the model"
+    else:
+        try:
+            if isinstance(model, bytes | bytearray | memoryview):
+                source = "the input"
+                proto = onnx.load_model_from_string(bytes(model))
+            else:
+                source = f"'{os.fspath(model)}'"
+                proto = onnx.load(os.fspath(model))
+        except Exception as e:  # noqa: BLE001 - protobuf and file errors alike
+            raise ImportError_(
+                f"cannot read {source} as an ONNX model: {_one_line(str(e))}"
+            ) from None
+    # Protobuf parses many non-ONNX byte strings without complaint: require a graph.
+    if not proto.HasField("graph") or proto.ir_version == 0:
+        raise ImportError_(f"{source} is not an ONNX model (no graph or IR version)")
+    return proto
+
+
+def _default_opset(proto: onnx.ModelProto) -> int:
+    versions = [o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")]
+    if not versions:
+        raise ImportError_("the model imports no opset of the default ONNX domain")
+    opset = versions[0]
+    if opset < MIN_OPSET:
+        raise ImportError_(
+            f"unsupported opset version {opset} (infer imports opset {MIN_OPSET} to {MAX_OPSET})"
+        )
+    return opset
+
+
+def _node_ref(node: onnx.NodeProto, index: int) -> str:
+    return f"node '{node.name}'" if node.name else f"node #{index}"
+
+
+def _node_error(node: onnx.NodeProto, index: int, opset: int, reason: str) -> ImportError_:
+    return ImportError_(
+        f"op '{node.op_type}' ({_node_ref(node, index)}, opset {opset}): {_one_line(reason)}"
+    )
+
+
+def _unsupported_op(node: onnx.NodeProto, index: int, opset: int, why: str = "") -> ImportError_:
+    domain = f" of domain '{node.domain}'" if node.domain not in ("", "ai.onnx") else ""
+    return ImportError_(
+        f"unsupported op '{node.op_type}'{domain} ({_node_ref(node, index)}, opset {opset}){why}"
+    )
+
+
+@cache
+def _variant(op_type: str, opset: int) -> tuple[OpFn | None, str]:
+    """The import function of `op_type` at `opset`, or None and the reason."""
+    try:
+        since = onnx.defs.get_schema(op_type, opset, "").since_version
+    except onnx.defs.SchemaError:
+        return None, f"op is not defined in opset {opset}"
+    keys = [k for k in OPS[op_type] if k <= since]
+    if not keys:
+        return None, f"unsupported opset version {since} of this op"
+    fn = OPS[op_type][max(keys)]
+    if since > MAX_OPSET and not _same_form(op_type, since, fn):
+        return None, f"unsupported version {since} of this op (checked up to opset {MAX_OPSET})"
+    return fn, ""
+
+
+def _same_form(op_type: str, since: int, fn: OpFn) -> bool:
+    """Whether `op_type` at `since` (> MAX_OPSET) keeps its MAX_OPSET inputs and outputs
+    and has only attributes `fn` takes: newer opsets mostly add element types (which our
+    verifiers check) or attributes for such types (Cast's round_mode)."""
+    new = onnx.defs.get_schema(op_type, since, "")
+    old = onnx.defs.get_schema(op_type, MAX_OPSET, "")
+
+    def io(s: onnx.defs.OpSchema) -> tuple[object, ...]:
+        return [(i.name, i.option) for i in s.inputs], [(o.name, o.option) for o in s.outputs]
+
+    return io(new) == io(old) and set(new.attributes) <= _signature(fn)[3]
+
+
+def _select_variants(graph: onnx.GraphProto, opset: int) -> list[OpFn]:
+    """Each node's import function; unsupported ops and versions fail here, before the
+    checker, so their message names the op rather than a schema detail."""
+    variants = []
+    for i, node in enumerate(graph.node):
+        if node.domain not in ("", "ai.onnx") or node.op_type not in OPS:
+            raise _unsupported_op(node, i, opset)
+        fn, why = _variant(node.op_type, opset)
+        if fn is None:
+            raise _node_error(node, i, opset, why)
+        variants.append(fn)
+    return variants
+
+
+def _check_structure(graph: onnx.GraphProto) -> None:
+    """Every input defined by an earlier node, an initializer or a graph input."""
+    defined = {v.name for v in graph.input} | {t.name for t in graph.initializer}
+    produced_at = {o: i for i, n in enumerate(graph.node) for o in n.output if o}
+    for i, node in enumerate(graph.node):
+        for name in node.input:
+            if name and name not in defined:
+                what = (
+                    "is produced by a later node (the graph is not topologically sorted "
+                    "or has a cycle)"
+                    if name in produced_at
+                    else "is not defined by any node, initializer or graph input"
+                )
+                raise ImportError_(
+                    f"invalid graph: input '{name}' of {_node_ref(node, i)} "
+                    f"('{node.op_type}') {what}"
+                )
+        for name in node.output:
+            if name and name in defined:
+                raise ImportError_(
+                    f"invalid graph: '{name}' is defined twice ({_node_ref(node, i)}, "
+                    f"'{node.op_type}')"
+                )
+            defined.add(name)
+    for out in graph.output:
+        if out.name not in defined:
+            raise ImportError_(f"invalid graph: graph output '{out.name}' is never produced")
+
+
+# ---------------------------------------------------------------------------------------
+# Building
+# ---------------------------------------------------------------------------------------
+
+
+def _name_hint(name: str) -> str | None:
+    hint = re.sub(r"[^\w$.-]", "_", name)
+    if hint and not _VALUE_NAME_PATTERN.fullmatch(hint):
+        hint = "v" + hint
+    return hint if hint and _VALUE_NAME_PATTERN.fullmatch(hint) else None
+
+
+def _attr_value(attr: onnx.AttributeProto) -> object:
+    if attr.ref_attr_name:
+        raise Unsupported(f"attribute '{attr.name}' refers to a function attribute")
+    if attr.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS,
+                     onnx.AttributeProto.SPARSE_TENSOR, onnx.AttributeProto.SPARSE_TENSORS,
+                     onnx.AttributeProto.TYPE_PROTO, onnx.AttributeProto.TYPE_PROTOS):
+        raise Unsupported(f"attribute '{attr.name}' of type "
+                          f"{onnx.AttributeProto.AttributeType.Name(attr.type)}")
+    value = onnx.helper.get_attribute_value(attr)
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, onnx.TensorProto):
+        return numpy_helper.to_array(value)
+    if isinstance(value, list) and value and isinstance(value[0], bytes):
+        return [v.decode() for v in value]
+    return value
+
+
+@cache
+def _signature(fn: OpFn) -> tuple[list[str], int, bool, set[str], set[str]]:
+    """(input names, required inputs, variadic, attribute names, required attributes)."""
+    params = list(inspect.signature(fn).parameters.values())[1:]  # drop the builder
+    inputs = [p.name for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
+    required = sum(
+        1 for p in params if p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty
+    )
+    variadic = any(p.kind == p.VAR_POSITIONAL for p in params)
+    attrs = {p.name for p in params if p.kind == p.KEYWORD_ONLY}
+    req_attrs = {p.name for p in params if p.kind == p.KEYWORD_ONLY and p.default is p.empty}
+    return inputs, required, variadic, attrs, req_attrs
+
+
+def _call(fn: OpFn, b: OpBuilder, inputs: list[SSAValue | None], attrs: dict[str, object]
+          ) -> list[SSAValue]:
+    """Check the node's inputs and attributes against fn's signature, then call it."""
+    names, required, variadic, known, req_attrs = _signature(fn)
+    if not variadic and len(inputs) > len(names):
+        raise NodeError(f"takes at most {len(names)} inputs, got {len(inputs)}")
+    for i in range(required):
+        if i >= len(inputs) or inputs[i] is None:
+            raise NodeError(f"missing required input #{i} ({names[i]})")
+    for name in attrs:
+        if name not in known:
+            raise Unsupported(f"attribute '{name}' is not supported")
+    for name in sorted(req_attrs - attrs.keys()):
+        raise NodeError(f"missing required attribute '{name}'")
+    out = fn(b, *inputs, **attrs)
+    return [out] if isinstance(out, SSAValue) else list(out)
+
+
+def _tensor_type(vi: onnx.ValueInfoProto, what: str) -> tuple[TensorType, list[str]]:
+    """The builtin type of a graph input/output and its dims' dim_param names."""
+    if not vi.type.HasField("tensor_type"):
+        raise ImportError_(f"{what} '{vi.name}' is not a tensor ({vi.type.WhichOneof('value')})")
+    tt = vi.type.tensor_type
+    try:
+        elem = element_type(tt.elem_type)
+    except Unsupported as e:
+        raise ImportError_(f"{what} '{vi.name}': {e}") from None
+    if not tt.HasField("shape"):
+        raise ImportError_(f"{what} '{vi.name}' has an unknown rank (no shape)")
+    shape: list[Dim] = []
+    params: list[str] = []
+    for d in tt.shape.dim:
+        shape.append(d.dim_value if d.HasField("dim_value") else DYN)
+        params.append(d.dim_param)
+    return G.tensor_type(shape, elem), params
+
+
+class _Importer:
+    def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[OpFn]):
+        self.graph = graph
+        self.opset = opset
+        self.variants = variants
+        self.values: dict[str, SSAValue] = {}
+        self.initializers = {t.name: t for t in graph.initializer}
+        self.block = Block()
+        self.consumed = {n for node in graph.node for n in node.input if n} | {
+            o.name for o in graph.output
+        }
+
+    def run(self) -> ModuleOp:
+        inputs = [v for v in self.graph.input if v.name not in self.initializers]
+        arg_types, arg_attrs = [], []
+        for vi in inputs:
+            t, params = _tensor_type(vi, "graph input")
+            arg = self.block.insert_arg(t, len(self.block.args))
+            arg.name_hint = _name_hint(vi.name)
+            self.values[vi.name] = arg
+            attrs: dict[str, Attribute] = {NAME_ATTR: StringAttr(vi.name)}
+            if any(params):
+                attrs[DIMS_ATTR] = ArrayAttr([StringAttr(p) for p in params])
+            arg_types.append(t)
+            arg_attrs.append(DictionaryAttr(attrs))
+
+        for i, (node, fn) in enumerate(zip(self.graph.node, self.variants, strict=True)):
+            self._node(i, node, fn)
+
+        results = [self._value(o.name, "graph output") for o in self.graph.output]
+        for o, r in zip(self.graph.output, results, strict=True):
+            self._check_output(o, cast(TensorType, r.type))
+        self.block.add_op(ReturnOp(*results))
+        func = FuncOp(
+            "main",
+            (arg_types, [r.type for r in results]),
+            Region(self.block),
+            arg_attrs=ArrayAttr(arg_attrs),
+            res_attrs=ArrayAttr(
+                [DictionaryAttr({NAME_ATTR: StringAttr(o.name)}) for o in self.graph.output]
+            ),
+        )
+        return ModuleOp([func])
+
+    def _value(self, name: str, what: str) -> SSAValue:
+        """The value named `name`; initializers become constants at their first use."""
+        if name in self.values:
+            return self.values[name]
+        if name not in self.initializers:
+            raise ImportError_(f"{what} '{name}' is not defined")
+        try:
+            array = numpy_helper.to_array(self.initializers[name])
+            op = G.ConstantOp(np.asarray(array))
+        except Exception as e:  # noqa: BLE001 - external data, strings, odd dtypes
+            raise ImportError_(f"initializer '{name}': {_one_line(str(e))}") from None
+        op.output.name_hint = _name_hint(name)
+        self.block.add_op(op)
+        self.values[name] = op.output
+        return op.output
+
+    def _node(self, index: int, node: onnx.NodeProto, fn: OpFn) -> None:
+        try:
+            inputs = [self._value(n, "input") if n else None for n in node.input]
+            attrs = {a.name: _attr_value(a) for a in node.attribute}
+            used = [bool(n) and n in self.consumed for n in node.output]
+            b = OpBuilder(self.block, len(node.output), used)
+            results = _call(fn, b, inputs, attrs)
+            for i, name in enumerate(node.output):
+                if not name:
+                    continue
+                if i >= len(results):
+                    if used[i]:
+                        raise Unsupported(f"output #{i} ('{name}') is not supported")
+                    continue
+                self.values[name] = results[i]
+                results[i].name_hint = _name_hint(name)
+        except Unsupported as e:
+            raise _unsupported_op(node, index, self.opset, f": {_one_line(str(e))}") from None
+        except ImportError_ as e:
+            raise _node_error(node, index, self.opset, str(e)) from None
+        except Exception as e:  # noqa: BLE001 - any failure is reported against its node
+            raise _node_error(node, index, self.opset, str(e) or type(e).__name__) from None
+
+    def _check_output(self, vi: onnx.ValueInfoProto, ours: TensorType) -> None:
+        """A declared output type must agree with ours where both are known."""
+        tt = vi.type.tensor_type
+        if not vi.type.HasField("tensor_type") or tt.elem_type == 0:
+            return
+        try:
+            declared_elem = element_type(tt.elem_type)
+        except Unsupported as e:
+            raise ImportError_(f"graph output '{vi.name}': {e}") from None
+        if declared_elem != ours.element_type:
+            raise ImportError_(
+                f"graph output '{vi.name}' is declared {declared_elem} but computes {ours}"
+            )
+        if tt.HasField("shape"):
+            declared, _ = _tensor_type(vi, "graph output")
+            if not G.compatible(ours, declared):
+                raise ImportError_(
+                    f"graph output '{vi.name}' is declared {declared} but computes {ours}"
+                )

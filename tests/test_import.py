@@ -1,0 +1,296 @@
+"""The ONNX importer: model zoo models, opset variants, names and dims, error messages."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.parser import Parser
+
+from infer.context import make_context
+from infer.dialects import graph as G
+from infer.errors import ImportError_, InferError
+from infer.frontend.onnx_import import DIMS_ATTR, NAME_ATTR, import_model
+from infer.frontend.onnx_ops import OPS
+
+LIGHT = Path(onnx.__file__).parent / "backend/test/data/light"
+INPUTS = Path(__file__).parent.parent / "filecheck_tests/Inputs"
+LIGHT_MODELS = sorted(p.name for p in LIGHT.glob("*.onnx"))
+
+
+def parse(text: str) -> ModuleOp:
+    return Parser(make_context(), text).parse_module()
+
+
+def text(module: ModuleOp, elide: int | None) -> str:
+    with G.elide_weights(elide):
+        return str(module)
+
+
+def main_func(module: ModuleOp) -> FuncOp:
+    (func,) = module.ops
+    assert isinstance(func, FuncOp)
+    return func
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=13, **kw) -> onnx.ModelProto:
+    graph = h.make_graph(nodes, "g", inputs, outputs, list(initializers))
+    return h.make_model(graph, opset_imports=[h.make_opsetid("", opset)], **kw)
+
+
+def vi(name: str, shape, dtype: int = T.FLOAT) -> onnx.ValueInfoProto:
+    return h.make_tensor_value_info(name, dtype, shape)
+
+
+# -- model zoo ----------------------------------------------------------------------------
+
+
+def test_nine_light_models() -> None:
+    assert len(LIGHT_MODELS) == 9
+
+
+@pytest.mark.parametrize("name", LIGHT_MODELS)
+def test_light_model_imports_verifies_and_round_trips(name: str) -> None:
+    m = import_model(LIGHT / name)
+    m.verify()
+    printed = text(m, 64)
+    assert text(parse(printed), 64) == printed
+    func = main_func(m)
+    assert len(func.args) == 1  # initializers listed as inputs are constants
+    assert func.function_type.inputs.data[0] == G.tensor_type([1, 3, 224, 224], G.f32)
+
+
+def test_resnet50_round_trip_elided_weights() -> None:
+    m = import_model(LIGHT / "light_resnet50.onnx")
+    printed = text(m, 64)
+    assert "elided<" not in printed or "graph.constant elided" in printed
+    assert text(parse(printed), 64) == printed
+    ops = [op.name for op in main_func(m).body.block.ops]
+    assert ops.count("graph.conv") == 53
+    assert ops.count("graph.batch_normalization") == 53
+    assert ops.count("graph.sum") == 16
+
+
+def test_small_model_round_trip_with_full_weights() -> None:
+    m = import_model(INPUTS / "conv_relu.onnx")
+    printed = text(m, None)
+    again = parse(printed)
+    assert text(again, None) == printed
+    # the weights survive the text form bit for bit
+    w = numpy_helper.to_array(onnx.load(INPUTS / "conv_relu.onnx").graph.initializer[0])
+    consts = [op for op in main_func(again).body.block.ops if isinstance(op, G.ConstantOp)]
+    np.testing.assert_array_equal(consts[0].numpy(), w)
+
+
+# -- inputs, names, dims ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("source", ["proto", "bytes", "str", "path"])
+def test_model_sources(source: str) -> None:
+    path = INPUTS / "conv_relu.onnx"
+    arg = {
+        "proto": onnx.load(path),
+        "bytes": path.read_bytes(),
+        "str": str(path),
+        "path": path,
+    }[source]
+    assert main_func(import_model(arg)).sym_name.data == "main"
+
+
+def test_argument_and_result_attributes() -> None:
+    func = main_func(import_model(INPUTS / "conv_relu.onnx"))
+    (arg_attrs,) = func.arg_attrs.data
+    assert arg_attrs.data[NAME_ATTR] == StringAttr("x")
+    assert [a.data for a in arg_attrs.data[DIMS_ATTR].data] == ["N", "", "", ""]
+    (res_attrs,) = func.res_attrs.data
+    assert res_attrs.data[NAME_ATTR] == StringAttr("y")
+    assert str(func.function_type) == "(tensor<?x3x7x7xf32>) -> tensor<?x4x4x4xf32>"
+
+
+def test_names_are_sanitized_but_kept() -> None:
+    m = model(
+        [h.make_node("Relu", ["input:0"], ["1/out"])],
+        [vi("input:0", [2])],
+        [vi("1/out", [2])],
+    )
+    module = import_model(m)
+    func = main_func(module)
+    assert func.args[0].name_hint == "input"  # xDSL drops a `_<digits>` suffix
+    assert func.arg_attrs.data[0].data[NAME_ATTR] == StringAttr("input:0")
+    assert func.res_attrs.data[0].data[NAME_ATTR] == StringAttr("1/out")
+    assert "%v1_out = graph.relu" in str(module)
+    assert DIMS_ATTR not in func.arg_attrs.data[0].data  # no dim_param: no graph.dims
+
+
+def test_element_types() -> None:
+    types = {T.FLOAT16: "f16", T.DOUBLE: "f64", T.INT8: "i8", T.UINT8: "ui8",
+             T.INT16: "i16", T.UINT16: "ui16", T.INT32: "i32", T.UINT32: "ui32",
+             T.INT64: "i64", T.UINT64: "ui64", T.BOOL: "i1", T.BFLOAT16: "bf16"}
+    names = [f"x{t}" for t in types]
+    m = model(
+        [h.make_node("Identity", [n], [n + "_out"]) for n in names],
+        [vi(n, [3], t) for n, t in zip(names, types, strict=True)],
+        [vi(n + "_out", [3], t) for n, t in zip(names, types, strict=True)],
+    )
+    ins = main_func(import_model(m)).function_type.inputs.data
+    assert [str(t) for t in ins] == [f"tensor<3x{e}>" for e in types.values()]
+
+
+def test_opset_variants_give_the_same_graph() -> None:
+    def ops(name: str) -> list[str]:
+        func = main_func(import_model(INPUTS / name))
+        return [f"{op.name}: {op.result_types}" for op in func.body.block.ops]
+
+    assert ops("unsqueeze_v11.onnx") == ops("unsqueeze_v13.onnx")
+    assert ops("slice_v9.onnx") == ops("slice_v13.onnx")
+
+
+def test_softmax_before_13_is_coerced_to_2d() -> None:
+    ops = [op.name for op in main_func(import_model(INPUTS / "softmax_v11.onnx")).body.block.ops]
+    assert ops[:4] == ["graph.flatten", "graph.softmax", "graph.constant", "graph.reshape"]
+    assert "graph.log_softmax" in ops
+
+
+def test_conv_auto_pad_resolution() -> None:
+    m = model(
+        [h.make_node("Conv", ["x", "w"], ["y"], auto_pad="SAME_LOWER", strides=[2, 2])],
+        [vi("x", [1, 1, 6, 6])],
+        [vi("y", [1, 1, 3, 3])],
+        [numpy_helper.from_array(np.ones((1, 1, 4, 4), np.float32), "w")],
+    )
+    conv = next(op for op in main_func(import_model(m)).body.block.ops
+                if isinstance(op, G.ConvOp))
+    # out = ceil(6/2) = 3, total pad = (3-1)*2 + 4 - 6 = 2 -> 1 before, 1 after
+    assert G.get_ints(conv, "pads") == [1, 1, 1, 1]
+
+
+def test_initializer_also_listed_as_input_is_a_constant() -> None:
+    w = numpy_helper.from_array(np.ones(2, np.float32), "w")
+    m = model([h.make_node("Add", ["x", "w"], ["y"])], [vi("x", [2]), vi("w", [2])],
+              [vi("y", [2])], [w], opset=9)
+    func = main_func(import_model(m))
+    assert len(func.args) == 1
+    assert isinstance(next(iter(func.body.block.ops)), G.ConstantOp)
+
+
+def test_newer_opset_with_unchanged_op_definitions() -> None:
+    m = model([h.make_node("Relu", ["x"], ["y"])], [vi("x", [2])], [vi("y", [2])],
+              opset=onnx.defs.onnx_opset_version())
+    assert "graph.relu" in str(import_model(m))
+
+
+# -- errors -------------------------------------------------------------------------------
+
+X = vi("x", [1, 3, 4, 4])
+Y = vi("y", [None] * 4)
+
+
+def _bad(name: str) -> onnx.ModelProto | bytes:
+    if name == "unsupported_op":
+        return model([h.make_node("NonMaxSuppression", ["x", "x"], ["y"], name="nms_3")],
+                     [X], [Y])
+    if name == "unnamed_node":
+        return model([h.make_node("Relu", ["x"], ["r"]), h.make_node("TopK", ["r", "k"],
+                                                                     ["y", "i"])],
+                     [X, vi("k", [1], T.INT64)], [Y, vi("i", [None] * 4, T.INT64)])
+    if name == "domain":
+        m = model([h.make_node("Gelu", ["x"], ["y"], name="g", domain="com.microsoft")],
+                  [X], [Y])
+        m.opset_import.append(h.make_opsetid("com.microsoft", 1))
+        return m
+    if name == "old_opset":
+        return model([h.make_node("Relu", ["x"], ["y"])], [X], [Y], opset=6)
+    if name == "mixed_types":
+        return model([h.make_node("Mul", ["x", "i"], ["y"], name="mul1")],
+                     [X, vi("i", [1], T.INT32)], [Y])
+    if name == "bad_shape":
+        return model([h.make_node("MatMul", ["x", "x"], ["y"], name="mm")],
+                     [vi("x", [2, 3])], [vi("y", [2, 3])])
+    if name == "cycle":
+        return model([h.make_node("Relu", ["b"], ["a"], name="n0"),
+                      h.make_node("Relu", ["a"], ["b"], name="n1")], [X], [vi("a", [None] * 4)])
+    if name == "unknown_input":
+        return model([h.make_node("Relu", ["nope"], ["y"], name="r")], [X], [Y])
+    if name == "maxpool_indices":
+        return model([h.make_node("MaxPool", ["x"], ["y", "idx"], kernel_shape=[2, 2],
+                                  name="mp")],
+                     [X], [Y, vi("idx", [None] * 4, T.INT64)])
+    if name == "bn_training":
+        p = [numpy_helper.from_array(np.ones(3, np.float32), n) for n in "sbmv"]
+        return model([h.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"],
+                                  training_mode=1, name="bn")], [X], [Y], p, opset=15)
+    if name == "auto_pad_dynamic":
+        w = numpy_helper.from_array(np.ones((1, 3, 3, 3), np.float32), "w")
+        return model([h.make_node("Conv", ["x", "w"], ["y"], auto_pad="SAME_UPPER", name="c")],
+                     [vi("x", [1, 3, "H", "W"])], [Y], [w])
+    if name == "missing_attr":
+        m = model([h.make_node("LRN", ["x"], ["y"], name="lrn")], [X], [Y])
+        return m
+    if name == "not_onnx":
+        return b"builtin.module {\n}\n"
+    raise AssertionError(name)
+
+
+ERRORS = {
+    "unsupported_op": "unsupported op 'NonMaxSuppression' (node 'nms_3', opset 13)",
+    "unnamed_node": "unsupported op 'TopK' (node #1, opset 13)",
+    "domain": "unsupported op 'Gelu' of domain 'com.microsoft' (node 'g', opset 13)",
+    "old_opset": "unsupported opset version 6",
+    "mixed_types": "op 'Mul' (node 'mul1', opset 13): operands have different element types",
+    "bad_shape": "op 'MatMul' (node 'mm', opset 13): 'graph.matmul': contraction dims differ",
+    "cycle": "input 'b' of node 'n0' ('Relu') is produced by a later node",
+    "unknown_input": "input 'nope' of node 'r' ('Relu') is not defined",
+    "maxpool_indices": "unsupported op 'MaxPool' (node 'mp', opset 13): output #1 ('idx')",
+    "bn_training": "unsupported op 'BatchNormalization' (node 'bn', opset 15): training mode",
+    "auto_pad_dynamic": "unsupported op 'Conv' (node 'c', opset 13): auto_pad SAME_UPPER needs"
+                        " static spatial dims",
+    "missing_attr": "'size' is missing",
+    "not_onnx": "cannot read the input as an ONNX model",
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_import_errors(case: str) -> None:
+    with pytest.raises(ImportError_) as info:
+        import_model(_bad(case))
+    message = str(info.value)
+    assert ERRORS[case] in message
+    assert "\n" not in message
+    assert isinstance(info.value, InferError)
+
+
+def test_missing_file_is_an_import_error(tmp_path: Path) -> None:
+    with pytest.raises(ImportError_, match="cannot read"):
+        import_model(tmp_path / "missing.onnx")
+    (tmp_path / "text.onnx").write_text("hello")
+    with pytest.raises(ImportError_):
+        import_model(os.fspath(tmp_path / "text.onnx"))
+
+
+def test_node_test_models_import_or_fail_cleanly() -> None:
+    """Every ONNX node test whose ops we support imports, or fails with one ImportError_."""
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cases = collect_testcases(None)
+    imported = 0
+    for case in cases:
+        m = case.model
+        if m is None or not all(n.op_type in OPS for n in m.graph.node):
+            continue
+        try:
+            import_model(m)
+            imported += 1
+        except ImportError_ as e:
+            assert "\n" not in str(e), case.name
+    assert imported > 300
