@@ -11,12 +11,13 @@ after the last use of any alias. Weights become `memref.global` constants.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     FunctionType,
     MemRefType,
     ModuleOp,
@@ -30,7 +31,7 @@ from xdsl.passes import ModulePass
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
-from infer.lowering.loop_builder import LoopBuilder, storage_type
+from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 
 LoweringFn = Callable[["Lowering", Operation, list[SSAValue]], list[SSAValue]]
 
@@ -59,13 +60,26 @@ class Lowering:
         dims = [self.b.dims(v) for v in ins]
         return type(op).output_dims(op.properties, dims, consts)
 
+    def typed_dims(self, dims: Sequence[Dim], t: Attribute) -> list[Dim]:
+        """`dims` made to agree with tensor type `t`: its static sizes, and run-time values
+        where it is dynamic even if the shape function folded them (the buffer's memref
+        type must match what users of the result were typed against)."""
+        assert isinstance(t, TensorType)
+        out: list[Dim] = []
+        for d, static in zip(dims, t.get_shape(), strict=True):
+            if static != DYNAMIC_INDEX:
+                out.append(static)
+            else:  # an int here would make the memref's dim static
+                out.append(Index(self.b, self.b.idx(d)) if isinstance(d, int) else d)
+        return out
+
     def alloc_results(self, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
         """Fresh buffers for all results of `op`, sized by its shape function."""
         outs = []
         for dims, res in zip(self.out_dims(op, ins), op.results, strict=True):
             t = res.type
             assert isinstance(t, TensorType)
-            outs.append(self.alloc(dims, t.element_type))
+            outs.append(self.alloc(self.typed_dims(dims, t), t.element_type))
         return outs
 
     def alloc(self, dims: list[Dim], element: Attribute) -> SSAValue:
@@ -116,6 +130,10 @@ def _lower_constant(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSA
             "a graph.constant was printed with elided weights and has no data; "
             "print with --keep-weights to compile it"
         )
+    t = op.output.type
+    assert isinstance(t, TensorType)
+    if 0 in t.get_shape():  # nothing to read (e.g. empty axes); a global would need data
+        return [s.alloc(list(t.get_shape()), t.element_type)]
     return [s.global_constant(op.value)]
 
 
@@ -160,6 +178,10 @@ def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int]) -
                 if root not in s.owned or root != buf or buf in results:
                     buf = _copy(s, buf)
                 results.append(buf)
+            # What is still live was only kept for the return: free what was copied.
+            for root in tensors_of_root:
+                if root in s.owned and root not in results:
+                    s.b.insert(memref.DeallocOp.get(root))
             s.b.insert(func.ReturnOp(*results))
             break
         lower = _lower_constant if isinstance(op, graph.ConstantOp) else LOWERINGS.get(type(op))

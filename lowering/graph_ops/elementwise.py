@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
+from infer.errors import UnsupportedError
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import LoopBuilder, is_unsigned, storage_type
 
@@ -69,10 +70,12 @@ def _neg(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
     return b.sub(_zero(b, x[0]), x[0])
 
 
-def _abs(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
-    if graph.is_float(x[0].type):
-        return b.unary(math.AbsFOp, x[0])
-    return b.unary(math.AbsIOp, x[0])
+def _abs(op: Operation) -> ScalarFn:
+    if is_unsigned(_element(op)):  # already non-negative (AbsI would read it as signed)
+        return lambda b, x: x[0]
+    if graph.is_float(_element(op)):
+        return lambda b, x: b.unary(math.AbsFOp, x[0])
+    return lambda b, x: b.unary(math.AbsIOp, x[0])
 
 
 def _reciprocal(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
@@ -127,8 +130,9 @@ def _gelu(op: Operation) -> ScalarFn:
     return fn
 
 
-def _clip(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
-    return b.min(b.max(x[0], x[1]), x[2])
+def _clip(op: Operation) -> ScalarFn:
+    unsigned = is_unsigned(_element(op))
+    return lambda b, x: b.min(b.max(x[0], x[1], unsigned), x[2], unsigned)
 
 
 def _binary(kind: str) -> Callable[[Operation], ScalarFn]:
@@ -143,6 +147,8 @@ def _binary(kind: str) -> Callable[[Operation], ScalarFn]:
         if kind == "div":
             return lambda b, x: b.div(x[0], x[1], unsigned)
         if kind == "pow":
+            if not graph.is_float(_element(op)):
+                raise UnsupportedError("graph.pow on integers is not supported yet")
             return lambda b, x: b.insert(math.PowFOp(x[0], x[1])).results[0]
         raise AssertionError(kind)
 
@@ -243,12 +249,12 @@ LOWERINGS: dict[type[Operation], LoweringFn] = {
     graph.CeilOp: _lower(_const(_math(math.CeilOp))),
     graph.ReciprocalOp: _lower(_const(_reciprocal)),
     graph.NegOp: _lower(_const(_neg)),
-    graph.AbsOp: _lower(_const(_abs)),
+    graph.AbsOp: _lower(_abs),
     graph.LeakyReluOp: _lower(_leaky_relu),
     graph.HardSigmoidOp: _lower(_hard_sigmoid),
     graph.HardSwishOp: _lower(_const(_hard_swish)),
     graph.GeluOp: _lower(_gelu),
-    graph.ClipOp: _lower(_const(_clip)),
+    graph.ClipOp: _lower(_clip),
     graph.CastOp: _lower(_cast),
     graph.AddOp: _lower(_binary("add")),
     graph.SubOp: _lower(_binary("sub")),

@@ -1,0 +1,290 @@
+"""Shape manipulation → views of the input's buffer, or copy loops over the output.
+
+Reshape, Flatten, Squeeze and Unsqueeze only change sizes: they become a
+`memref.reinterpret_cast` of the input (identity strides, no copy) registered as an alias,
+so the buffer lives until its last view is dead. The other ops write a fresh buffer with
+one loop nest over the output (innermost loop over its last dim, contiguous stores);
+Concat and Split loop over each input / output slab instead. Constant operands (shapes,
+axes, slice bounds) are read at compile time through the ops' shape functions; a
+non-constant shape operand of Reshape or ConstantOfShape is read from its buffer at run
+time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from infer.dialects import dims as D
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.errors import UnsupportedError
+from infer.lowering.graph_ops.elementwise import broadcast_index
+from infer.lowering.graph_to_loops import Lowering, LoweringFn, memref_type
+from infer.lowering.loop_builder import Index, LoopBuilder, index, storage_type
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def to_index(b: LoopBuilder, v: SSAValue) -> Index:
+    """An integer scalar (i32/i64, signed) as a run-time `index` dim."""
+    return Index(b, b.insert(arith.IndexCastOp(v, index)).results[0])
+
+
+def dims_from_buffer(b: LoopBuilder, buf: SSAValue, n: int) -> list[Index]:
+    """The n entries of a 1-D integer shape buffer, read at run time."""
+    return [to_index(b, b.load(buf, [i])) for i in range(n)]
+
+
+def _is_neg(b: LoopBuilder, d: Dim) -> SSAValue:
+    return b.cmpi("slt", b.idx(d), b.idx(0))
+
+
+def _select(b: LoopBuilder, cond: SSAValue, x: Dim, y: Dim) -> Index:
+    return Index(b, b.select(cond, b.idx(x), b.idx(y)))
+
+
+def _clamp(b: LoopBuilder, d: Dim, lo: Dim, hi: Dim) -> Dim:
+    if all(isinstance(v, int) for v in (d, lo, hi)):
+        return min(max(cast(int, d), cast(int, lo)), cast(int, hi))
+    return Index(b, b.min(b.max(b.idx(d), b.idx(lo)), b.idx(hi)))
+
+
+def _is_known(dims: Sequence[Dim]) -> bool:
+    """False when the shape function gave up (`DYN`) on some dim."""
+    return all(d is not D.DYN for d in dims)
+
+
+def view(s: Lowering, src: SSAValue, dims: Sequence[Dim], t: Attribute) -> SSAValue:
+    """`src`'s buffer seen with sizes `dims` (row-major strides), as a value of type `t`.
+
+    Every buffer of this lowering is contiguous from offset 0, so the view is too."""
+    b = s.b
+    dims = s.typed_dims(dims, t)
+    strides: list[Dim] = []
+    running: Dim = 1
+    for d in reversed(dims):
+        strides.append(running)
+        running = running * d
+    strides.reverse()
+
+    def mixed(ds: Sequence[Dim]) -> list[SSAValue | int]:
+        return [d if isinstance(d, int) else b.idx(d) for d in ds]
+
+    op = memref.ReinterpretCastOp.from_dynamic(
+        src, [0], mixed(dims), mixed(strides), memref_type(t)
+    )
+    return s.alias(b.insert(op).results[0], of=src)
+
+
+def _view_of_result(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """Reshape/Flatten/Squeeze/Unsqueeze with sizes from the op's shape function."""
+    (dims,) = s.out_dims(op, ins)
+    return [view(s, ins[0], dims, op.results[0].type)]
+
+
+def _fresh(s: Lowering, op: Operation, dims: Sequence[Dim], i: int = 0) -> SSAValue:
+    t = op.results[i].type
+    assert isinstance(t, TensorType)
+    return s.alloc(s.typed_dims(dims, t), t.element_type)
+
+
+# -- views -----------------------------------------------------------------------------
+
+
+def _reshape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    (dims,) = s.out_dims(op, ins)
+    if not _is_known(dims):
+        dims = _runtime_reshape_dims(s.b, s.b.dims(ins[0]), ins[1], len(dims), op)
+    return [view(s, ins[0], dims, op.results[0].type)]
+
+
+def _runtime_reshape_dims(
+    b: LoopBuilder, x: list[Dim], shape: SSAValue, n: int, op: Operation
+) -> list[Dim]:
+    """ONNX's reshape rules on a shape read at run time: 0 copies x's dim, -1 is inferred."""
+    allowzero = graph.get_int(op.properties, "allowzero", 0)
+    raw = dims_from_buffer(b, shape, n)
+    out: list[Dim] = []
+    for i, r in enumerate(raw):
+        out.append(_select(b, b.cmpi("eq", r.value, b.idx(0)), x[i], r)
+                   if not allowzero and i < len(x) else r)
+    is_infer = [b.cmpi("eq", b.idx(d), b.idx(-1)) for d in out]
+    known: Dim = 1
+    for d, inf in zip(out, is_infer, strict=True):
+        known = known * _select(b, inf, 1, d)
+    inferred = D.product(x) // known
+    return [_select(b, inf, inferred, d) for d, inf in zip(out, is_infer, strict=True)]
+
+
+# -- copies ----------------------------------------------------------------------------
+
+
+def _transpose(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """out[i_0, ..., i_n] = in[j] with j[perm[k]] = i_k; loops follow the output."""
+    b = s.b
+    (out,) = s.alloc_results(op, ins)
+    perm = graph.TransposeOp.permutation(op.properties, len(b.dims(ins[0])))
+    with b.loop_nest(b.dims(out)) as ivs:
+        src = [ivs[perm.index(j)] for j in range(len(perm))]
+        b.store(b.load(ins[0], src), out, ivs)
+    return [out]
+
+
+def _shape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    b = s.b
+    (out,) = s.alloc_results(op, ins)
+    x = b.dims(ins[0])
+    start, end = graph.ShapeOp.bounds(op.properties, len(x))
+    for k in range(start, end):
+        d = x[k]
+        v = b.const(d, i64) if isinstance(d, int) else \
+            b.insert(arith.IndexCastOp(b.idx(d), i64)).results[0]
+        b.store(v, out, [k - start])
+    return [out]
+
+
+def _gather(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """out[a, j, c] = data[a, wrap(indices[j]), c]; negative indices count from the end."""
+    b = s.b
+    data, indices = ins
+    (out,) = s.alloc_results(op, ins)
+    x = b.dims(data)
+    axis = graph.get_int(op.properties, "axis", 0)
+    axis = axis + len(x) if axis < 0 else axis
+    r = len(b.dims(indices))
+    with b.loop_nest(b.dims(out)) as ivs:
+        i = to_index(b, b.load(indices, ivs[axis : axis + r]))
+        wrapped = _select(b, _is_neg(b, i), i + x[axis], i)
+        src = [*ivs[:axis], b.idx(wrapped), *ivs[axis + r :]]
+        b.store(b.load(data, src), out, ivs)
+    return [out]
+
+
+def slice_bounds(b: LoopBuilder, n: Dim, start: int, end: int, step: int) -> tuple[Dim, Dim]:
+    """(first index, element count) of data[start:end:step] along a dim of size n.
+
+    Python's slice rules: negative bounds count from the end, then clamp to [0, n] for a
+    positive step and to [-1, n - 1] for a negative one. Folds when n is static.
+    """
+    if isinstance(n, int):
+        first, stop, st = slice(start, end, step).indices(n)
+        return first, len(range(first, stop, st))
+
+    def normalize(v: int, lo: Dim, hi: Dim) -> Dim:
+        return _clamp(b, n + v if v < 0 else v, lo, hi)
+
+    if step > 0:
+        first, stop = normalize(start, 0, n), normalize(end, 0, n)
+        count = D.ceil_div(stop - first, step)
+    else:
+        first, stop = normalize(start, 0, n - 1), normalize(end, -1, n - 1)
+        count = D.ceil_div(first - stop, -step)
+    return first, _clamp(b, count, 0, n)
+
+
+def _slice(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    b = s.b
+    x = b.dims(ins[0])
+    consts = [graph.constant_value(o) for o in op.operands]
+    spec = graph.SliceOp.normalized(x, consts)
+    if spec is None:
+        raise UnsupportedError("graph.slice needs constant starts/ends/axes/steps")
+    firsts: list[Dim] = [0] * len(x)
+    steps = [1] * len(x)
+    out_dims = list(x)
+    for a, start, end, step in spec:
+        firsts[a], out_dims[a] = slice_bounds(b, x[a], start, end, step)
+        steps[a] = step
+    out = _fresh(s, op, out_dims)
+    with b.loop_nest(b.dims(out)) as ivs:
+        src = [b.idx(f + Index(b, iv) * st) for iv, f, st in zip(ivs, firsts, steps, strict=True)]
+        b.store(b.load(ins[0], src), out, ivs)
+    return [out]
+
+
+def _axis(op: Operation, rank: int, default: int = 0) -> int:
+    a = graph.get_int(op.properties, "axis", default)
+    return a + rank if a < 0 else a
+
+
+def _concat(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """Each input is copied into its slab of the output, at a running offset on `axis`."""
+    b = s.b
+    (out,) = s.alloc_results(op, ins)
+    axis = _axis(op, len(b.dims(out)))
+    offset: Dim = 0
+    for v in ins:
+        dims = b.dims(v)
+        with b.loop_nest(dims) as ivs:
+            dst: list[Dim | SSAValue] = list(ivs)
+            dst[axis] = b.idx(offset + Index(b, ivs[axis]))
+            b.store(b.load(v, ivs), out, dst)
+        offset = offset + dims[axis]
+    return [out]
+
+
+def _split(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """Each output copies its slab of the input, at a running offset on `axis`."""
+    b = s.b
+    outs = s.alloc_results(op, ins)
+    axis = _axis(op, len(b.dims(ins[0])))
+    offset: Dim = 0
+    for out in outs:
+        dims = b.dims(out)
+        with b.loop_nest(dims) as ivs:
+            src: list[Dim | SSAValue] = list(ivs)
+            src[axis] = b.idx(offset + Index(b, ivs[axis]))
+            b.store(b.load(ins[0], src), out, ivs)
+        offset = offset + dims[axis]
+    return outs
+
+
+def _expand(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """Broadcast copy: unit dims of the input are read at index 0."""
+    b = s.b
+    (out,) = s.alloc_results(op, ins)
+    x = b.dims(ins[0])
+    with b.loop_nest(b.dims(out)) as ivs:
+        b.store(b.load(ins[0], broadcast_index(ivs, x)), out, ivs)
+    return [out]
+
+
+def _constant_of_shape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    b = s.b
+    (dims,) = s.out_dims(op, ins)
+    if not _is_known(dims):
+        dims = list(dims_from_buffer(b, ins[0], len(dims)))
+    out = _fresh(s, op, dims)
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    value = op.properties.get("value")
+    fill = cast(DenseIntOrFPElementsAttr, value).get_values()[0] if value is not None else 0
+    element = storage_type(t.element_type)  # ui8 200 becomes i8 -56: the same bits
+    with b.loop_nest(b.dims(out)) as ivs:
+        b.store(b.const(fill, element), out, ivs)
+    return [out]
+
+
+LOWERINGS: dict[type[Operation], LoweringFn] = {
+    graph.ReshapeOp: _reshape,
+    graph.FlattenOp: _view_of_result,
+    graph.SqueezeOp: _view_of_result,
+    graph.UnsqueezeOp: _view_of_result,
+    graph.TransposeOp: _transpose,
+    graph.ShapeOp: _shape,
+    graph.GatherOp: _gather,
+    graph.SliceOp: _slice,
+    graph.ConcatOp: _concat,
+    graph.SplitOp: _split,
+    graph.ExpandOp: _expand,
+    graph.ConstantOfShapeOp: _constant_of_shape,
+}

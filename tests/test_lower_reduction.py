@@ -1,0 +1,151 @@
+"""Numerics of the reduction and softmax lowerings against onnxruntime."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
+
+from .helpers import check_against_onnxruntime
+
+RNG = np.random.default_rng(0)
+
+Input = tuple[str, int, Sequence[int | str]]
+
+
+def node_model(
+    op: str,
+    inputs: Sequence[Input],
+    attrs: Mapping[str, object] | None = None,
+    inits: Mapping[str, np.ndarray] | None = None,
+    opset: int = 17,
+) -> onnx.ModelProto:
+    """One node reading `inputs` then initializers `inits`."""
+    inits = dict(inits or {})
+    node = helper.make_node(op, [n for n, *_ in inputs] + list(inits), ["y"], **(attrs or {}))
+    graph = helper.make_graph(
+        [node],
+        op,
+        [helper.make_tensor_value_info(n, t, list(s)) for n, t, s in inputs],
+        [helper.make_tensor_value_info("y", TP.UNDEFINED, None)],
+        [numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    onnx.checker.check_model(model)
+    return model
+
+
+def f32(*shape: int) -> np.ndarray:
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+REDUCE_OPS = ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"]
+AXES = [None, [0], [-1], [1], [0, 2], [1, 2], [0, 1, 2]]
+
+
+def reduce_model(op: str, axes: list[int] | None, keepdims: int, shape, elem=TP.FLOAT,
+                 opset: int = 17) -> onnx.ModelProto:  # fmt: skip
+    """Axes as an attribute before opset 18 (13 for ReduceSum), as an input after."""
+    attrs: dict[str, object] = {"keepdims": keepdims}
+    inits = {}
+    axes_as_input = opset >= (13 if op == "ReduceSum" else 18)
+    if axes is not None:
+        if axes_as_input:
+            inits["axes"] = np.array(axes, np.int64)
+        else:
+            attrs["axes"] = axes
+    return node_model(op, [("x", elem, shape)], attrs, inits, opset)
+
+
+@pytest.mark.parametrize("op", REDUCE_OPS)
+@pytest.mark.parametrize("axes", AXES)
+@pytest.mark.parametrize("keepdims", [1, 0])
+def test_reduce_f32(op, axes, keepdims):
+    m = reduce_model(op, axes, keepdims, [3, 4, 5])
+    check_against_onnxruntime(m, {"x": f32(3, 4, 5)})
+
+
+@pytest.mark.parametrize("op", REDUCE_OPS)
+def test_reduce_opset18_axes_input(op):
+    m = reduce_model(op, [-2], 1, [2, 3, 4], opset=18)
+    check_against_onnxruntime(m, {"x": f32(2, 3, 4)})
+
+
+@pytest.mark.parametrize("op", REDUCE_OPS)
+@pytest.mark.parametrize("axes", [[1], [2], [1, 2]])
+def test_reduce_dynamic_batch(op, axes):
+    m = reduce_model(op, axes, 1, ["N", 3, "W"])
+    check_against_onnxruntime(m, [{"x": f32(n, 3, w)} for n, w in ((1, 4), (3, 7))])
+
+
+def test_reduce_dynamic_reduced_dim_mean():
+    """The count of a mean over a dynamic dim is read at run time."""
+    m = reduce_model("ReduceMean", [0], 0, ["N", 3])
+    check_against_onnxruntime(m, [{"x": f32(n, 3)} for n in (1, 5)])
+
+
+@pytest.mark.parametrize("op", ["ReduceSum", "ReduceMax", "ReduceMin"])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("axes", [[1], [-1]])
+def test_reduce_int(op, dtype, axes):
+    elem = helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    m = reduce_model(op, axes, 0, [3, 4, 5], elem)
+    check_against_onnxruntime(m, {"x": RNG.integers(-1000, 1000, (3, 4, 5)).astype(dtype)})
+
+
+@pytest.mark.parametrize("op", ["ReduceMax", "ReduceMin"])
+def test_reduce_int8(op):
+    m = reduce_model(op, [1], 1, [3, 4], TP.INT8, opset=18)
+    check_against_onnxruntime(m, {"x": RNG.integers(-128, 128, (3, 4)).astype(np.int8)})
+
+
+def test_reduce_sum_noop_with_empty_axes():
+    m = node_model("ReduceSum", [("x", TP.FLOAT, [3, 4])], {"noop_with_empty_axes": 1})
+    check_against_onnxruntime(m, {"x": f32(3, 4)})
+
+
+def test_reduce_sum_empty_axes_reduces_all():
+    m = node_model("ReduceSum", [("x", TP.FLOAT, [3, 4])], inits={"axes": np.zeros(0, np.int64)})
+    check_against_onnxruntime(m, {"x": f32(3, 4)})
+
+
+# -- softmax ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+@pytest.mark.parametrize("axis", [-1, 0, 1, 2])
+def test_softmax_axes(op, axis):
+    m = node_model(op, [("x", TP.FLOAT, [3, 4, 5])], {"axis": axis})
+    check_against_onnxruntime(m, {"x": f32(3, 4, 5) * 4})
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+def test_softmax_dynamic_batch(op):
+    m = node_model(op, [("x", TP.FLOAT, ["N", 10])])
+    check_against_onnxruntime(m, [{"x": f32(n, 10)} for n in (1, 4)])
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+def test_softmax_large_logits_are_stable(op):
+    x = np.array([[1000.0, 1001.0, 999.0], [-1000.0, -1e4, -999.0]], np.float32)
+    m = node_model(op, [("x", TP.FLOAT, [2, 3])])
+    check_against_onnxruntime(m, {"x": x})
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+@pytest.mark.parametrize("axis", [1, -2])
+def test_softmax_opset11_coerces_to_2d(op, axis):
+    """Before opset 13 the input is flattened to 2-D at `axis`."""
+    m = node_model(op, [("x", TP.FLOAT, [2, 3, 4])], {"axis": axis}, opset=11)
+    check_against_onnxruntime(m, {"x": f32(2, 3, 4)})
+
+
+def test_softmax_f64():
+    m = node_model("Softmax", [("x", TP.DOUBLE, [2, 7])])
+    check_against_onnxruntime(m, {"x": RNG.standard_normal((2, 7))}, rtol=1e-10, atol=1e-12)
