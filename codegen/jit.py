@@ -110,7 +110,7 @@ class JitModule:
 def _conform(value: np.ndarray, typ: Attribute) -> np.ndarray:
     """A C-contiguous copy when the memref type promises the identity layout."""
     if isinstance(typ, MemRefType) and isinstance(typ.layout, NoneAttr):
-        return np.ascontiguousarray(value)
+        return np.require(value, requirements="C")  # keeps 0-d arrays 0-d
     return value
 
 

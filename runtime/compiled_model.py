@@ -40,6 +40,11 @@ class CompiledModel:
         return [s.name for s in self.outputs]
 
     def run(self, feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        arrays = check_feeds(self.inputs, feeds)
+        arrays = [_storage_view(a) for a in check_feeds(self.inputs, feeds)]
         results = self._entry(arrays)
-        return {s.name: r for s, r in zip(self.outputs, results, strict=True)}
+        return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
+
+
+def _storage_view(a: np.ndarray) -> np.ndarray:
+    """Native code sees unsigned integers as the signless (signed) type of their width."""
+    return a.view(a.dtype.str.replace("u", "i")) if a.dtype.kind == "u" else a

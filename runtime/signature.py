@@ -92,7 +92,7 @@ def check_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np
                         f"dim '{want}' is {size} in input '{where}' but {got} in input '{s.name}'"
                     )
                 bound[want] = (got, s.name)
-        arrays.append(np.ascontiguousarray(a))
+        arrays.append(np.require(a, requirements="C"))  # keeps 0-d arrays 0-d
     return arrays
 
 

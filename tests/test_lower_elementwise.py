@@ -14,10 +14,6 @@ from .helpers import check_against_onnxruntime
 
 RNG = np.random.default_rng(0)
 
-# The JIT marshals buffers by their signless memref type, so uint8 arrays are refused.
-UINT8_RUNTIME = pytest.mark.xfail(reason="runtime passes ui8 as int8 (codegen/jit.py)")
-# np.ascontiguousarray (runtime/signature.py check_feeds) turns a 0-d feed into 1-d.
-SCALAR_FEED = pytest.mark.xfail(reason="runtime makes 0-d feeds 1-d (check_feeds)")
 
 Input = tuple[str, int, Sequence[int | str]]
 
@@ -105,7 +101,7 @@ def test_unary_f64():
     "op, dtype",
     [("Relu", np.int32), ("Relu", np.int8), ("Neg", np.int32), ("Neg", np.int64),
      ("Neg", np.int8), ("Abs", np.int32), ("Abs", np.int8), ("Abs", np.int64),
-     pytest.param("Abs", np.uint8, marks=UINT8_RUNTIME), ("Identity", np.int64),
+     ("Abs", np.uint8), ("Identity", np.int64),
      ("Identity", np.bool_)],
 )  # fmt: skip
 def test_unary_int(op, dtype):
@@ -116,7 +112,7 @@ def test_unary_int(op, dtype):
 @pytest.mark.parametrize(
     "dtype, lo, hi",
     [(np.float32, -0.5, 0.7), (np.int32, -10, 20), (np.int64, 0, 5), (np.int8, -3, 3),
-     pytest.param(np.uint8, 10, 200, marks=UINT8_RUNTIME)],
+     (np.uint8, 10, 200)],
 )  # fmt: skip
 def test_clip(dtype, lo, hi):
     bounds = {"lo": np.array(lo, dtype), "hi": np.array(hi, dtype)}
@@ -145,8 +141,8 @@ BROADCAST = [
     ([3, 4, 5], [3, 4, 5]),
     ([3, 1, 5], [4, 1]),  # both operands broadcast
     ([4, 1], [3, 1, 5]),  # the other direction
-    pytest.param([2, 3], [], marks=SCALAR_FEED),  # a scalar operand
-    pytest.param([], [2, 3], marks=SCALAR_FEED),
+    ([2, 3], []),  # a scalar operand
+    ([], [2, 3]),
     ([1], [2, 3]),
 ]
 
@@ -188,7 +184,7 @@ def test_binary_scalar_constant(op):
 @pytest.mark.parametrize("op", BINARY)
 @pytest.mark.parametrize(
     "dtype",
-    [np.int32, np.int64, pytest.param(np.uint8, marks=UINT8_RUNTIME)],
+    [np.int32, np.int64, np.uint8],
 )
 def test_binary_int(op, dtype):
     m = node_model(op, [("a", elem(dtype), [3, 4]), ("b", elem(dtype), [4])])
@@ -276,7 +272,7 @@ def cast_input(src: np.dtype, dst: np.dtype) -> np.ndarray:
 @pytest.mark.parametrize(
     "src, dst",
     [
-        pytest.param(s, d, marks=UINT8_RUNTIME) if np.uint8 in (s, d) else (s, d)
+        (s, d)
         for s in CAST_TYPES for d in CAST_TYPES if s is not d
     ],
 )  # fmt: skip

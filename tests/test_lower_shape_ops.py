@@ -15,7 +15,6 @@ from .helpers import check_against_onnxruntime
 RNG = np.random.default_rng(0)
 
 # The JIT marshals buffers by their signless memref type, so uint8 arrays are refused.
-UINT8_RUNTIME = pytest.mark.xfail(reason="runtime passes ui8 as int8 (codegen/jit.py)")
 
 Input = tuple[str, int, Sequence[int | str]]
 
@@ -208,8 +207,6 @@ def test_slice_dynamic_dim(starts, ends, steps):
     check_against_onnxruntime(m, [{"x": f32(n, 3)} for n in (3, 5, 12)])
 
 
-@pytest.mark.xfail(reason="graph.slice types x[1:3] on a dynamic dim as static 2, wrong when "
-                          "the dim is < 3 at run time (SliceOp.output_dims)", strict=True)
 def test_slice_dynamic_dim_shorter_than_end():
     inits = {"s": i64s(1), "e": i64s(3), "a": i64s(0), "t": i64s(1)}
     m = node_model("Slice", [("x", TP.FLOAT, ["N", 3])], inits=inits)
@@ -273,7 +270,7 @@ def test_split_equal_opset11():
 @pytest.mark.parametrize(
     "value",
     [None, np.array([1.5], np.float32), np.array([-7], np.int64), np.array([True]),
-     np.array([3], np.int32), pytest.param(np.array([200], np.uint8), marks=UINT8_RUNTIME)],
+     np.array([3], np.int32), (np.array([200], np.uint8))],
 )  # fmt: skip
 def test_constant_of_shape(value):
     attrs = {} if value is None else {"value": numpy_helper.from_array(value)}
