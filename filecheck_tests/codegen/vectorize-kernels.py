@@ -1,0 +1,43 @@
+# RUN: python %s | filecheck %s
+# The loop nests graph-to-loops writes for matmul, conv and a last-axis reduction are
+# shaped so that LLVM's loop vectorizer turns their innermost loops into vector code.
+from xdsl.parser import Parser
+
+from infer.codegen import emit_llvm_ir
+from infer.context import make_context
+from infer.lowering.llvm_pipeline import lower_to_llvm
+from infer.pipeline import LOWER_TO_LOOPS, run_passes
+
+IR = """
+func.func @matmul(%a: tensor<?x64xf32>, %b: tensor<64x128xf32>) -> tensor<?x128xf32> {
+  %y = graph.matmul %a, %b : (tensor<?x64xf32>, tensor<64x128xf32>) -> tensor<?x128xf32>
+  func.return %y : tensor<?x128xf32>
+}
+func.func @conv(%x: tensor<?x8x32x32xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<?x16x32x32xf32> {
+  %y = graph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x8x32x32xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x32x32xf32>
+  func.return %y : tensor<?x16x32x32xf32>
+}
+func.func @reduce(%x: tensor<?x256xf32>) -> tensor<?x1xf32> {
+  %axes = graph.constant dense<[1]> : tensor<1xi64>
+  %y = graph.reduce_sum %x, %axes : (tensor<?x256xf32>, tensor<1xi64>) -> tensor<?x1xf32>
+  func.return %y : tensor<?x1xf32>
+}
+"""
+
+ctx = make_context()
+module = Parser(ctx, IR).parse_module()
+run_passes(module, ctx, LOWER_TO_LOOPS)
+print(emit_llvm_ir(lower_to_llvm(module, ctx)))
+
+# CHECK-LABEL: define {{.*}} @matmul(
+# CHECK:       vector.body:
+# CHECK:       fmul contract <{{(8|16)}} x float>
+# CHECK:       fadd contract <{{(8|16)}} x float>
+# The conv's 32-wide rows are unrolled and vectorized (no loop left to name vector.body).
+# CHECK-LABEL: define {{.*}} @conv(
+# CHECK:       fmul contract <{{(8|16)}} x float>
+# CHECK:       fadd contract <{{(8|16)}} x float>
+# CHECK-LABEL: define {{.*}} @reduce(
+# CHECK:       vector.body:
+# CHECK:       fadd reassoc contract <{{(8|16)}} x float>
+# CHECK:       call reassoc contract float @llvm.vector.reduce.fadd
