@@ -38,6 +38,6 @@ print(emit_llvm_ir(lower_to_llvm(module, ctx)))
 # CHECK:       fmul contract <{{(8|16)}} x float>
 # CHECK:       fadd contract <{{(8|16)}} x float>
 # CHECK-LABEL: define {{.*}} @reduce(
-# CHECK:       load <16 x float>
+# CHECK:       load <{{(8|16)}} x float>
 # CHECK:       fadd reassoc contract <{{(8|16)}} x float>
 # CHECK:       call reassoc contract float @llvm.vector.reduce.fadd
