@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from infer.context import make_context
 from infer.errors import InferError, InputError
 from infer.frontend.onnx_import import import_model
-from infer.pipeline import LOWER_TO_LOOPS, run_passes
+from infer.pipeline import LOWER_TO_LOOPS, graph_optimize_passes, run_passes
 from infer.runtime.compiled_model import CompiledModel
 from infer.runtime.signature import signature
 
@@ -28,22 +28,26 @@ def main_function(module: ModuleOp) -> func.FuncOp:
     raise InferError("the module has no func.func @main")
 
 
-def compile_module(module: ModuleOp) -> CompiledModel:
-    """Compile a graph-level module (as the importer makes it) to native code."""
+def compile_module(module: ModuleOp, opt_level: int = 2) -> CompiledModel:
+    """Compile a graph-level module (as the importer makes it) to native code.
+
+    `opt_level` is graph-optimize's level: 0 none, 1 basic, 2 extended (fusions), 3 all.
+    """
     from infer.codegen import JitModule
     from infer.lowering.llvm_pipeline import lower_to_llvm
 
     inputs, outputs = signature(main_function(module))
     ctx = make_context()
-    run_passes(module, ctx, LOWER_TO_LOOPS)
+    run_passes(module, ctx, graph_optimize_passes(opt_level) + LOWER_TO_LOOPS)
     lower_to_llvm(module, ctx)
     jit = JitModule(module)
     return CompiledModel(inputs, outputs, jit.get_entry("main"), jit)
 
 
-def compile(model: ModelLike) -> CompiledModel:  # noqa: A001 - the API's name, like torch.compile
-    """Import an ONNX model (ModelProto, serialized bytes or a path) and compile it."""
-    return compile_module(import_model(model))
+def compile(model: ModelLike, opt_level: int = 2) -> CompiledModel:  # noqa: A001 - the API's name, like torch.compile
+    """Import an ONNX model (ModelProto, serialized bytes or a path) and compile it at
+    graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all)."""
+    return compile_module(import_model(model), opt_level)
 
 
 @dataclass(frozen=True)
@@ -71,8 +75,8 @@ def _node_arg(spec) -> NodeArg:
 class InferenceSession:
     """`InferenceSession(path_or_bytes).run(output_names_or_None, feeds) -> list of arrays`."""
 
-    def __init__(self, model: ModelLike, **_ignored: object) -> None:
-        self._model = compile(model)
+    def __init__(self, model: ModelLike, opt_level: int = 2, **_ignored: object) -> None:
+        self._model = compile(model, opt_level)
 
     def get_inputs(self) -> list[NodeArg]:
         return [_node_arg(s) for s in self._model.inputs]

@@ -40,7 +40,12 @@ def register(name: str, module: str, cls: str) -> None:
 
 # infer's own passes: (name, module, class)
 for _name, _module, _cls in [
+    ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
+    ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
+    ("constant-folding", "infer.transforms.constant_folding", "ConstantFoldingPass"),
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),
+    ("graph-fuse", "infer.transforms.fusion", "GraphFusePass"),
+    ("transformer-fusion", "infer.transforms.transformer_fusion", "TransformerFusionPass"),
     ("convert-func-to-llvm", "infer.lowering.convert_func_to_llvm", "ConvertFuncToLLVMPass"),
     ("convert-arith-to-llvm", "infer.lowering.convert_arith_to_llvm", "ConvertArithToLLVMPass"),
     ("convert-math-to-llvm", "infer.lowering.convert_math_to_llvm", "ConvertMathToLLVMPass"),

@@ -1,6 +1,7 @@
 """The compilation pipeline, stage by stage, each stage a list of named passes.
 
-    ONNX ──import──► graph ──LOWER_TO_LOOPS──► memref + scf ──lower_to_llvm──► llvm ──► JIT
+    ONNX ──import──► graph ──graph-optimize──► graph ──LOWER_TO_LOOPS──► memref + scf
+         ──lower_to_llvm──► llvm ──► JIT
 
 Every stage runs in-process on IR objects; `infer-opt -p` runs the same passes on text.
 """
@@ -13,12 +14,21 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from infer.passes import PASSES
 
+
+def graph_optimize_passes(level: int) -> list[str]:
+    """The graph stage: `graph-optimize{level=N}` (nothing at level 0)."""
+    if not 0 <= level <= 3:
+        raise ValueError(f"opt_level must be 0..3, got {level}")
+    return [f"graph-optimize{{level={level}}}"] if level else []
+
+
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.
 LOWER_TO_LOOPS = ["graph-to-loops", "canonicalize", "cse"]
 
 
 def make_passes(names: list[str]) -> list[ModulePass]:
-    return [PASSES[n]()() for n in names]
+    """Passes from their names, with options as in `-p`: `graph-optimize{level=1}`."""
+    return list(PassPipeline.parse_spec(PASSES, ",".join(names)).passes) if names else []
 
 
 def run_passes(module: ModuleOp, ctx: Context, names: list[str]) -> None:

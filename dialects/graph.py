@@ -14,7 +14,7 @@ Syntax (uniform for all ops but `graph.constant`):
 from __future__ import annotations
 
 import hashlib
-from abc import ABC
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,8 +55,9 @@ from xdsl.irdl import (
 from xdsl.irdl.operations import VarOperandDef as VarOperandDefT
 from xdsl.irdl.operations import VarResultDef as VarResultDefT
 from xdsl.parser import Parser
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, Pure
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
@@ -201,6 +202,35 @@ def constant_value(value: SSAValue) -> np.ndarray | None:
     return None
 
 
+@dataclass(frozen=True)
+class SymbolicShape:
+    """A 1-D integer operand known as dims of some tensor rather than as data (`shape.of`):
+    ints where static, `DYN` in type inference. Shape functions get it through `consts`."""
+
+    dims: tuple[Dim, ...]
+
+
+class HasSymbolicShape(ABC):
+    """Ops of other dialects (`shape.of`) whose result is a shape known symbolically."""
+
+    @abstractmethod
+    def symbolic_shape(self) -> list[Dim]: ...
+
+
+def operand_values(operands: Sequence[SSAValue]) -> list[np.ndarray | SymbolicShape | None]:
+    """What shape functions know of each operand: its constant value, a shape expressed in
+    dims (an array when all of them are static), or None."""
+    out: list[np.ndarray | SymbolicShape | None] = []
+    for o in operands:
+        v: np.ndarray | SymbolicShape | None = constant_value(o)
+        if v is None and isinstance(o.owner, HasSymbolicShape):
+            ds = o.owner.symbolic_shape()
+            v = (np.array(ds, dtype=np.int64) if all(isinstance(d, int) for d in ds)
+                 else SymbolicShape(tuple(ds)))
+        out.append(v)
+    return out
+
+
 # ---------------------------------------------------------------------------------------
 # Base classes
 # ---------------------------------------------------------------------------------------
@@ -245,7 +275,7 @@ class GraphOp(IRDLOperation, ABC):
             if not isinstance(t, TensorType):
                 raise VerifyException(f"'{cls.name}' expects tensor operands, got {t}")
         cls.check(props, cast(list[TensorType], types))
-        consts = [constant_value(o) for o in operands]
+        consts = operand_values(operands)
         try:
             out_dims = cls.output_dims(props, [dims_of(t) for t in types], consts)
         except ValueError as e:
@@ -359,7 +389,21 @@ class GraphOp(IRDLOperation, ABC):
 
 
 
-_TRAITS = traits_def(Pure())
+class GraphCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    """Canonicalization patterns of a graph op, looked up by its class in
+    `graph_canonicalize.PATTERNS` (imported on first use: the patterns import this module)."""
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        from infer.dialects.graph_canonicalize import patterns_for
+
+        return patterns_for(op)
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
+
+
+_TRAITS = traits_def(Pure(), GraphCanonicalizationPatterns())
 
 
 class UnaryOp(GraphOp, ABC):
@@ -432,9 +476,15 @@ def _normalize_axis(axis: int, rank: int, what: str) -> int:
 
 
 def _const_ints(consts: list[np.ndarray | None], i: int, what: str) -> list[int] | None:
-    if i >= len(consts) or consts[i] is None:
+    if i >= len(consts) or not isinstance(consts[i], np.ndarray):
         return None
     return [int(v) for v in np.asarray(consts[i]).reshape(-1)]
+
+
+def _symbolic_dims(consts: Sequence[object], i: int) -> list[Dim] | None:
+    """The dims of operand i when it is a `SymbolicShape` (see `operand_values`)."""
+    v = consts[i] if i < len(consts) else None
+    return list(v.dims) if isinstance(v, SymbolicShape) else None
 
 
 # ---------------------------------------------------------------------------------------
@@ -549,6 +599,9 @@ class ConstantOfShapeOp(GraphOp):
         if len(dims[0]) != 1:
             raise ValueError("shape operand must be 1-D")
         shape = _const_ints(consts, 0, "shape")
+        symbolic = _symbolic_dims(consts, 0)
+        if symbolic is not None:
+            return [symbolic]
         if shape is None:
             n = dims[0][0]
             if not isinstance(n, int):
@@ -811,6 +864,49 @@ def _same_float(cls: type[GraphOp], types: list[TensorType]) -> None:
             )
 
 
+# Activations that conv / gemm / matmul apply to their result (an epilogue fused by the
+# graph optimizer): name -> number of `activation_params`.
+ACTIVATIONS: dict[str, int] = {
+    "relu": 0,
+    "clip": 2,  # min, max
+    "sigmoid": 0,
+    "tanh": 0,
+    "hard_sigmoid": 2,  # alpha, beta
+    "hard_swish": 0,
+    "leaky_relu": 1,  # alpha
+    "gelu": 0,
+    "gelu_tanh": 0,
+}
+
+
+def activation_of(props: Mapping[str, Attribute]) -> tuple[str, list[float]] | None:
+    """The fused activation of a conv / gemm / matmul and its parameters, or None."""
+    name = props.get("activation")
+    if name is None:
+        return None
+    params = props.get("activation_params")
+    values = [] if params is None else [float(v) for v in cast(DenseArrayBase, params).get_values()]
+    return cast(StringAttr, name).data, values
+
+
+def _check_activation(cls: type[GraphOp], props: Mapping[str, Attribute]) -> None:
+    if props.get("activation_params") is not None and props.get("activation") is None:
+        raise VerifyException(f"'{cls.name}' has activation_params but no activation")
+    act = activation_of(props)
+    if act is None:
+        return
+    name, params = act
+    if name not in ACTIVATIONS:
+        raise VerifyException(
+            f"'{cls.name}' unknown activation \"{name}\" (known: {', '.join(ACTIVATIONS)})"
+        )
+    if len(params) != ACTIVATIONS[name]:
+        raise VerifyException(
+            f"'{cls.name}' activation \"{name}\" takes {ACTIVATIONS[name]} params, "
+            f"got {len(params)}"
+        )
+
+
 @irdl_op_definition
 class MatMulOp(GraphOp):
     """numpy.matmul: batch dims broadcast, 1-D operands promoted and the dim dropped."""
@@ -819,11 +915,14 @@ class MatMulOp(GraphOp):
     A = operand_def(TensorType)
     B = operand_def(TensorType)
     Y = result_def(TensorType)
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
     traits = _TRAITS
 
     @classmethod
     def check(cls, props, types):
         _same_float(cls, types)
+        _check_activation(cls, props)
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -859,11 +958,14 @@ class GemmOp(GraphOp):
     beta = prop_def(FloatAttr, default_value=float_attr(1.0))
     transA = prop_def(IntegerAttr, default_value=int_attr(0))
     transB = prop_def(IntegerAttr, default_value=int_attr(0))
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
     traits = _TRAITS
 
     @classmethod
     def check(cls, props, types):
         _same_float(cls, types)
+        _check_activation(cls, props)
         if len(types) > 3:
             raise VerifyException("'graph.gemm' takes at most one bias")
 
@@ -881,6 +983,56 @@ class GemmOp(GraphOp):
             if len(dims[2]) > 2:
                 raise ValueError("C must be broadcastable to (M, N)")
         return [[m, n]]
+
+
+def _check_broadcasts_to(p: Sequence[Dim], x: Sequence[Dim], what: str) -> None:
+    """Raise ValueError unless `p` broadcasts to `x` without growing it."""
+    if len(p) > len(x):
+        raise ValueError(f"{what} {D.format_shape(p)} outranks {D.format_shape(x)}")
+    for d, e in zip(reversed(p), reversed(x), strict=False):  # p may be shorter
+        if isinstance(d, int) and d != 1 and isinstance(e, int) and d != e:
+            raise ValueError(f"{what} {D.format_shape(p)} does not broadcast to "
+                             f"{D.format_shape(x)}")
+
+
+@irdl_op_definition
+class AttentionOp(GraphOp):
+    """Y = softmax(scale * Q @ K^T + mask, axis=-1) @ V: scaled dot-product attention.
+
+    Q is [..., M, D]; K is [..., N, D], or K^T [..., D, N] when `k_transposed` = 1; V is
+    [..., N, Dv]; batch dims broadcast as in MatMul; the optional additive mask broadcasts
+    to the scores [..., M, N]. Y is [..., M, Dv].
+    """
+
+    name = "graph.attention"
+    Q = operand_def(TensorType)
+    K = operand_def(TensorType)
+    V = operand_def(TensorType)
+    mask = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    scale = prop_def(FloatAttr, default_value=float_attr(1.0))
+    k_transposed = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = _TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        _same_float(cls, types)
+        if len(types) > 4:
+            raise VerifyException("'graph.attention' takes at most one mask")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        q, k, v = dims[:3]
+        if min(len(q), len(k), len(v)) < 2:
+            raise ValueError("Q, K and V must have rank >= 2")
+        n, d = (k[-1], k[-2]) if get_int(props, "k_transposed", 0) else (k[-2], k[-1])
+        for a, c, what in ((q[-1], d, "Q and K depths"), (n, v[-2], "K and V lengths")):
+            if isinstance(a, int) and isinstance(c, int) and a != c:
+                raise ValueError(f"{what} differ: {a} and {c}")
+        batch = D.broadcast([q[:-2], k[:-2], v[:-2]])
+        if len(dims) == 4:
+            _check_broadcasts_to(dims[3], [*batch, q[-2], n], "mask")
+        return [[*batch, q[-2], v[-1]]]
 
 
 def _spatial_attrs(props, n: int, kernel: Sequence[int]):
@@ -920,11 +1072,14 @@ class ConvOp(GraphOp):
     pads = opt_prop_def(DenseArrayBase)
     dilations = opt_prop_def(DenseArrayBase)
     group = prop_def(IntegerAttr, default_value=int_attr(1))
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
     traits = _TRAITS
 
     @classmethod
     def check(cls, props, types):
         _same_float(cls, types)
+        _check_activation(cls, props)
         if len(types) > 3:
             raise VerifyException("'graph.conv' takes at most one bias")
 
@@ -1076,6 +1231,38 @@ class LRNOp(GraphOp):
             raise VerifyException("'graph.lrn' size must be >= 1")
 
 
+@irdl_op_definition
+class LayerNormalizationOp(GraphOp):
+    """Y = (X - mean) / sqrt(var + epsilon) * Scale + B, mean and var over axes axis.. .
+
+    ONNX LayerNormalization's Y (the Mean and InvStdDev outputs are not supported); Scale
+    and the optional B broadcast to X's shape.
+    """
+
+    name = "graph.layer_normalization"
+    X = operand_def(TensorType)
+    Scale = operand_def(TensorType)
+    B = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=int_attr(-1))
+    epsilon = prop_def(FloatAttr, default_value=float_attr(1e-5))
+    traits = _TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        _same_float(cls, types)
+        if len(types) > 3:
+            raise VerifyException("'graph.layer_normalization' takes at most one bias")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        _normalize_axis(get_int(props, "axis", -1), len(x), "axis")
+        for p, what in zip(dims[1:], ("Scale", "B"), strict=False):
+            _check_broadcasts_to(p, x, what)
+        return [list(x)]
+
+
 class AxisSoftmaxOp(GraphOp, ABC):
     input = operand_def(TensorType)
     output = result_def(TensorType)
@@ -1176,7 +1363,9 @@ class ReshapeOp(GraphOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        shape = _const_ints(consts, 1, "shape")
+        shape: Sequence[Dim] | None = _const_ints(consts, 1, "shape")
+        if shape is None:
+            shape = _symbolic_dims(consts, 1)
         if shape is None:
             n = dims[1][0]
             if not isinstance(n, int):
@@ -1185,13 +1374,18 @@ class ReshapeOp(GraphOp):
         return [reshape_dims(x, shape, bool(get_int(props, "allowzero", 0)))]
 
 
-def reshape_dims(x: Sequence[Dim], shape: Sequence[int], allowzero: bool = False) -> list[Dim]:
-    """Output dims of Reshape(x, shape) following ONNX's 0 / -1 rules."""
+def reshape_dims(x: Sequence[Dim], shape: Sequence[Dim], allowzero: bool = False) -> list[Dim]:
+    """Output dims of Reshape(x, shape) following ONNX's 0 / -1 rules.
+
+    Non-int entries of `shape` are sizes given as dims of some tensor (never -1; taken as
+    they are: only a zero-sized tensor would make one 0)."""
     if shape.count(-1) > 1:
         raise ValueError(f"shape {list(shape)} has more than one -1")
     out: list[Dim] = []
     for i, s in enumerate(shape):
-        if s == 0 and not allowzero:
+        if not isinstance(s, int):
+            out.append(s)
+        elif s == 0 and not allowzero:
             if i >= len(x):
                 raise ValueError(f"shape {list(shape)} copies dim {i} of a rank-{len(x)} input")
             out.append(x[i])
@@ -1202,7 +1396,7 @@ def reshape_dims(x: Sequence[Dim], shape: Sequence[int], allowzero: bool = False
     if -1 in shape:
         j = list(shape).index(-1)
         # Dims copied by 0 cancel out of both products, so [N, 3, 4] -> [0, -1] is [N, 12].
-        copied = {i for i, s in enumerate(shape) if s == 0 and not allowzero}
+        copied = {i for i, s in enumerate(shape) if isinstance(s, int) and s == 0 and not allowzero}
         known = D.product([d for i, d in enumerate(out) if i != j and i not in copied])
         total = D.product([d for i, d in enumerate(x) if i not in copied])
         if isinstance(known, int) and isinstance(total, int):
@@ -1254,6 +1448,34 @@ class TransposeOp(GraphOp):
         if sorted(perm) != list(range(len(x))):
             raise ValueError(f"perm {perm} is not a permutation of {len(x)} axes")
         return [[x[p] for p in perm]]
+
+
+@irdl_op_definition
+class ChannelShuffleOp(GraphOp):
+    """y[:, i*g + j] = x[:, j*(C/g) + i]: channels seen as [g, C/g], transposed (ShuffleNet).
+
+    What Reshape(N, g, C/g, ...) → Transpose(0, 2, 1, ...) → Reshape(N, C, ...) computes."""
+
+    name = "graph.channel_shuffle"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    groups = prop_def(IntegerAttr)
+    traits = _TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if get_int(props, "groups", 1) < 1:
+            raise VerifyException("'graph.channel_shuffle' groups must be >= 1")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        g = get_int(props, "groups", 1)
+        if len(x) < 2:
+            raise ValueError(f"input of rank {len(x)} has no channel dim")
+        if isinstance(x[1], int) and x[1] % g:
+            raise ValueError(f"{x[1]} channels do not split into {g} groups")
+        return [list(x)]
 
 
 @irdl_op_definition
@@ -1346,7 +1568,13 @@ class SliceOp(GraphOp):
         x = list(dims[0])
         spec = cls.normalized(x, consts)
         if spec is None:
-            raise ValueError("starts, ends, axes and steps must be constants")
+            # Bounds computed at run time (PyTorch's chunk: ends = (C + 1) / 2 from Shape):
+            # the sliced axes are dynamic until shape fusion makes the bounds constants.
+            axes = _const_ints(consts, 3, "axes")
+            if axes is None:
+                return [[DYN] * len(x)]
+            sliced = {_normalize_axis(a, len(x), "axis") for a in axes}
+            return [[DYN if i in sliced else d for i, d in enumerate(x)]]
         for a, s, e, st in spec:
             n = x[a]
             if not isinstance(n, int):
@@ -1449,7 +1677,9 @@ class ExpandOp(GraphOp):
 
     @classmethod
     def output_dims(cls, props, dims, consts):
-        shape = _const_ints(consts, 1, "shape")
+        shape: Sequence[Dim] | None = _const_ints(consts, 1, "shape")
+        if shape is None:
+            shape = _symbolic_dims(consts, 1)
         if shape is None:
             raise ValueError("shape must be a constant")
         return [D.broadcast([dims[0], shape])]
@@ -1499,6 +1729,42 @@ class SplitOp(GraphOp):
         return [elements[0]] * get_int(props, "num_outputs", 1)
 
 
+@irdl_op_definition
+class PadOp(GraphOp):
+    """Pad `data` by the 1-D i64 constant `pads` ([begin..., end...] per axis; negative
+    crops); mode "constant" fills with the scalar `constant_value`."""
+
+    name = "graph.pad"
+    data = operand_def(TensorType)
+    pads = operand_def(TensorType)
+    constant_value = operand_def(TensorType)
+    output = result_def(TensorType)
+    mode = prop_def(StringAttr, default_value=StringAttr("constant"))
+    traits = _TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if types[1].element_type != i64 or len(types[1].get_shape()) != 1:
+            raise VerifyException("'graph.pad' pads must be a 1-D i64 tensor")
+        if types[2].get_shape() not in ((), (1,)) or types[2].element_type != types[0].element_type:
+            raise VerifyException("'graph.pad' constant_value must be a scalar of data's type")
+        if get_str(props, "mode", "constant") not in ("constant", "reflect", "edge", "wrap"):
+            raise VerifyException("'graph.pad' mode must be constant, reflect, edge or wrap")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        pads = _const_ints(consts, 1, "pads")
+        if pads is None:  # sizes known at run time only (the lowering needs constants)
+            return [[DYN] * len(x)]
+        if len(pads) != 2 * len(x):
+            raise ValueError(f"pads has {len(pads)} values for rank {len(x)}")
+        out = [d + (pads[i] + pads[len(x) + i]) for i, d in enumerate(x)]
+        if any(isinstance(d, int) and d < 0 for d in out):
+            raise ValueError(f"pads {pads} crop {D.format_shape(x)} below size 0")
+        return [out]
+
+
 GRAPH = Dialect(
     "graph",
     [
@@ -1539,6 +1805,7 @@ GRAPH = Dialect(
         MeanOp,
         MatMulOp,
         GemmOp,
+        AttentionOp,
         ConvOp,
         MaxPoolOp,
         AveragePoolOp,
@@ -1546,6 +1813,7 @@ GRAPH = Dialect(
         GlobalMaxPoolOp,
         BatchNormalizationOp,
         LRNOp,
+        LayerNormalizationOp,
         SoftmaxOp,
         LogSoftmaxOp,
         ReduceMeanOp,
@@ -1555,6 +1823,7 @@ GRAPH = Dialect(
         ReshapeOp,
         FlattenOp,
         TransposeOp,
+        ChannelShuffleOp,
         ShapeOp,
         GatherOp,
         SliceOp,
@@ -1563,5 +1832,6 @@ GRAPH = Dialect(
         SqueezeOp,
         ExpandOp,
         SplitOp,
+        PadOp,
     ],
 )

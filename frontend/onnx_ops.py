@@ -477,6 +477,22 @@ def lrn(
     return b.emit1(G.LRNOp, x, size=size, alpha=alpha, beta=beta, bias=bias)
 
 
+def layer_normalization(
+    b: OpBuilder,
+    x: Value,
+    scale: Value,
+    bias: Value | None = None,
+    *,
+    axis: int = -1,
+    epsilon: float = 1e-5,
+    stash_type: int = 1,
+) -> Value:
+    if stash_type != 1:
+        raise Unsupported("stash_type other than 1 (float32 statistics) is not supported")
+    _axis(axis, len(dims(x)))
+    return b.emit1(G.LayerNormalizationOp, x, scale, bias, axis=axis, epsilon=epsilon)
+
+
 def _softmax_coerced(b: OpBuilder, cls: type[G.GraphOp], x: Value, axis: int) -> Value:
     """Softmax before opset 13: over the input coerced to 2-D at `axis` (Flatten-like)."""
     x_dims = dims(x)
@@ -633,6 +649,46 @@ def split(
     return b.emit(G.SplitOp, input, split, axis=axis, num_outputs=b.num_outputs)
 
 
+def _pad(b: OpBuilder, data: Value, pads: list[int], value: float, axes: list[int] | None,
+         mode: str) -> Value:
+    """Pads over all axes ([begin..., end...]) and a scalar fill of data's type."""
+    rank = len(dims(data))
+    if axes is not None:  # opset 18: pads only for `axes`; the others get 0
+        full = [0] * (2 * rank)
+        for i, a in enumerate(axes):
+            a = _axis(a, rank)
+            full[a], full[rank + a] = pads[i], pads[len(axes) + i]
+        pads = full
+    if len(pads) != 2 * rank:
+        raise NodeError(f"pads has {len(pads)} values for rank {rank}")
+    fill = b.const(np.array(value, dtype=G.numpy_dtype(element(data))))
+    return b.emit1(G.PadOp, data, b.ints(pads), fill, mode=mode)
+
+
+def pad_v2(b: OpBuilder, data: Value, *, pads: list[int], mode: str = "constant",
+           value: float = 0.0) -> Value:
+    return _pad(b, data, pads, value, None, mode)
+
+
+def pad(
+    b: OpBuilder,
+    data: Value,
+    pads: Value,
+    constant_value: Value | None = None,
+    axes: Value | None = None,
+    *,
+    mode: str = "constant",
+) -> Value:
+    pad_values = cast(list[int], const_ints(pads, "pads"))
+    value = 0.0
+    if constant_value is not None:
+        v = G.constant_value(constant_value)
+        if v is None:
+            raise Unsupported("constant_value must be a constant")
+        value = v.reshape(-1)[0].item() if v.size else 0.0
+    return _pad(b, data, pad_values, value, const_ints(axes, "axes"), mode)
+
+
 # ---------------------------------------------------------------------------------------
 # The table: op type -> {since_version: function}
 # ---------------------------------------------------------------------------------------
@@ -682,6 +738,7 @@ OPS: dict[str, dict[int, OpFn]] = {
     "GlobalMaxPool": {1: _unary(G.GlobalMaxPoolOp)},
     "BatchNormalization": {7: batch_normalization},
     "LRN": {1: lrn},
+    "LayerNormalization": {17: layer_normalization},
     "Softmax": {1: softmax_v1, 13: softmax},
     "LogSoftmax": {1: log_softmax_v1, 13: log_softmax},
     "ReduceMean": {1: _reduce_attr(G.ReduceMeanOp), 18: _reduce_input(G.ReduceMeanOp)},
@@ -699,4 +756,5 @@ OPS: dict[str, dict[int, OpFn]] = {
     "Squeeze": {1: squeeze_v1, 13: squeeze},
     "Expand": {8: expand},
     "Split": {2: split_v2, 13: split_v13, 18: split},
+    "Pad": {2: pad_v2, 11: pad},
 }

@@ -50,6 +50,9 @@ class Lowering:
     globals_count: list[int]
     root: dict[SSAValue, SSAValue] = field(default_factory=dict)
     owned: set[SSAValue] = field(default_factory=set)
+    # Graph values computed inside their only user's loop nest (see INLINED_INTO_USER):
+    # value -> (its op, the buffers of that op's operands). Such a value has no buffer.
+    inlined: dict[SSAValue, tuple[Operation, list[SSAValue]]] = field(default_factory=dict)
 
     # -- helpers for the op lowerings ---------------------------------------------------
 
@@ -112,6 +115,9 @@ class Lowering:
 
 # The registry: graph op class -> lowering. Filled from the family modules below.
 LOWERINGS: dict[type[Operation], LoweringFn] = {}
+# Lowering-level fusion: predicates (a family's `inlined_into_user`) telling which ops
+# are not lowered alone but inside their only user's lowering, with no buffer between.
+INLINED_INTO_USER: list[Callable[[Operation], bool]] = []
 
 
 def _load_families() -> None:
@@ -121,6 +127,8 @@ def _load_families() -> None:
 
     for family in FAMILIES:
         LOWERINGS.update(family.LOWERINGS)
+        if hasattr(family, "inlined_into_user"):
+            INLINED_INTO_USER.append(family.inlined_into_user)
 
 
 def _lower_constant(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
@@ -161,10 +169,18 @@ def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int]) -
         new.name_hint = old.name_hint
 
     ops = list(old_block.ops)
+    inlined = {op for op in ops if any(p(op) for p in INLINED_INTO_USER)}
+    # An inlined op runs in its user's loop nest: its operands must live until then.
+    runs_at: dict[Operation, int] = {}
+    for i in reversed(range(len(ops))):
+        op = ops[i]
+        user = op.results[0].get_user_of_unique_use() if op in inlined else None
+        runs_at[op] = runs_at[user] if user is not None else i
     last_use: dict[SSAValue, int] = {}
-    for i, op in enumerate(ops):
+    for op in ops:
         for v in op.operands:
-            last_use[v] = len(ops) if isinstance(op, func.ReturnOp) else i
+            at = len(ops) if isinstance(op, func.ReturnOp) else runs_at[op]
+            last_use[v] = max(last_use.get(v, -1), at)
     tensors_of_root: dict[SSAValue, list[SSAValue]] = {}
 
     for i, op in enumerate(ops):
@@ -184,6 +200,10 @@ def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int]) -
                     s.b.insert(memref.DeallocOp.get(root))
             s.b.insert(func.ReturnOp(*results))
             break
+        if op in inlined:  # its user's lowering computes it; the tensor stands for itself
+            s.inlined[op.results[0]] = (op, [vmap[v] for v in op.operands])
+            vmap[op.results[0]] = op.results[0]
+            continue
         lower = _lower_constant if isinstance(op, graph.ConstantOp) else LOWERINGS.get(type(op))
         if lower is None:
             raise UnsupportedError(f"no lowering for '{op.name}' to loops yet")

@@ -1,12 +1,13 @@
 """`infer-run`: compile an ONNX model, run it, and compare it with references.
 
     infer-run model.onnx [--input NAME=FILE.npy ...] [--compare onnxruntime]
-                         [--bench N] [--threads K] [--top K]
+                         [--bench N] [--threads K] [--top K] [--opt-level N] [--report]
 
 Without --input, each input gets ONNX BackendTest's data for light models (arange(n)/n,
 unknown dims 1). Reference outputs `<model>_output_<i>.pb` next to the model are compared
 automatically. --bench times infer and (with --compare) onnxruntime in interleaved
-repetitions and prints medians and their ratio.
+repetitions and prints medians and their ratio. --report prints the op counts by type
+before and after graph optimization (at --opt-level, default 2).
 """
 
 from __future__ import annotations
@@ -77,6 +78,24 @@ def _median_ms(fns: dict[str, Callable[[], object]], reps: int) -> dict[str, flo
     return {k: statistics.median(v) for k, v in times.items()}
 
 
+def _report(model, level: int) -> str:
+    """A table of op counts by type, as imported and after graph-optimize at `level`."""
+    from infer.frontend.onnx_import import import_model
+    from infer.transforms.graph_optimize import op_counts, optimize
+
+    module = import_model(model)
+    before = op_counts(module)
+    optimize(module, level)
+    after = op_counts(module)
+    names = sorted(before.keys() | after.keys(), key=lambda n: (-before[n], -after[n], n))
+    width = max(len("op"), *(len(n) for n in names))
+    lines = [f"op counts before and after graph-optimize{{level={level}}}:",
+             f"  {'op':<{width}}  {'before':>6}  {'after':>6}"]
+    lines += [f"  {n:<{width}}  {before[n]:>6}  {after[n]:>6}" for n in names]
+    lines.append(f"  {'total':<{width}}  {sum(before.values()):>6}  {sum(after.values()):>6}")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     import onnx
 
@@ -90,11 +109,13 @@ def run(args: argparse.Namespace) -> int:
     feeds = _default_inputs(model)
     feeds.update(_parse_inputs(args.input or []))
 
+    if args.report:
+        print(_report(model, args.opt_level))
     t0 = time.perf_counter()
-    compiled = infer.compile(model)
+    compiled = infer.compile(model, opt_level=args.opt_level)
     compile_s = time.perf_counter() - t0
     outputs = compiled.run(feeds)
-    print(f"compiled {args.model} in {compile_s:.2f} s")
+    print(f"compiled {args.model} at opt level {args.opt_level} in {compile_s:.2f} s")
     print("outputs:")
     for name, a in outputs.items():
         print(_describe(name, a, args.top))
@@ -145,6 +166,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--threads", type=int, default=1, metavar="K",
                    help="onnxruntime's intra-op threads (infer's kernels are single-threaded)")
     p.add_argument("--top", type=int, default=5, metavar="K", help="print the K largest outputs")
+    p.add_argument("--opt-level", type=int, default=2, choices=range(4), metavar="N",
+                   help="graph optimization level: 0 none, 1 basic, 2 extended (default), 3 all")
+    p.add_argument("--report", action="store_true",
+                   help="print op counts by type before and after graph optimization")
     args = p.parse_args(argv)
     if args.threads < 1 or args.bench < 0:
         p.error("--threads must be >= 1 and --bench >= 0")

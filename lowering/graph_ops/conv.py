@@ -11,6 +11,8 @@ last one), never a bounds check per element; with stride 1 the loads and stores 
 contiguous and the tap's weight is a loop-invariant scalar, so the innermost loop becomes
 vector FMAs (no reassociation needed: each output element is its own accumulator). A
 pointwise conv (1x1 kernel, unit strides, no pads) runs over the flattened spatial plane.
+A fused activation (`activation` property, set by the graph fusions) is an epilogue: one
+more pass over each finished row while it is still in cache, instead of another kernel.
 
 The window helpers here (valid tap / output ranges, plane flattening) are shared with the
 pooling lowerings.
@@ -18,7 +20,7 @@ pooling lowerings.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import cast
 
@@ -36,6 +38,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim, product
+from infer.lowering.graph_ops.elementwise import epilogue
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import Index, LoopBuilder
 
@@ -170,14 +173,15 @@ def _conv(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     kernel = [k for k in wd[2:] if isinstance(k, int)]
     strides, dilations, pads = window_attrs(op, n_sp, kernel)
     group = graph.get_int(op.properties, "group", 1)
+    act = epilogue(op)
 
     if all(k == 1 for k in kernel) and all(v == 1 for v in strides) and not any(pads):
         views = [flatten_from(b, v, 2) for v in (x, w, y)]
         if n_sp > 1 and all(v is not None for v in views):
             x, w, yv = views  # type: ignore[misc]
-            _conv_rows(b, x, w, yv, bias, group, [1], [1], [1], [0, 0])  # type: ignore[arg-type]
+            _conv_rows(b, x, w, yv, bias, group, [1], [1], [1], [0, 0], act)  # type: ignore[arg-type]
             return [y]
-    _conv_rows(b, x, w, y, bias, group, kernel, strides, dilations, pads)
+    _conv_rows(b, x, w, y, bias, group, kernel, strides, dilations, pads, act)
     return [y]
 
 
@@ -192,8 +196,10 @@ def _conv_rows(
     strides: list[int],
     dilations: list[int],
     pads: list[int],
+    act: Callable[[LoopBuilder, SSAValue], SSAValue] | None = None,
 ) -> None:
-    """The loop nest over buffers whose ranks agree with `kernel` (see the module doc)."""
+    """The loop nest over buffers whose ranks agree with `kernel` (see the module doc);
+    `act`, a fused activation, runs over each finished row while it is still in cache."""
     xd, wd, yd = b.dims(x), b.dims(w), b.dims(y)
     n_sp = len(kernel)
     et = cast(MemRefType, w.type).element_type
@@ -237,6 +243,9 @@ def _conv_rows(
                             b.store(b.add(acc, b.mul(wv, xv)), y, [*y_row, ow])
 
                 taps_loop(0, [], [])
+            if act is not None:
+                with b.loop(0, yd[-1]) as ow:
+                    b.store(act(b, b.load(y, [*y_row, ow])), y, [*y_row, ow])
 
 
 def _maybe_loop(b: LoopBuilder, n: int) -> AbstractContextManager[SSAValue | int]:

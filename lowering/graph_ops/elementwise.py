@@ -29,14 +29,58 @@ def broadcast_index(ivs: Sequence[SSAValue], dims: Sequence[Dim]) -> list[Dim | 
 
 
 def elementwise(s: Lowering, op: Operation, ins: list[SSAValue], fn: ScalarFn) -> list[SSAValue]:
-    """out[i] = fn(in_0[bcast(i)], in_1[bcast(i)], ...) over the op's only result."""
-    (out,) = s.alloc_results(op, ins)
+    """out[i] = fn(in_0[bcast(i)], in_1[bcast(i)], ...) over the op's only result.
+
+    An operand computed by an inlined producer (`inlined_into_user`) is evaluated at the
+    same index inside this loop nest, recursively: a chain of elementwise ops becomes one
+    loop nest with no intermediate buffer.
+    """
     b = s.b
-    in_dims = [b.dims(v) for v in ins]
+    leaf_dims: dict[SSAValue, list[Dim]] = {}
+
+    def dims_of(v: SSAValue, buf: SSAValue) -> list[Dim]:
+        if v in s.inlined:
+            producer, pins = s.inlined[v]
+            return out_dims(producer, pins)
+        if buf not in leaf_dims:
+            leaf_dims[buf] = b.dims(buf)
+        return leaf_dims[buf]
+
+    def out_dims(o: Operation, bufs: list[SSAValue]) -> list[Dim]:
+        assert isinstance(o, graph.GraphOp)
+        dims = [dims_of(v, buf) for v, buf in zip(o.operands, bufs, strict=True)]
+        consts = [graph.constant_value(v) for v in o.operands]
+        return type(o).output_dims(o.properties, dims, consts)[0]
+
+    def value_at(v: SSAValue, buf: SSAValue, ivs: list[SSAValue]) -> SSAValue:
+        if v in s.inlined:  # same shape as its user: the same index
+            producer, pins = s.inlined[v]
+            vals = [value_at(x, xb, ivs) for x, xb in zip(producer.operands, pins, strict=True)]
+            return SCALAR[type(producer)](producer)(b, vals)
+        return b.load(buf, broadcast_index(ivs, leaf_dims[buf]))
+
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    out = s.alloc(s.typed_dims(out_dims(op, ins), t), t.element_type)
     with b.loop_nest(b.dims(out)) as ivs:
-        vals = [b.load(v, broadcast_index(ivs, d)) for v, d in zip(ins, in_dims, strict=True)]
+        vals = [value_at(v, buf, ivs) for v, buf in zip(op.operands, ins, strict=True)]
         b.store(fn(b, vals), out, ivs)
     return [out]
+
+
+def inlined_into_user(op: Operation) -> bool:
+    """Whether `op` is computed inside its user's loop nest: both are elementwise, the user
+    is its only reader and has its shape (each element is computed once, where used)."""
+    if type(op) not in SCALAR or len(op.results) != 1:
+        return False
+    res = op.results[0]
+    user = res.get_user_of_unique_use()
+    if user is None or type(user) not in SCALAR:
+        return False
+    t, u = res.type, user.results[0].type
+    return isinstance(t, TensorType) and isinstance(u, TensorType) and (
+        t.get_shape() == u.get_shape()
+    )
 
 
 def _element(op: Operation, i: int = 0) -> Attribute:
@@ -115,8 +159,10 @@ def _hard_swish(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
 
 
 def _gelu(op: Operation) -> ScalarFn:
-    tanh_form = graph.get_str(op.properties, "approximate", "none") == "tanh"
+    return _gelu_of(graph.get_str(op.properties, "approximate", "none") == "tanh")
 
+
+def _gelu_of(tanh_form: bool) -> ScalarFn:
     def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
         t, v = x[0].type, x[0]
         half = b.const(0.5, t)
@@ -128,6 +174,39 @@ def _gelu(op: Operation) -> ScalarFn:
         return b.mul(b.mul(half, v), b.add(b.const(1.0, t), th))
 
     return fn
+
+
+def activation(name: str, params: Sequence[float]) -> Callable[[LoopBuilder, SSAValue], SSAValue]:
+    """The scalar body of a fused activation (`graph.ACTIVATIONS`), on a float value."""
+
+    def clip(b: LoopBuilder, v: SSAValue) -> SSAValue:
+        return b.min(b.max(v, b.const(params[0], v.type)), b.const(params[1], v.type))
+
+    def leaky(b: LoopBuilder, v: SSAValue) -> SSAValue:
+        neg = b.cmpf("olt", v, _zero(b, v))
+        return b.select(neg, b.mul(v, b.const(params[0], v.type)), v)
+
+    gelu = _gelu_of(name == "gelu_tanh")
+    fns: dict[str, Callable[[LoopBuilder, SSAValue], SSAValue]] = {
+        "relu": lambda b, v: _relu(b, [v]),
+        "clip": clip,
+        "sigmoid": lambda b, v: _sigmoid(b, [v]),
+        "tanh": lambda b, v: b.unary(math.TanhOp, v),
+        "hard_sigmoid": lambda b, v: _hard_sigmoid_of(b, v, params[0], params[1]),
+        "hard_swish": lambda b, v: _hard_swish(b, [v]),
+        "leaky_relu": leaky,
+        "gelu": lambda b, v: gelu(b, [v]),
+        "gelu_tanh": lambda b, v: gelu(b, [v]),
+    }
+    if name not in fns:
+        raise UnsupportedError(f"no lowering for the fused activation '{name}'")
+    return fns[name]
+
+
+def epilogue(op: Operation) -> Callable[[LoopBuilder, SSAValue], SSAValue] | None:
+    """The activation fused into a conv / gemm / matmul, as a scalar function, or None."""
+    act = graph.activation_of(op.properties)
+    return None if act is None else activation(*act)
 
 
 def _clip(op: Operation) -> ScalarFn:
@@ -237,38 +316,43 @@ def _const(fn: ScalarFn) -> Callable[[Operation], ScalarFn]:
     return lambda op: fn
 
 
+# Elementwise ops by their scalar body (given the op), lowered by `elementwise`.
+SCALAR: dict[type[Operation], Callable[[Operation], ScalarFn]] = {
+    graph.ReluOp: _const(_relu),
+    graph.SigmoidOp: _const(_sigmoid),
+    graph.TanhOp: _const(_math(math.TanhOp)),
+    graph.ExpOp: _const(_math(math.ExpOp)),
+    graph.LogOp: _const(_math(math.LogOp)),
+    graph.SqrtOp: _const(_math(math.SqrtOp)),
+    graph.ErfOp: _const(_math(math.ErfOp)),
+    graph.FloorOp: _const(_math(math.FloorOp)),
+    graph.CeilOp: _const(_math(math.CeilOp)),
+    graph.ReciprocalOp: _const(_reciprocal),
+    graph.NegOp: _const(_neg),
+    graph.AbsOp: _abs,
+    graph.LeakyReluOp: _leaky_relu,
+    graph.HardSigmoidOp: _hard_sigmoid,
+    graph.HardSwishOp: _const(_hard_swish),
+    graph.GeluOp: _gelu,
+    graph.ClipOp: _clip,
+    graph.CastOp: _cast,
+    graph.AddOp: _binary("add"),
+    graph.SubOp: _binary("sub"),
+    graph.MulOp: _binary("mul"),
+    graph.DivOp: _binary("div"),
+    graph.PowOp: _binary("pow"),
+    graph.EqualOp: _compare("oeq", "eq", "eq"),
+    graph.LessOp: _compare("olt", "slt", "ult"),
+    graph.GreaterOp: _compare("ogt", "sgt", "ugt"),
+    graph.WhereOp: _const(_where),
+    graph.SumOp: _variadic("sum"),
+    graph.MaxOp: _variadic("max"),
+    graph.MinOp: _variadic("min"),
+    graph.MeanOp: _variadic("mean"),
+}
+
 LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.ReluOp: _lower(_const(_relu)),
-    graph.SigmoidOp: _lower(_const(_sigmoid)),
-    graph.TanhOp: _lower(_const(_math(math.TanhOp))),
-    graph.ExpOp: _lower(_const(_math(math.ExpOp))),
-    graph.LogOp: _lower(_const(_math(math.LogOp))),
-    graph.SqrtOp: _lower(_const(_math(math.SqrtOp))),
-    graph.ErfOp: _lower(_const(_math(math.ErfOp))),
-    graph.FloorOp: _lower(_const(_math(math.FloorOp))),
-    graph.CeilOp: _lower(_const(_math(math.CeilOp))),
-    graph.ReciprocalOp: _lower(_const(_reciprocal)),
-    graph.NegOp: _lower(_const(_neg)),
-    graph.AbsOp: _lower(_abs),
-    graph.LeakyReluOp: _lower(_leaky_relu),
-    graph.HardSigmoidOp: _lower(_hard_sigmoid),
-    graph.HardSwishOp: _lower(_const(_hard_swish)),
-    graph.GeluOp: _lower(_gelu),
-    graph.ClipOp: _lower(_clip),
-    graph.CastOp: _lower(_cast),
-    graph.AddOp: _lower(_binary("add")),
-    graph.SubOp: _lower(_binary("sub")),
-    graph.MulOp: _lower(_binary("mul")),
-    graph.DivOp: _lower(_binary("div")),
-    graph.PowOp: _lower(_binary("pow")),
-    graph.EqualOp: _lower(_compare("oeq", "eq", "eq")),
-    graph.LessOp: _lower(_compare("olt", "slt", "ult")),
-    graph.GreaterOp: _lower(_compare("ogt", "sgt", "ugt")),
-    graph.WhereOp: _lower(_const(_where)),
-    graph.SumOp: _lower(_variadic("sum")),
-    graph.MaxOp: _lower(_variadic("max")),
-    graph.MinOp: _lower(_variadic("min")),
-    graph.MeanOp: _lower(_variadic("mean")),
+    **{cls: _lower(make) for cls, make in SCALAR.items()},
     graph.IdentityOp: _same,
     graph.DropoutOp: _same,
 }

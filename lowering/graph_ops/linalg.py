@@ -8,7 +8,8 @@ Default order i-k-j: the output row is initialised (0, or beta * C for Gemm), th
 When the right operand's contraction dim is the contiguous one (Gemm's transB, MatMul
 with a 1-D right operand) the order is i-j-k: a dot product per output element into a
 loop-carried accumulator whose adds carry `reassoc`, so LLVM may split it into vector
-partial sums.
+partial sums. A fused activation is applied to each finished row (i-k-j) or to each dot
+product before its store (i-j-k).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from xdsl.ir import Operation, SSAValue
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.conv import element_type
-from infer.lowering.graph_ops.elementwise import broadcast_index
+from infer.lowering.graph_ops.elementwise import broadcast_index, epilogue
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import REDUCE, LoopBuilder
 
@@ -51,6 +52,7 @@ def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     m: Dim = 1 if a_vec else ad[-2]
     k = ad[-1]
     zero = b.const(0.0, et)
+    act = epilogue(op)
 
     # numpy rules: a 1-D operand is a row (left) or a column (right) whose dim is dropped
     def a_at(bt: Sequence[SSAValue], i: SSAValue | int, kv: SSAValue | int) -> Idx:
@@ -66,7 +68,7 @@ def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
         if b_vec:  # matrix-vector: one dot product per row
             acc = _dot(b, k, lambda kv: a_at(bt, i, kv), a, lambda kv: b_at(bt, kv, 0), bm,
                        zero)
-            b.store(acc, y, y_at(bt, i, 0))
+            b.store(act(b, acc) if act else acc, y, y_at(bt, i, 0))
         else:
             n = bd[-1]
             with b.loop(0, n) as j:
@@ -77,6 +79,9 @@ def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
                     acc = b.load(y, y_at(bt, i, j))
                     prod = b.mul(av, b.load(bm, b_at(bt, kv, j)))
                     b.store(b.add(acc, prod), y, y_at(bt, i, j))
+            if act is not None:  # the finished row, still in cache
+                with b.loop(0, n) as j:
+                    b.store(act(b, b.load(y, y_at(bt, i, j))), y, y_at(bt, i, j))
     return [y]
 
 
@@ -113,12 +118,14 @@ def _gemm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
         return scaled(b.load(c, broadcast_index([i, j], cd)), beta)
 
     zero = b.const(0.0, et)
+    act = epilogue(op)
     with b.loop(0, m) as i:
         if trans_b:  # rows of A and B are contiguous in k: dot products
             with b.loop(0, n) as j:
                 acc = _dot(b, k, lambda kv: a_at(i, kv), a, lambda kv: b_at(kv, j), bm, zero)
                 acc = scaled(acc, alpha)
-                b.store(b.add(acc, bias(i, j)) if with_c else acc, y, [i, j])
+                acc = b.add(acc, bias(i, j)) if with_c else acc
+                b.store(act(b, acc) if act else acc, y, [i, j])
         else:
             with b.loop(0, n) as j:
                 b.store(bias(i, j) if with_c else zero, y, [i, j])
@@ -127,6 +134,9 @@ def _gemm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
                 with b.loop(0, n) as j:
                     acc = b.load(y, [i, j])
                     b.store(b.add(acc, b.mul(av, b.load(bm, b_at(kv, j)))), y, [i, j])
+            if act is not None:  # the finished row, still in cache
+                with b.loop(0, n) as j:
+                    b.store(act(b, b.load(y, [i, j])), y, [i, j])
     return [y]
 
 

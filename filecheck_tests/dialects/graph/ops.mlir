@@ -80,6 +80,7 @@ builtin.module {
     %flatten = graph.flatten %x {axis = 2 : i64} : (tensor<?x3x4xf32>) -> tensor<?x4xf32>
     %transpose = graph.transpose %x {perm = array<i64: 2, 0, 1>} : (tensor<?x3x4xf32>) -> tensor<4x?x3xf32>
     %transpose_rev = graph.transpose %x : (tensor<?x3x4xf32>) -> tensor<4x3x?xf32>
+    %channel_shuffle = graph.channel_shuffle %x {groups = 3 : i64} : (tensor<?x3x4xf32>) -> tensor<?x3x4xf32>
     %shape = graph.shape %x : (tensor<?x3x4xf32>) -> tensor<3xi64>
     %shape_tail = graph.shape %x {start = 1 : i64, end = 3 : i64} : (tensor<?x3x4xf32>) -> tensor<2xi64>
     %gather = graph.gather %x, %idx {axis = 2 : i64} : (tensor<?x3x4xf32>, tensor<5xi32>) -> tensor<?x3x5xf32>
@@ -100,6 +101,9 @@ builtin.module {
     %e0, %e1, %e2 = graph.split %x {axis = 1 : i64, num_outputs = 3 : i64} : (tensor<?x3x4xf32>) -> (tensor<?x1x4xf32>, tensor<?x1x4xf32>, tensor<?x1x4xf32>)
     %constant_of_shape = graph.constant_of_shape %s {value = dense<1> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<?x?xi32>
     %zeros = graph.constant_of_shape %c0 : (tensor<2xi64>) -> tensor<0x12xf32>
+    %pads = graph.constant dense<[0, 1, 0, 0, 1, 2]> : tensor<6xi64>
+    %fill = graph.constant dense<0.000000e+00> : tensor<f32>
+    %pad = graph.pad %x, %pads, %fill {mode = "reflect"} : (tensor<?x3x4xf32>, tensor<6xi64>, tensor<f32>) -> tensor<?x5x6xf32>
     func.return %reshape : tensor<?x12xf32>
   }
   func.func @constants() -> (tensor<2x3xf32>, tensor<3xi1>, tensor<17xui8>) {
@@ -108,6 +112,13 @@ builtin.module {
     %hex = graph.constant dense<"0x000102030405060708090A0B0C0D0E0F10"> : tensor<17xui8>
     %elided = graph.constant elided<"0123456789ab"> : tensor<64x64xf32>
     func.return %small, %bools, %hex : tensor<2x3xf32>, tensor<3xi1>, tensor<17xui8>
+  }
+  func.func @transformer(%x: tensor<?x6x16xf32>, %g: tensor<16xf32>, %q: tensor<?x2x6x8xf32>, %kt: tensor<?x2x8x6xf32>, %mask: tensor<6x6xf32>) -> tensor<?x6x16xf32> {
+    %ln = graph.layer_normalization %x, %g, %g {axis = -1 : i64, epsilon = 1.000000e-03 : f32} : (tensor<?x6x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x6x16xf32>
+    %ln_nobias = graph.layer_normalization %x, %g : (tensor<?x6x16xf32>, tensor<16xf32>) -> tensor<?x6x16xf32>
+    %att = graph.attention %q, %q, %q : (tensor<?x2x6x8xf32>, tensor<?x2x6x8xf32>, tensor<?x2x6x8xf32>) -> tensor<?x2x6x8xf32>
+    %att_kt = graph.attention %q, %kt, %q, %mask {scale = 1.250000e-01 : f32, k_transposed = 1 : i64} : (tensor<?x2x6x8xf32>, tensor<?x2x8x6xf32>, tensor<?x2x6x8xf32>, tensor<6x6xf32>) -> tensor<?x2x6x8xf32>
+    func.return %ln : tensor<?x6x16xf32>
   }
 }
 
@@ -188,6 +199,7 @@ builtin.module {
 // CHECK-NEXT:    %flatten = graph.flatten %x {axis = 2 : i64} : (tensor<?x3x4xf32>) -> tensor<?x4xf32>
 // CHECK-NEXT:    %transpose = graph.transpose %x {perm = array<i64: 2, 0, 1>} : (tensor<?x3x4xf32>) -> tensor<4x?x3xf32>
 // CHECK-NEXT:    %transpose_rev = graph.transpose %x : (tensor<?x3x4xf32>) -> tensor<4x3x?xf32>
+// CHECK-NEXT:    %channel_shuffle = graph.channel_shuffle %x {groups = 3 : i64} : (tensor<?x3x4xf32>) -> tensor<?x3x4xf32>
 // CHECK-NEXT:    %shape = graph.shape %x : (tensor<?x3x4xf32>) -> tensor<3xi64>
 // CHECK-NEXT:    %shape_tail = graph.shape %x {start = 1 : i64, end = 3 : i64} : (tensor<?x3x4xf32>) -> tensor<2xi64>
 // CHECK-NEXT:    %gather = graph.gather %x, %idx {axis = 2 : i64} : (tensor<?x3x4xf32>, tensor<5xi32>) -> tensor<?x3x5xf32>
@@ -208,6 +220,9 @@ builtin.module {
 // CHECK-NEXT:    %e0, %e1, %e2 = graph.split %x {axis = 1 : i64, num_outputs = 3 : i64} : (tensor<?x3x4xf32>) -> (tensor<?x1x4xf32>, tensor<?x1x4xf32>, tensor<?x1x4xf32>)
 // CHECK-NEXT:    %constant_of_shape = graph.constant_of_shape %s {value = dense<1> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<?x?xi32>
 // CHECK-NEXT:    %zeros = graph.constant_of_shape %c0 : (tensor<2xi64>) -> tensor<0x12xf32>
+// CHECK-NEXT:    %pads = graph.constant dense<[0, 1, 0, 0, 1, 2]> : tensor<6xi64>
+// CHECK-NEXT:    %fill = graph.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %pad = graph.pad %x, %pads, %fill {mode = "reflect"} : (tensor<?x3x4xf32>, tensor<6xi64>, tensor<f32>) -> tensor<?x5x6xf32>
 // CHECK-NEXT:    func.return %reshape : tensor<?x12xf32>
 
 // CHECK-LABEL: func.func @constants() -> (tensor<2x3xf32>, tensor<3xi1>, tensor<17xui8>) {
@@ -216,3 +231,10 @@ builtin.module {
 // CHECK-NEXT:    %hex = graph.constant dense<"0x000102030405060708090A0B0C0D0E0F10"> : tensor<17xui8>
 // CHECK-NEXT:    %elided = graph.constant elided<"0123456789ab"> : tensor<64x64xf32>
 // CHECK-NEXT:    func.return %small, %bools, %hex : tensor<2x3xf32>, tensor<3xi1>, tensor<17xui8>
+
+// CHECK-LABEL: func.func @transformer(%x: tensor<?x6x16xf32>, %g: tensor<16xf32>, %q: tensor<?x2x6x8xf32>, %kt: tensor<?x2x8x6xf32>, %mask: tensor<6x6xf32>) -> tensor<?x6x16xf32> {
+// CHECK-NEXT:    %ln = graph.layer_normalization %x, %g, %g {epsilon = 1.000000e-03 : f32} : (tensor<?x6x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x6x16xf32>
+// CHECK-NEXT:    %ln_nobias = graph.layer_normalization %x, %g : (tensor<?x6x16xf32>, tensor<16xf32>) -> tensor<?x6x16xf32>
+// CHECK-NEXT:    %att = graph.attention %q, %q, %q : (tensor<?x2x6x8xf32>, tensor<?x2x6x8xf32>, tensor<?x2x6x8xf32>) -> tensor<?x2x6x8xf32>
+// CHECK-NEXT:    %att_kt = graph.attention %q, %kt, %q, %mask {scale = 1.250000e-01 : f32, k_transposed = 1 : i64} : (tensor<?x2x6x8xf32>, tensor<?x2x8x6xf32>, tensor<?x2x6x8xf32>, tensor<6x6xf32>) -> tensor<?x2x6x8xf32>
+// CHECK-NEXT:    func.return %ln : tensor<?x6x16xf32>

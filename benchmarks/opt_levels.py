@@ -1,0 +1,102 @@
+"""What each graph-optimize level buys on the light models: op counts and latency.
+
+    python benchmarks/opt_levels.py [--reps N] [--models squeezenet,resnet50] [--random-weights]
+
+For each model, infer is compiled at levels 0, 1 and 2, and onnxruntime (one thread, its
+default "all" optimization level) runs beside them in the same process on the same inputs.
+Repetitions are interleaved (O0, O1, O2, ort, O0, ...) and medians compared, so machine
+noise hits all alike. Op counts leave out `graph.constant` (weights, not kernels). Prints a
+markdown table; ratios below 1 mean faster than level 0 (or than onnxruntime).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+import infer
+from infer.frontend.onnx_import import import_model
+from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path, with_random_weights
+from infer.transforms.graph_optimize import op_counts, optimize
+
+LEVELS = (0, 1, 2)
+
+
+def kernel_count(model: onnx.ModelProto, level: int) -> int:
+    module = import_model(model)
+    optimize(module, level)
+    counts = op_counts(module)
+    return sum(counts.values()) - counts["graph.constant"]
+
+
+def bench(name: str, reps: int, random_weights: bool) -> dict[str, object]:
+    model = onnx.load(light_model_path(name))
+    if random_weights:
+        model = with_random_weights(model, seed=1)
+    feeds = dummy_inputs(model)
+    row: dict[str, object] = {"model": name}
+    fns: dict[str, Callable[[], object]] = {}
+    outs = {}
+    for level in LEVELS:
+        row[f"ops{level}"] = kernel_count(model, level)
+        t0 = time.perf_counter()
+        compiled = infer.compile(model, opt_level=level)
+        row[f"compile{level}"] = time.perf_counter() - t0
+        outs[level] = compiled.run(feeds)
+        fns[f"O{level}"] = lambda c=compiled: c.run(feeds)
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    fns["ort"] = lambda: sess.run(None, feeds)
+    ref = sess.run(None, feeds)
+    row["max_rel_diff"] = max(
+        float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30))
+        for out in outs.values() for a, b in zip(out.values(), ref, strict=True)
+    )
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for fn in fns.values():
+        fn()  # warm-up
+    for _ in range(reps):
+        for k, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            times[k].append((time.perf_counter() - t) * 1e3)
+    for k, v in times.items():
+        row[f"ms_{k}"] = statistics.median(v)
+    return row
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--models", default=",".join(LIGHT_MODELS))
+    p.add_argument("--random-weights", action="store_true",
+                   help="replace the ConstantOfShape weights by random initializers first")
+    args = p.parse_args()
+    print("| model | ops O0 | ops O1 | ops O2 | compile O0/O1/O2 (s) | O0 ms | O1 ms | O2 ms "
+          "| ort ms | O1/O0 | O2/O0 | O2/ort | max rel diff |")
+    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name in args.models.split(","):
+        try:
+            r = bench(name, args.reps, args.random_weights)
+        except infer.InferError as e:
+            print(f"| {name} | error: {str(e).splitlines()[0]} |")
+            continue
+        ms = {lv: float(r[f"ms_O{lv}"]) for lv in LEVELS}  # type: ignore[arg-type]
+        ort_ms = float(r["ms_ort"])  # type: ignore[arg-type]
+        compiles = "/".join(f"{float(r[f'compile{lv}']):.1f}" for lv in LEVELS)  # type: ignore[arg-type]
+        print(f"| {name} | {r['ops0']} | {r['ops1']} | {r['ops2']} | {compiles} "
+              f"| {ms[0]:.2f} | {ms[1]:.2f} | {ms[2]:.2f} | {ort_ms:.2f} "
+              f"| {ms[1] / ms[0]:.2f} | {ms[2] / ms[0]:.2f} | {ms[2] / ort_ms:.2f} "
+              f"| {float(r['max_rel_diff']):.1e} |", flush=True)  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    main()

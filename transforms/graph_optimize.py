@@ -1,0 +1,123 @@
+"""`graph-optimize{level=N}`: the graph-level optimization pipeline, in onnxruntime's levels.
+
+    level 0  nothing
+    level 1  basic: constant folding (numpy), the ops' canonicalization patterns
+             (identity/dropout, no-op cast/reshape, reshape and transpose chains, x+0, x*1,
+             ...), CSE and DCE
+    level 2  extended: level 1 + the fusion patterns of PATTERN_MODULES (conv/gemm
+             epilogues, transformer patterns, shape-computation fusion)
+    level 3  meant for layout changes (NCHW -> blocked NCHWc); none exist yet, so level 3
+             is level 2
+
+Each round runs the basic patterns to a fixed point, then (level >= 2) the fusions with the
+basic patterns beside them, each followed by CSE and DCE, until a round changes nothing:
+folding after fusion matters (a fused conv's new weights are themselves foldable).
+
+    infer-opt model.onnx -p 'graph-optimize{level=1}'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from importlib import import_module
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
+from xdsl.transforms.common_subexpression_elimination import cse
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from infer.transforms.constant_folding import folding_patterns
+
+MAX_LEVEL = 3
+
+# Modules contributing fusion patterns; each exports `patterns(level: int) ->
+# list[RewritePattern]`. A module not written yet is skipped, so each lands on its own.
+PATTERN_MODULES = [
+    "infer.transforms.fusion",
+    "infer.transforms.transformer_fusion",
+    "infer.transforms.shape_fusion",
+]
+
+# A safety net: every round must remove or rewrite something, so this is never reached
+# on a sane pattern set; a pair of patterns undoing each other stops here.
+MAX_ROUNDS = 16
+
+
+def basic_patterns() -> list[RewritePattern]:
+    """Level 1: folding, and every op's canonicalization patterns (through its traits)."""
+    return [*folding_patterns(), CanonicalizationRewritePattern()]
+
+
+def contributed_patterns(level: int) -> list[RewritePattern]:
+    """The fusion patterns of every module in PATTERN_MODULES that exists."""
+    out: list[RewritePattern] = []
+    for name in PATTERN_MODULES:
+        try:
+            module = import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise  # the module exists but one of its imports is missing: a real bug
+            continue
+        out.extend(module.patterns(level))
+    return out
+
+
+def op_counts(module: ModuleOp) -> Counter[str]:
+    """How many ops of each name the functions of `module` hold (their terminators aside)."""
+    counts: Counter[str] = Counter()
+    for f in module.body.block.ops:
+        if isinstance(f, func.FuncOp):
+            for op in f.walk():
+                if op is not f and not isinstance(op, func.ReturnOp):
+                    counts[op.name] += 1
+    return counts
+
+
+def _rewrite(module: ModuleOp, patterns: list[RewritePattern]) -> bool:
+    walker = PatternRewriteWalker(GreedyRewritePatternApplier(patterns))
+    changed = walker.rewrite_module(module)
+    before = sum(op_counts(module).values())
+    cse(module)
+    region_dce(module.body)
+    return changed or sum(op_counts(module).values()) != before
+
+
+def optimize(module: ModuleOp, level: int = 2) -> None:
+    """Optimize the graph-level `module` in place at `level` (0..3)."""
+    if not 0 <= level <= MAX_LEVEL:
+        raise ValueError(f"graph-optimize: level must be 0..{MAX_LEVEL}, got {level}")
+    if level == 0:
+        return
+    basic = basic_patterns()
+    extended = [*contributed_patterns(level), *basic] if level >= 2 else []
+    for _ in range(MAX_ROUNDS):
+        changed = _rewrite(module, basic)
+        if extended:
+            changed |= _rewrite(module, extended)
+        if not changed:
+            return
+
+
+@dataclass(frozen=True)
+class GraphOptimizePass(ModulePass):
+    """Graph optimization at `level` 0 (none), 1 (basic), 2 (extended), 3 (= 2 for now)."""
+
+    name = "graph-optimize"
+
+    level: int = 2
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.level <= MAX_LEVEL:
+            raise ValueError(f"graph-optimize: level must be 0..{MAX_LEVEL}, got {self.level}")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        optimize(op, self.level)
