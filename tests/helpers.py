@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import onnx
 import onnxruntime as ort
-from onnx import helper
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
 
 import infer
 
@@ -59,3 +60,35 @@ def check_against_onnxruntime(
                 np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=name)
             else:
                 np.testing.assert_array_equal(a, b, err_msg=name)
+
+
+Input = tuple[str, int, Sequence[int | str]]
+
+
+def node_model(
+    op: str,
+    inputs: Sequence[Input],
+    attrs: Mapping[str, object] | None = None,
+    inits: Mapping[str, np.ndarray] | None = None,
+    opset: int = 17,
+    node_inputs: Sequence[str] | None = None,
+    *,
+    n_out: int = 1,
+) -> onnx.ModelProto:
+    """One node reading `inputs` then initializers `inits` (or `node_inputs`)."""
+    inits = dict(inits or {})
+    outs = ["y"] if n_out == 1 else [f"y{i}" for i in range(n_out)]
+    names = node_inputs if node_inputs is not None else [n for n, *_ in inputs] + list(inits)
+    node = helper.make_node(op, list(names), outs, **(attrs or {}))
+    graph = helper.make_graph(
+        [node],
+        op,
+        [helper.make_tensor_value_info(n, t, list(s)) for n, t, s in inputs],
+        [helper.make_tensor_value_info(o, TP.UNDEFINED, None) for o in outs],
+        [numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    onnx.checker.check_model(model)
+    return model

@@ -2,43 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto as TP
-from onnx import helper, numpy_helper
+from onnx import helper
 
-from .helpers import check_against_onnxruntime
+from .helpers import check_against_onnxruntime, node_model
 
 RNG = np.random.default_rng(0)
 
-Input = tuple[str, int, Sequence[int | str]]
-
-
-def node_model(
-    op: str,
-    inputs: Sequence[Input],
-    attrs: Mapping[str, object] | None = None,
-    inits: Mapping[str, np.ndarray] | None = None,
-    opset: int = 17,
-) -> onnx.ModelProto:
-    """One node reading `inputs` then initializers `inits`."""
-    inits = dict(inits or {})
-    node = helper.make_node(op, [n for n, *_ in inputs] + list(inits), ["y"], **(attrs or {}))
-    graph = helper.make_graph(
-        [node],
-        op,
-        [helper.make_tensor_value_info(n, t, list(s)) for n, t, s in inputs],
-        [helper.make_tensor_value_info("y", TP.UNDEFINED, None)],
-        [numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
-    onnx.checker.check_model(model)
-    return model
 
 
 def f32(*shape: int) -> np.ndarray:
