@@ -21,6 +21,18 @@ def run(tool: str, *args: str, stdin: str | None = None) -> subprocess.Completed
     )
 
 
+def _relu_model(tmp_path: Path) -> Path:
+    """A saved one-node Relu model on a [2, 3] float input."""
+    model = make_model(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        [("x", TensorProto.FLOAT, [2, 3])],
+        [("y", TensorProto.FLOAT, [2, 3])],
+    )
+    path = tmp_path / "relu.onnx"
+    onnx.save(model, path)
+    return path
+
+
 def test_infer_opt_malformed_ir() -> None:
     r = run("infer-opt", "-", stdin="func.func @f() { %x = graph.relu }")
     assert r.returncode == 1
@@ -55,13 +67,7 @@ def test_infer_run_broken_model(tmp_path: Path) -> None:
 
 
 def test_infer_run_compare_and_bench(tmp_path: Path) -> None:
-    model = make_model(
-        [helper.make_node("Relu", ["x"], ["y"])],
-        [("x", TensorProto.FLOAT, [2, 3])],
-        [("y", TensorProto.FLOAT, [2, 3])],
-    )
-    path = tmp_path / "relu.onnx"
-    onnx.save(model, path)
+    path = _relu_model(tmp_path)
     x = tmp_path / "x.npy"
     np.save(x, np.array([[-1, 2, -3], [4, -5, 6]], np.float32))
     r = run("infer-run", str(path), "--input", f"x={x}", "--compare", "onnxruntime", "--bench", "3")
@@ -72,13 +78,7 @@ def test_infer_run_compare_and_bench(tmp_path: Path) -> None:
 
 
 def test_infer_run_wrong_input_shape(tmp_path: Path) -> None:
-    model = make_model(
-        [helper.make_node("Relu", ["x"], ["y"])],
-        [("x", TensorProto.FLOAT, [2, 3])],
-        [("y", TensorProto.FLOAT, [2, 3])],
-    )
-    path = tmp_path / "relu.onnx"
-    onnx.save(model, path)
+    path = _relu_model(tmp_path)
     x = tmp_path / "x.npy"
     np.save(x, np.zeros((3, 3), np.float32))
     r = run("infer-run", str(path), "--input", f"x={x}")
