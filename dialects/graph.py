@@ -1061,7 +1061,12 @@ def window_out(size: Dim, k: int, s: int, d: int, pb: int, pe: int, ceil: bool =
 
 @irdl_op_definition
 class ConvOp(GraphOp):
-    """N-D convolution, NCHW layout; pads are [begin..., end...] (auto_pad resolved)."""
+    """N-D convolution, NCHW layout; pads are [begin..., end...] (auto_pad resolved).
+
+    Operands X, W, then optionally the bias B [M] and, after it, a summand Z of Y's shape
+    (a residual Add fused by the graph optimizer; B is then present, zero if need be).
+    Y = activation(conv(X, W) + B + Z).
+    """
 
     name = "graph.conv"
     X = operand_def(TensorType)
@@ -1080,11 +1085,17 @@ class ConvOp(GraphOp):
     def check(cls, props, types):
         _same_float(cls, types)
         _check_activation(cls, props)
-        if len(types) > 3:
-            raise VerifyException("'graph.conv' takes at most one bias")
+        if len(types) > 4:
+            raise VerifyException("'graph.conv' takes at most a bias and a summand")
 
     @classmethod
     def output_dims(cls, props, dims, consts):
+        out = cls._conv_dims(props, dims[:3])
+        _check_summand(dims, out[0])
+        return out
+
+    @classmethod
+    def _conv_dims(cls, props, dims):
         x, w = dims[0], dims[1]
         if len(x) < 3 or len(w) != len(x):
             raise ValueError(
@@ -1181,6 +1192,154 @@ class GlobalAveragePoolOp(GlobalPoolOp):
 @irdl_op_definition
 class GlobalMaxPoolOp(GlobalPoolOp):
     name = "graph.global_max_pool"
+
+
+def _check_summand(dims: list[list[Dim]], out: list[Dim]) -> None:
+    """A conv's optional 4th operand Z is added to Y: it must have Y's dims."""
+    z = dims[3] if len(dims) == 4 else out
+    if len(z) != len(out) or any(
+        isinstance(a, int) and isinstance(b, int) and a != b for a, b in zip(z, out, strict=False)
+    ):
+        raise ValueError(
+            f"summand {D.format_shape(dims[3])} must have the output's shape "
+            f"{D.format_shape(out)}"
+        )
+
+
+# ---------------------------------------------------------------------------------------
+# Blocked channel layout (NCHWc), introduced by graph-optimize level 3
+#
+# A blocked tensor [N, C/c, *spatial, c] holds channel k*c + j at [:, k, ..., j]: the c
+# channels of a block are contiguous, so a kernel computes c output channels as one
+# vector (c = 8 on AVX2) with every input pixel broadcast once per block. The layout pass
+# (transforms/layout.py) converts convs whose channels divide by c, lets elementwise
+# ops, pooling and channel concats work on the blocked tensors in between, and reorders
+# back where an op needs NCHW.
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ToNchwcOp(GraphOp):
+    """[N, C, *spatial] -> [N, C/block, *spatial, block]; C must divide by `block`."""
+
+    name = "graph.to_nchwc"
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    block = prop_def(IntegerAttr)
+    traits = _TRAITS
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        c = get_int(props, "block", 0)
+        if len(x) < 3 or c < 1:
+            raise ValueError(f"needs rank >= 3 and block >= 1, got {D.format_shape(x)}, {c}")
+        if not isinstance(x[1], int) or x[1] % c:
+            raise ValueError(f"channels {x[1]} must be static and divide by the block {c}")
+        return [[x[0], x[1] // c, *x[2:], c]]
+
+
+@irdl_op_definition
+class FromNchwcOp(GraphOp):
+    """[N, C/c, *spatial, c] -> [N, C, *spatial]: back to plain NCHW."""
+
+    name = "graph.from_nchwc"
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    traits = _TRAITS
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        if len(x) < 4 or not isinstance(x[1], int) or not isinstance(x[-1], int):
+            raise ValueError(f"expects a blocked tensor [N, C/c, ..., c], got {D.format_shape(x)}")
+        return [[x[0], x[1] * x[-1], *x[2:-1]]]
+
+
+@irdl_op_definition
+class ConvNchwcOp(GraphOp):
+    """graph.conv on blocked tensors: X [N, C/c, *sp, c] -> Y [N, M/c, *osp, c].
+
+    W is packed [M/c, Cg/ci, *kernel, ci, c] where Cg = C/group is the input channels of a
+    group and ci = min(c, Cg) (ci = 1 for a depthwise conv): output channel m of input
+    channel j (within m's group) tap t has weight W[m // c, j // ci, t, j % ci, m % c].
+    B is [M] as in graph.conv; the optional summand Z is blocked like Y. Properties are
+    graph.conv's (strides, pads, dilations, group, activation).
+    """
+
+    name = "graph.conv_nchwc"
+    X = operand_def(TensorType)
+    W = operand_def(TensorType)
+    B = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    dilations = opt_prop_def(DenseArrayBase)
+    group = prop_def(IntegerAttr, default_value=int_attr(1))
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
+    traits = _TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        _same_float(cls, types)
+        _check_activation(cls, props)
+        if len(types) > 4:
+            raise VerifyException("'graph.conv_nchwc' takes at most a bias and a summand")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, w = dims[0], dims[1]
+        n = len(x) - 3
+        if n < 1 or len(w) != n + 4:
+            raise ValueError(
+                f"X {D.format_shape(x)} and W {D.format_shape(w)} are not a blocked input "
+                "[N, C/c, *sp, c] and packed weights [M/c, Cg/ci, *k, ci, c]"
+            )
+        if not all(isinstance(d, int) for d in [x[1], x[-1], *w]):
+            raise ValueError("channels, blocks and weights must be static")
+        c, cin = cast(int, x[-1]), cast(int, x[1]) * cast(int, x[-1])
+        mb, cgb, ci, co = cast(int, w[0]), cast(int, w[1]), cast(int, w[-2]), cast(int, w[-1])
+        g = get_int(props, "group", 1)
+        if co != c or g < 1 or cin % g or cgb * ci * g != cin or (mb * c) % g:
+            raise ValueError(
+                f"W {D.format_shape(w)} does not pack {cin} input channels in {g} groups "
+                f"with block {c}"
+            )
+        if len(dims) >= 3 and (len(dims[2]) != 1 or dims[2][0] not in (mb * c, DYN)):
+            raise ValueError(f"bias {D.format_shape(dims[2])} must be [{mb * c}]")
+        kernel = cast(list[int], w[2:-2])
+        strides, dilations, pads = _spatial_attrs(props, n, kernel)
+        spatial = [
+            window_out(x[2 + i], kernel[i], strides[i], dilations[i], pads[i], pads[n + i])
+            for i in range(n)
+        ]
+        out = [x[0], mb, *spatial, c]
+        _check_summand(dims, out)
+        return [out]
+
+
+class PoolNchwcOp(PoolOp, ABC):
+    """A pool of PoolOp's attributes on a blocked tensor [N, C/c, *sp, c]."""
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        if len(x) < 4:
+            raise ValueError(f"input {D.format_shape(x)} must be blocked [N, C/c, *sp, c]")
+        (y,) = super().output_dims(props, [x[:-1]], consts)
+        return [[*y, x[-1]]]
+
+
+@irdl_op_definition
+class MaxPoolNchwcOp(PoolNchwcOp):
+    name = "graph.max_pool_nchwc"
+
+
+@irdl_op_definition
+class AveragePoolNchwcOp(PoolNchwcOp):
+    name = "graph.average_pool_nchwc"
+    count_include_pad = prop_def(IntegerAttr, default_value=int_attr(0))
 
 
 @irdl_op_definition
@@ -1811,6 +1970,11 @@ GRAPH = Dialect(
         AveragePoolOp,
         GlobalAveragePoolOp,
         GlobalMaxPoolOp,
+        ToNchwcOp,
+        FromNchwcOp,
+        ConvNchwcOp,
+        MaxPoolNchwcOp,
+        AveragePoolNchwcOp,
         BatchNormalizationOp,
         LRNOp,
         LayerNormalizationOp,

@@ -1,0 +1,53 @@
+"""The blocked channel layout (NCHWc) in numpy: the reference for the `graph.*_nchwc` ops.
+
+The layout pass packs constant weights with these functions at compile time; constant
+folding and tests use them as the ops' semantics.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Channels per block: one AVX2 vector of f32 (see codegen/target.py for the machine).
+BLOCK = 8
+
+
+def to_blocked(x: np.ndarray, block: int) -> np.ndarray:
+    """[N, C, *sp] -> [N, C/block, *sp, block]."""
+    n, c, *sp = x.shape
+    assert c % block == 0, (c, block)
+    y = x.reshape(n, c // block, block, *sp)
+    return np.ascontiguousarray(np.moveaxis(y, 2, -1))
+
+
+def from_blocked(x: np.ndarray) -> np.ndarray:
+    """[N, C/c, *sp, c] -> [N, C, *sp]."""
+    n, cb, *sp, c = x.shape
+    return np.ascontiguousarray(np.moveaxis(x, -1, 2)).reshape(n, cb * c, *sp)
+
+
+def input_block(channels_per_group: int, block: int) -> int:
+    """ci of the packed weights: the block, or 1 for a depthwise conv (one input channel
+    per group)."""
+    return 1 if channels_per_group == 1 else block
+
+
+def pack_conv_weights(w: np.ndarray, block: int) -> np.ndarray:
+    """ONNX conv weights [M, Cg, *k] -> [M/c, Cg/ci, *k, ci, c] (graph.conv_nchwc's W)."""
+    m, cg, *k = w.shape
+    ci = input_block(cg, block)
+    assert m % block == 0 and cg % ci == 0, (w.shape, block)
+    v = w.reshape(m // block, block, cg // ci, ci, *k)
+    # axes: (mb, co, cgb, ci, *k) -> (mb, cgb, *k, ci, co)
+    nk = len(k)
+    order = [0, 2, *range(4, 4 + nk), 3, 1]
+    return np.ascontiguousarray(v.transpose(order))
+
+
+def unpack_conv_weights(w: np.ndarray) -> np.ndarray:
+    """The inverse of pack_conv_weights."""
+    mb, cgb, *k, ci, c = w.shape
+    nk = len(k)
+    # (mb, cgb, *k, ci, co) -> (mb, co, cgb, ci, *k)
+    order = [0, 3 + nk, 1, 2 + nk, *range(2, 2 + nk)]
+    return np.ascontiguousarray(w.transpose(order)).reshape(mb * c, cgb * ci, *k)
