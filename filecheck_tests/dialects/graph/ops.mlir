@@ -120,6 +120,16 @@ builtin.module {
     %att_kt = graph.attention %q, %kt, %q, %mask {scale = 1.250000e-01 : f32, k_transposed = 1 : i64} : (tensor<?x2x6x8xf32>, tensor<?x2x8x6xf32>, tensor<?x2x6x8xf32>, tensor<6x6xf32>) -> tensor<?x2x6x8xf32>
     func.return %ln : tensor<?x6x16xf32>
   }
+  func.func @nchwc(%x: tensor<?x16x8x8xf32>, %w: tensor<4x2x3x3x8x8xf32>, %dw: tensor<2x1x3x3x1x8xf32>, %b: tensor<32xf32>, %b16: tensor<16xf32>) -> tensor<?x32x4x4xf32> {
+    %xb = graph.to_nchwc %x {block = 8 : i64} : (tensor<?x16x8x8xf32>) -> tensor<?x2x8x8x8xf32>
+    %dwconv = graph.conv_nchwc %xb, %dw, %b16 {pads = array<i64: 1, 1, 1, 1>, group = 16 : i64} : (tensor<?x2x8x8x8xf32>, tensor<2x1x3x3x1x8xf32>, tensor<16xf32>) -> tensor<?x2x8x8x8xf32>
+    %conv = graph.conv_nchwc %dwconv, %w, %b {pads = array<i64: 1, 1, 1, 1>, activation = "relu"} : (tensor<?x2x8x8x8xf32>, tensor<4x2x3x3x8x8xf32>, tensor<32xf32>) -> tensor<?x4x8x8x8xf32>
+    %sum = graph.conv_nchwc %dwconv, %w, %b, %conv {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x2x8x8x8xf32>, tensor<4x2x3x3x8x8xf32>, tensor<32xf32>, tensor<?x4x8x8x8xf32>) -> tensor<?x4x8x8x8xf32>
+    %max_pool = graph.max_pool_nchwc %conv {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x4x8x8x8xf32>) -> tensor<?x4x4x4x8xf32>
+    %avg_pool = graph.average_pool_nchwc %max_pool {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 1 : i64} : (tensor<?x4x4x4x8xf32>) -> tensor<?x4x4x4x8xf32>
+    %y = graph.from_nchwc %avg_pool : (tensor<?x4x4x4x8xf32>) -> tensor<?x32x4x4xf32>
+    func.return %y : tensor<?x32x4x4xf32>
+  }
 }
 
 // CHECK:       builtin.module {
@@ -238,3 +248,13 @@ builtin.module {
 // CHECK-NEXT:    %att = graph.attention %q, %q, %q : (tensor<?x2x6x8xf32>, tensor<?x2x6x8xf32>, tensor<?x2x6x8xf32>) -> tensor<?x2x6x8xf32>
 // CHECK-NEXT:    %att_kt = graph.attention %q, %kt, %q, %mask {scale = 1.250000e-01 : f32, k_transposed = 1 : i64} : (tensor<?x2x6x8xf32>, tensor<?x2x8x6xf32>, tensor<?x2x6x8xf32>, tensor<6x6xf32>) -> tensor<?x2x6x8xf32>
 // CHECK-NEXT:    func.return %ln : tensor<?x6x16xf32>
+
+// CHECK-LABEL: func.func @nchwc(%x: tensor<?x16x8x8xf32>, %w: tensor<4x2x3x3x8x8xf32>, %dw: tensor<2x1x3x3x1x8xf32>, %b: tensor<32xf32>, %b16: tensor<16xf32>) -> tensor<?x32x4x4xf32> {
+// CHECK-NEXT:    %xb = graph.to_nchwc %x {block = 8 : i64} : (tensor<?x16x8x8xf32>) -> tensor<?x2x8x8x8xf32>
+// CHECK-NEXT:    %dwconv = graph.conv_nchwc %xb, %dw, %b16 {pads = array<i64: 1, 1, 1, 1>, group = 16 : i64} : (tensor<?x2x8x8x8xf32>, tensor<2x1x3x3x1x8xf32>, tensor<16xf32>) -> tensor<?x2x8x8x8xf32>
+// CHECK-NEXT:    %conv = graph.conv_nchwc %dwconv, %w, %b {pads = array<i64: 1, 1, 1, 1>, activation = "relu"} : (tensor<?x2x8x8x8xf32>, tensor<4x2x3x3x8x8xf32>, tensor<32xf32>) -> tensor<?x4x8x8x8xf32>
+// CHECK-NEXT:    %sum = graph.conv_nchwc %dwconv, %w, %b, %conv {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x2x8x8x8xf32>, tensor<4x2x3x3x8x8xf32>, tensor<32xf32>, tensor<?x4x8x8x8xf32>) -> tensor<?x4x8x8x8xf32>
+// CHECK-NEXT:    %max_pool = graph.max_pool_nchwc %conv {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x4x8x8x8xf32>) -> tensor<?x4x4x4x8xf32>
+// CHECK-NEXT:    %avg_pool = graph.average_pool_nchwc %max_pool {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 1 : i64} : (tensor<?x4x4x4x8xf32>) -> tensor<?x4x4x4x8xf32>
+// CHECK-NEXT:    %y = graph.from_nchwc %avg_pool : (tensor<?x4x4x4x8xf32>) -> tensor<?x32x4x4xf32>
+// CHECK-NEXT:    func.return %y : tensor<?x32x4x4xf32>
