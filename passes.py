@@ -42,6 +42,7 @@ def register(name: str, module: str, cls: str) -> None:
 for _name, _module, _cls in [
     ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
+    ("nchwc-layout", "infer.transforms.layout", "NchwcLayoutPass"),
     ("constant-folding", "infer.transforms.constant_folding", "ConstantFoldingPass"),
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),
     ("graph-fuse", "infer.transforms.fusion", "GraphFusePass"),

@@ -215,6 +215,18 @@ class EliminateDivOne(RewritePattern):
             _forward(op, op.A, rewriter)
 
 
+class EliminateReorderPair(RewritePattern):
+    """# to_nchwc(from_nchwc(x)) -> x, from_nchwc(to_nchwc(x)) -> x"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.ToNchwcOp | G.FromNchwcOp, rewriter: PatternRewriter, /):
+        inner = op.X.owner
+        if isinstance(op, G.ToNchwcOp) and isinstance(inner, G.FromNchwcOp):
+            _forward(op, inner.X, rewriter)  # the type check compares the blocks too
+        elif isinstance(op, G.FromNchwcOp) and isinstance(inner, G.ToNchwcOp):
+            _forward(op, inner.X, rewriter)
+
+
 _RESHAPE_PATTERNS = (EliminateNoOpReshape(), FoldReshapeChain())
 
 # op class -> its canonicalization patterns (read by the trait in graph.py).
@@ -232,6 +244,8 @@ PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     G.SubOp: (EliminateSubZero(),),
     G.MulOp: (EliminateMulOne(),),
     G.DivOp: (EliminateDivOne(),),
+    G.ToNchwcOp: (EliminateReorderPair(),),
+    G.FromNchwcOp: (EliminateReorderPair(),),
 }
 
 

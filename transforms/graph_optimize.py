@@ -6,12 +6,14 @@
              ...), CSE and DCE
     level 2  extended: level 1 + the fusion patterns of PATTERN_MODULES (conv/gemm
              epilogues, transformer patterns, shape-computation fusion)
-    level 3  meant for layout changes (NCHW -> blocked NCHWc); none exist yet, so level 3
-             is level 2
+    level 3  level 2, then layout: convs whose channels fill 8-wide blocks switch to the
+             blocked NCHWc layout, with the ops between them (transforms/layout.py)
 
 Each round runs the basic patterns to a fixed point, then (level >= 2) the fusions with the
 basic patterns beside them, each followed by CSE and DCE, until a round changes nothing:
-folding after fusion matters (a fused conv's new weights are themselves foldable).
+folding after fusion matters (a fused conv's new weights are themselves foldable). The
+layout phase runs once the fusions are done: fusion patterns match NCHW ops, and a conv
+already wrapped in reorders would hide its BatchNormalization or activation from them.
 
     infer-opt model.onnx -p 'graph-optimize{level=1}'
 """
@@ -50,6 +52,9 @@ PATTERN_MODULES = [
 # A safety net: every round must remove or rewrite something, so this is never reached
 # on a sane pattern set; a pair of patterns undoing each other stops here.
 MAX_ROUNDS = 16
+
+# Off until the blocked ops' lowerings land (lowering/graph_ops/nchwc.py).
+LAYOUT_AT_LEVEL_3 = False
 
 
 def basic_patterns() -> list[RewritePattern]:
@@ -104,12 +109,24 @@ def optimize(module: ModuleOp, level: int = 2) -> None:
         if extended:
             changed |= _rewrite(module, extended)
         if not changed:
+            break
+    if level >= 3 and LAYOUT_AT_LEVEL_3:
+        optimize_layout(module)
+
+
+def optimize_layout(module: ModuleOp) -> None:
+    """The layout phase of level 3: blocked convs, reorders moved and cancelled."""
+    from infer.transforms.layout import layout_patterns
+
+    patterns = [*layout_patterns(), *basic_patterns()]
+    for _ in range(MAX_ROUNDS):
+        if not _rewrite(module, patterns):
             return
 
 
 @dataclass(frozen=True)
 class GraphOptimizePass(ModulePass):
-    """Graph optimization at `level` 0 (none), 1 (basic), 2 (extended), 3 (= 2 for now)."""
+    """Graph optimization at `level` 0 (none), 1 (basic), 2 (extended), 3 (layout)."""
 
     name = "graph-optimize"
 

@@ -1,7 +1,7 @@
 // What each level of graph-optimize does to one small graph: level 0 nothing; level 1
 // folds the ConstantOfShape weight and removes the identity; level 2 also fuses (here the
 // Erf form of GELU into graph.gelu, itself fused into the matmul as its activation); level 3
-// is level 2 until layout changes exist.
+// also moves convs to the blocked NCHWc layout (there are none here: it equals level 2).
 // RUN: infer-opt %s -p 'graph-optimize{level=0}' | filecheck %s --check-prefix=NONE-CHECK
 // RUN: infer-opt %s -p 'graph-optimize{level=1}' | filecheck %s --check-prefix=BASIC-CHECK
 // RUN: infer-opt %s -p 'graph-optimize{level=2}' | filecheck %s --check-prefix=EXT-CHECK

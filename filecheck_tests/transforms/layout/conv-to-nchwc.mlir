@@ -1,0 +1,49 @@
+// RUN: infer-opt %s -p nchwc-layout | filecheck %s
+
+// A conv whose channels fill 8-wide blocks runs blocked: its input is reordered in, its
+// weights are packed [M/8, C/8, kh, kw, 8, 8] at compile time, its output reordered out.
+// CHECK-LABEL: func.func @conv
+// CHECK:         %x_nchwc = graph.to_nchwc %x {block = 8 : i64} : (tensor<?x16x8x8xf32>) -> tensor<?x2x8x8x8xf32>
+// CHECK-NEXT:    %w_packed = graph.constant elided<{{.*}}> : tensor<4x2x3x3x8x8xf32>
+// CHECK-NEXT:    %y_nchwc = graph.conv_nchwc %x_nchwc, %w_packed, %b {pads = array<i64: 1, 1, 1, 1>, activation = "relu"} : (tensor<?x2x8x8x8xf32>, tensor<4x2x3x3x8x8xf32>, tensor<32xf32>) -> tensor<?x4x8x8x8xf32>
+// CHECK-NEXT:    %y = graph.from_nchwc %y_nchwc : (tensor<?x4x8x8x8xf32>) -> tensor<?x32x8x8xf32>
+// CHECK-NEXT:    func.return %y
+func.func @conv(%x: tensor<?x16x8x8xf32>) -> tensor<?x32x8x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<32x16x3x3xf32>
+  %b = graph.constant dense<0.25> : tensor<32xf32>
+  %y = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, activation = "relu"} : (tensor<?x16x8x8xf32>, tensor<32x16x3x3xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>
+  func.return %y : tensor<?x32x8x8xf32>
+}
+
+// A depthwise conv (group = C = M) packs one input channel per group: [C/8, 1, kh, kw, 1, 8].
+// CHECK-LABEL: func.func @depthwise
+// CHECK:         graph.conv_nchwc %{{.*}}, %{{.*}} {group = 16 : i64} : (tensor<1x2x8x8x8xf32>, tensor<2x1x3x3x1x8xf32>) -> tensor<1x2x6x6x8xf32>
+func.func @depthwise(%x: tensor<1x16x8x8xf32>) -> tensor<1x16x6x6xf32> {
+  %w = graph.constant dense<0.5> : tensor<16x1x3x3xf32>
+  %y = graph.conv %x, %w {group = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x6x6xf32>
+  func.return %y : tensor<1x16x6x6xf32>
+}
+
+// Blocks must be whole: 3 input channels (an image stem), 12 output channels, or a
+// grouped conv with 4 channels per group stay NCHW.
+// CHECK-LABEL: func.func @not_blocked
+// CHECK-NOT:     nchwc
+// CHECK:         func.return
+func.func @not_blocked(%x: tensor<1x3x8x8xf32>, %x16: tensor<1x16x8x8xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x12x8x8xf32>, tensor<1x16x8x8xf32>) {
+  %w3 = graph.constant dense<0.5> : tensor<16x3x1x1xf32>
+  %y3 = graph.conv %x, %w3 : (tensor<1x3x8x8xf32>, tensor<16x3x1x1xf32>) -> tensor<1x16x8x8xf32>
+  %w12 = graph.constant dense<0.5> : tensor<12x16x1x1xf32>
+  %y12 = graph.conv %x16, %w12 : (tensor<1x16x8x8xf32>, tensor<12x16x1x1xf32>) -> tensor<1x12x8x8xf32>
+  %wg = graph.constant dense<0.5> : tensor<16x4x1x1xf32>
+  %yg = graph.conv %x16, %wg {group = 4 : i64} : (tensor<1x16x8x8xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x8x8xf32>
+  func.return %y3, %y12, %yg : tensor<1x16x8x8xf32>, tensor<1x12x8x8xf32>, tensor<1x16x8x8xf32>
+}
+
+// Weights that are not constants cannot be packed at compile time: the conv stays.
+// CHECK-LABEL: func.func @runtime_weights
+// CHECK-NOT:     nchwc
+// CHECK:         func.return
+func.func @runtime_weights(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x1x1xf32>) -> tensor<1x16x8x8xf32> {
+  %y = graph.conv %x, %w : (tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x8x8xf32>
+  func.return %y : tensor<1x16x8x8xf32>
+}

@@ -1,0 +1,277 @@
+"""Level 3 of `graph-optimize`: the blocked channel layout NCHWc, where it pays.
+
+A conv in NCHW computes one output channel at a time and re-reads its output row once
+per kernel tap. In NCHWc ([N, C/8, H, W, 8], dialects/nchwc.py) its kernel keeps a tile of
+output pixels x 8 channels in vector registers for the whole reduction (onnxruntime's
+NchwcTransformer and oneDNN's nChw8c do the same). What it costs is reordering tensors
+between the layouts, so the pass works on regions, as onnxruntime's does:
+
+1. every eligible conv becomes `from_nchwc(conv_nchwc(to_nchwc(x), packed W))`, the
+   weights packed at compile time;
+2. the reorders move past ops that work as well on blocked tensors: elementwise ops
+   (per-channel constants packed along), max/average pools, global pools (reductions over
+   the spatial axes), channel concats and BatchNormalization (as a blocked Mul and Add);
+3. `to_nchwc(from_nchwc(x))` cancels (a canonicalization of the reorder ops), so a chain
+   of convs, activations, residual adds and pools stays blocked, with one reorder in at its
+   start and one out where an op needs NCHW (a Flatten, a Gemm, an LRN, ...).
+
+Eligible ("where it pays"): 2-D f32 convs with constant weights whose channels fill whole
+blocks: C and M divisible by 8, and for a grouped conv 8 | C/group and 8 | M/group, or a
+depthwise conv (group = C = M). Smaller convs (the 3-channel stem) stay NCHW: padding
+their channels to a block would waste more than the reorder of their output costs.
+
+    infer-opt model.mlir -p nchwc-layout
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from infer.dialects import graph as G
+from infer.dialects import nchwc
+
+BLOCK = nchwc.BLOCK
+
+
+def _shape(v: SSAValue) -> tuple[int, ...]:
+    return tuple(cast(TensorType, v.type).get_shape())
+
+
+def _blocked_source(v: SSAValue) -> SSAValue | None:
+    """b when v = from_nchwc(b)."""
+    owner = v.owner
+    return owner.X if isinstance(owner, G.FromNchwcOp) else None
+
+
+def _blockable(v: SSAValue) -> bool:
+    """An f32 4-D tensor whose channels are static and fill whole blocks."""
+    t = v.type
+    if not isinstance(t, TensorType) or t.element_type != f32 or len(t.get_shape()) != 4:
+        return False
+    c = t.get_shape()[1]
+    return c > 0 and c % BLOCK == 0
+
+
+def _to_blocked(v: SSAValue, new_ops: list[Operation]) -> SSAValue:
+    """v in blocked layout: the source of a from_nchwc, or a new to_nchwc."""
+    src = _blocked_source(v)
+    if src is not None and _shape(src)[-1] == BLOCK:
+        return src
+    op = G.ToNchwcOp.make([v], {"block": G.int_attr(BLOCK)})
+    new_ops.append(op)
+    _name(op.results[0], v, "_nchwc")
+    return op.results[0]
+
+
+def _name(v: SSAValue, like: SSAValue, suffix: str) -> None:
+    if like.name_hint is not None:
+        v.name_hint = like.name_hint + suffix
+
+
+def _replace_blocked(rewriter: PatternRewriter, op: Operation, new_ops: list[Operation],
+                     blocked: Operation) -> None:
+    """Replace `op` by `blocked` (its blocked form) followed by a from_nchwc."""
+    _name(blocked.results[0], op.results[0], "_nchwc")
+    for k in new_ops:
+        if isinstance(k, G.ConstantOp) and k.output.name_hint is None:
+            _name(k.output, op.results[0], "_const")
+    back = G.FromNchwcOp.make([blocked.results[0]], {}, [op.results[0].type])
+    rewriter.replace(op, [*new_ops, blocked, back])
+
+
+# ---------------------------------------------------------------------------------------
+# 1. Convs into the blocked layout
+# ---------------------------------------------------------------------------------------
+
+
+def conv_is_eligible(op: G.ConvOp) -> bool:
+    """Whether `op` has a blocked kernel that pays (see the module doc)."""
+    x, y = op.X, op.Y
+    if not (_blockable(x) and _blockable(y)) or G.constant_value(op.W) is None:
+        return False
+    if any(G.constant_value(b) is None for b in op.B[:1]):
+        return False
+    c, m = _shape(x)[1], _shape(y)[1]
+    g = G.get_int(op.properties, "group", 1)
+    if g == 1:
+        return True
+    if g == c == m:  # depthwise
+        return True
+    return (c // g) % BLOCK == 0 and (m // g) % BLOCK == 0
+
+
+class ConvToNchwc(RewritePattern):
+    """# conv(x, W, B, Z) -> from_nchwc(conv_nchwc(to_nchwc(x), pack(W), B, to_nchwc(Z)))"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.ConvOp, rewriter: PatternRewriter, /) -> None:
+        if not conv_is_eligible(op):
+            return
+        new_ops: list[Operation] = []
+        x = _to_blocked(op.X, new_ops)
+        w = G.ConstantOp(nchwc.pack_conv_weights(cast(np.ndarray, G.constant_value(op.W)), BLOCK))
+        new_ops.append(w)
+        _name(w.output, op.W, "_packed")
+        rest = list(op.B[:1])
+        if len(op.B) > 1:  # the summand
+            rest.append(_to_blocked(op.B[1], new_ops))
+        conv = G.ConvNchwcOp.make([x, w.output, *rest], dict(op.properties))
+        _replace_blocked(rewriter, op, new_ops, conv)
+
+
+# ---------------------------------------------------------------------------------------
+# 2. Reorders moving past layout-agnostic ops
+# ---------------------------------------------------------------------------------------
+
+
+def _blocked_constant(c: np.ndarray, channels: int) -> np.ndarray | None:
+    """A constant operand of a 4-D elementwise op, for the op's blocked form: splats stay,
+    per-channel constants ([C, 1, 1] and the like) are blocked, anything else: None."""
+    if c.ndim > 4:
+        return None
+    if c.size == 1:
+        return c
+    full = c.reshape((1,) * (4 - c.ndim) + c.shape)
+    if full.shape != (1, channels, 1, 1):
+        return None
+    return nchwc.to_blocked(full, BLOCK)
+
+
+class ElementwiseThroughReorder(RewritePattern):
+    """# f(from_nchwc(a), from_nchwc(b), c) -> from_nchwc(f(a, b, blocked(c)))
+
+    For unary, binary and variadic elementwise ops and clip whose result has the shape
+    of a blocked operand (no operand grows by broadcasting); a non-blocked tensor operand of
+    that shape is reordered in, per-channel constants are packed.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, G.UnaryOp | G.BinaryOp | G.VariadicOp | G.ClipOp):
+            return
+        if isinstance(op, G.CompareOp) or not _blockable(op.results[0]):
+            return
+        out = _shape(op.results[0])
+        tensors = op.operands[:1] if isinstance(op, G.ClipOp) else op.operands
+        if not any(_blocked_source(v) is not None and _shape(v) == out for v in tensors):
+            return
+        new_ops: list[Operation] = []
+        operands: list[SSAValue] = []
+        for i, v in enumerate(op.operands):
+            if isinstance(op, G.ClipOp) and i > 0:  # scalar bounds
+                operands.append(v)
+                continue
+            c = G.constant_value(v)
+            if c is not None:
+                blocked = _blocked_constant(c, out[1])
+                if blocked is None:
+                    return
+                if blocked is c:
+                    operands.append(v)
+                else:
+                    k = G.ConstantOp(blocked)
+                    new_ops.append(k)
+                    operands.append(k.output)
+            elif _shape(v) == out:
+                operands.append(_to_blocked(v, new_ops))
+            else:
+                return
+        _replace_blocked(rewriter, op, new_ops, type(op).make(operands, dict(op.properties)))
+
+
+class PoolThroughReorder(RewritePattern):
+    """# pool(from_nchwc(a)) -> from_nchwc(pool_nchwc(a))"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.MaxPoolOp | G.AveragePoolOp, rewriter: PatternRewriter,
+                          /) -> None:
+        src = _blocked_source(op.X)
+        if src is None or len(_shape(op.X)) != 4:
+            return
+        cls = G.MaxPoolNchwcOp if isinstance(op, G.MaxPoolOp) else G.AveragePoolNchwcOp
+        _replace_blocked(rewriter, op, [], cls.make([src], dict(op.properties)))
+
+
+class GlobalPoolThroughReorder(RewritePattern):
+    """# global_pool(from_nchwc(a)) -> from_nchwc(reduce(a, axes = spatial, keepdims))"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.GlobalAveragePoolOp | G.GlobalMaxPoolOp,
+                          rewriter: PatternRewriter, /) -> None:
+        src = _blocked_source(op.X)
+        if src is None:
+            return
+        rank = len(_shape(src))
+        axes = G.ConstantOp(np.arange(2, rank - 1, dtype=np.int64))
+        cls = G.ReduceMeanOp if isinstance(op, G.GlobalAveragePoolOp) else G.ReduceMaxOp
+        _replace_blocked(rewriter, op, [axes], cls.make([src, axes.output], {}))
+
+
+class ConcatThroughReorder(RewritePattern):
+    """# concat(from_nchwc(a), from_nchwc(b), axis = 1) -> from_nchwc(concat(a, b, axis = 1))
+
+    Whole blocks concatenate along the block axis; inputs in NCHW are reordered in.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.ConcatOp, rewriter: PatternRewriter, /) -> None:
+        if not _blockable(op.results[0]) or G.get_int(op.properties, "axis", 0) % 4 != 1:
+            return
+        if not all(_blockable(v) for v in op.inputs):
+            return
+        if not any(_blocked_source(v) is not None for v in op.inputs):
+            return
+        new_ops: list[Operation] = []
+        blocked = [_to_blocked(v, new_ops) for v in op.inputs]
+        concat = G.ConcatOp.make(blocked, {"axis": G.int_attr(1)})
+        _replace_blocked(rewriter, op, new_ops, concat)
+
+
+class BatchNormThroughReorder(RewritePattern):
+    """# batch_normalization(from_nchwc(a)) -> from_nchwc(a * s + t), s and t blocked
+
+    A BatchNormalization that did not fold into a preceding conv (DenseNet's, after a
+    concat) is a per-channel affine map; as a Mul and an Add it fuses with its successors
+    into one elementwise loop nest.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.BatchNormalizationOp, rewriter: PatternRewriter,
+                          /) -> None:
+        src = _blocked_source(op.X)
+        params = [G.constant_value(v) for v in (op.scale, op.B, op.mean, op.var)]
+        if src is None or len(_shape(op.X)) != 4 or any(p is None for p in params):
+            return
+        scale, beta, mean, var = (cast(np.ndarray, p).astype(np.float64) for p in params)
+        s = scale / np.sqrt(var + G.get_float(op.properties, "epsilon", 1e-5))
+        c = _shape(op.X)[1]
+        consts = [G.ConstantOp(nchwc.to_blocked(v.reshape(1, c, 1, 1).astype(np.float32), BLOCK))
+                  for v in (s, beta - mean * s)]
+        mul = G.MulOp.make([src, consts[0].output])
+        add = G.AddOp.make([mul.results[0], consts[1].output])
+        _replace_blocked(rewriter, op, [*consts, mul], add)
+
+
+def layout_patterns() -> list[RewritePattern]:
+    return [ConvToNchwc(), ElementwiseThroughReorder(), PoolThroughReorder(),
+            GlobalPoolThroughReorder(), ConcatThroughReorder(), BatchNormThroughReorder()]
+
+
+@dataclass(frozen=True)
+class NchwcLayoutPass(ModulePass):
+    """The layout phase of graph-optimize level 3 alone (with the basic patterns that
+    cancel reorder pairs and clean up)."""
+
+    name = "nchwc-layout"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from infer.transforms.graph_optimize import optimize_layout
+
+        optimize_layout(op)
