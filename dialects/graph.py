@@ -1839,8 +1839,11 @@ class ExpandOp(GraphOp):
         shape: Sequence[Dim] | None = _const_ints(consts, 1, "shape")
         if shape is None:
             shape = _symbolic_dims(consts, 1)
-        if shape is None:
-            raise ValueError("shape must be a constant")
+        if shape is None:  # known at run time only: each entry is dynamic
+            n = dims[1][0] if len(dims[1]) == 1 else None
+            if not isinstance(n, int):
+                raise ValueError("shape must be a 1-D tensor of static length")
+            shape = [DYN] * n
         return [D.broadcast([dims[0], shape])]
 
 

@@ -50,7 +50,7 @@ class Lowering:
     globals_count: list[int]
     root: dict[SSAValue, SSAValue] = field(default_factory=dict)
     owned: set[SSAValue] = field(default_factory=set)
-    # Graph values computed inside their only user's loop nest (see INLINED_INTO_USER):
+    # Graph values computed inside their users' lowerings (see INLINED_INTO_USER):
     # value -> (its op, the buffers of that op's operands). Such a value has no buffer.
     inlined: dict[SSAValue, tuple[Operation, list[SSAValue]]] = field(default_factory=dict)
 
@@ -116,7 +116,8 @@ class Lowering:
 # The registry: graph op class -> lowering. Filled from the family modules below.
 LOWERINGS: dict[type[Operation], LoweringFn] = {}
 # Lowering-level fusion: predicates (a family's `inlined_into_user`) telling which ops
-# are not lowered alone but inside their only user's lowering, with no buffer between.
+# are not lowered alone but inside their users' lowerings, with no buffer between (an
+# elementwise op in its only user's loop nest; a shape.of in each of its users).
 INLINED_INTO_USER: list[Callable[[Operation], bool]] = []
 
 
@@ -170,12 +171,12 @@ def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int]) -
 
     ops = list(old_block.ops)
     inlined = {op for op in ops if any(p(op) for p in INLINED_INTO_USER)}
-    # An inlined op runs in its user's loop nest: its operands must live until then.
+    # An inlined op runs in its users' lowerings: its operands must live until the last.
     runs_at: dict[Operation, int] = {}
     for i in reversed(range(len(ops))):
         op = ops[i]
-        user = op.results[0].get_user_of_unique_use() if op in inlined else None
-        runs_at[op] = runs_at[user] if user is not None else i
+        users = [u.operation for u in op.results[0].uses] if op in inlined else []
+        runs_at[op] = max((runs_at[u] for u in users), default=i)
     last_use: dict[SSAValue, int] = {}
     for op in ops:
         for v in op.operands:
@@ -200,7 +201,7 @@ def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int]) -
                     s.b.insert(memref.DeallocOp.get(root))
             s.b.insert(func.ReturnOp(*results))
             break
-        if op in inlined:  # its user's lowering computes it; the tensor stands for itself
+        if op in inlined:  # its users' lowerings compute it; the tensor stands for itself
             s.inlined[op.results[0]] = (op, [vmap[v] for v in op.operands])
             vmap[op.results[0]] = op.results[0]
             continue

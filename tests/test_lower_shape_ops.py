@@ -213,6 +213,12 @@ def test_expand(in_shape, shape):
     check_against_onnxruntime(m, {"x": f32(*in_shape)})
 
 
+def test_expand_dynamic_dims_that_may_be_one():
+    """x's dynamic dims face static output dims: each may be 1 (broadcast) or equal."""
+    m = node_model("Expand", [("x", TP.FLOAT, ["A", 1, "C"])], inits={"s": i64s(2, 3, 1, 4)})
+    check_against_onnxruntime(m, [{"x": f32(a, 1, c)} for a, c in ((1, 1), (3, 4), (1, 4))])
+
+
 def test_expand_bool():
     m = node_model("Expand", [("x", TP.BOOL, [1, 3])], inits={"s": i64s(2, 1)})
     check_against_onnxruntime(m, {"x": np.array([[True, False, True]])})

@@ -4,18 +4,20 @@ ShuffleNet exported from PyTorch with a dynamic batch, and numerics vs onnxrunti
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto as TP
-from onnx import helper
+from onnx import helper, numpy_helper
+from xdsl.parser import Parser
 
 import infer
 from infer.context import make_context
 from infer.frontend.onnx_import import import_model
-from infer.pipeline import run_passes
+from infer.pipeline import LOWER_TO_LOOPS, graph_optimize_passes, run_passes
 from infer.tests.helpers import make_model, run_onnxruntime
 from infer.transforms.graph_optimize import op_counts
 
@@ -160,3 +162,129 @@ def test_no_fusion_when_div_could_truncate_negative() -> None:
         [("x", TP.FLOAT, ["W"])], [("y", TP.INT64, [1])])
     counts = optimized_counts(model, ["shape-fusion"])
     assert counts["graph.div"] == 1 and counts["shape.of"] == 1
+
+
+# -- shape.of evaluated by its users at run time ------------------------------------------
+#
+# Reshape / Expand / ConstantOfShape fed by a shape.of evaluate its map on the source's
+# memref.dims where they need the sizes: no i64 shape buffer, no kernel (see
+# lowering/graph_ops/shape_dialect.py).
+
+I64_ALLOC = re.compile(r"memref\.alloc.*: memref<[0-9?x]*i64>")
+
+
+def lowered_loops(model: onnx.ModelProto) -> str:
+    """The loop IR `infer.compile` makes at opt level 2 (before the llvm lowering)."""
+    module = import_model(model)
+    run_passes(module, make_context(), graph_optimize_passes(2) + LOWER_TO_LOOPS)
+    return str(module)
+
+
+def unsqueezed_dims(shape: str, dims: dict[str, int]) -> list[onnx.NodeProto]:
+    """PyTorch's `x.size(i)` in a view: Gather(Shape(x), i) (a scalar) + Unsqueeze -> [d]."""
+    nodes = [const("zero_axis", [0])]
+    for name, i in dims.items():
+        nodes += [const(f"{name}_i", i), helper.make_node("Gather", [shape, f"{name}_i"], [name]),
+                  helper.make_node("Unsqueeze", [name, "zero_axis"], [f"{name}_u"])]
+    return nodes
+
+
+def torch_style_heads() -> onnx.ModelProto:
+    """Attention-style views of a projection, with sizes from another tensor:
+    q = x @ W; q.view(x.size(0), x.size(1), 2, 4).transpose(1, 2).reshape(x.size(0), -1)."""
+    w = numpy_helper.from_array(np.random.default_rng(3).standard_normal((8, 8), np.float32), "w")
+    nodes = [helper.make_node("Shape", ["x"], ["s"]), *unsqueezed_dims("s", {"b": 0, "t": 1}),
+             const("heads", [2, 4]), const("m1", [-1]),
+             helper.make_node("Concat", ["b_u", "t_u", "heads"], ["split"], axis=0),
+             helper.make_node("MatMul", ["x", "w"], ["q"]),
+             helper.make_node("Reshape", ["q", "split"], ["qh"]),
+             helper.make_node("Transpose", ["qh"], ["qt"], perm=[0, 2, 1, 3]),
+             helper.make_node("Concat", ["b_u", "m1"], ["flat"], axis=0),
+             helper.make_node("Reshape", ["qt", "flat"], ["y"])]
+    return make_model(nodes, [("x", TP.FLOAT, ["B", "T", 8])], [("y", TP.FLOAT, ["B", "F"])],
+                      [w])
+
+
+def test_torch_style_views_evaluate_shape_inline() -> None:
+    model = torch_style_heads()
+    counts = optimized_counts(model, ["graph-optimize{level=2}"])
+    for name in ["shape", "gather", "unsqueeze", "concat"]:
+        assert counts[f"graph.{name}"] == 0, (name, counts)
+    assert counts["shape.of"] == 2 and counts["graph.reshape"] == 2, counts
+    loops = lowered_loops(model)
+    assert "shape.of" not in loops and not I64_ALLOC.search(loops), loops
+    rng = np.random.default_rng(4)
+    check_numerics(model, [{"x": rng.standard_normal((n, t, 8), np.float32)}
+                           for n, t in ((1, 5), (3, 2), (3, 1))])
+
+
+def test_constant_of_shape_of_dynamic_batch() -> None:
+    """ConstantOfShape(Shape(x)) with a dynamic batch: sized from x's memref.dim."""
+    model = make_model(
+        [helper.make_node("Shape", ["x"], ["s"]),
+         helper.make_node("ConstantOfShape", ["s"], ["c"],
+                          value=helper.make_tensor("v", TP.FLOAT, [1], [0.5])),
+         helper.make_node("Mul", ["x", "c"], ["y"])],
+        [("x", TP.FLOAT, ["N", 3])], [("y", TP.FLOAT, ["N", 3])])
+    loops = lowered_loops(model)
+    assert "shape.of" not in loops and not I64_ALLOC.search(loops), loops
+    rng = np.random.default_rng(5)
+    check_numerics(model, [{"x": rng.standard_normal((n, 3), np.float32)} for n in (1, 3)])
+
+
+def test_shape_also_returned_is_materialized() -> None:
+    """A shape.of that is also a model output keeps its i64 buffer; the Reshape reads it."""
+    model = make_model(
+        [helper.make_node("Shape", ["x"], ["s"]), *unsqueezed_dims("s", {"n": 0}),
+         const("rest", [2, 2]), helper.make_node("Concat", ["n_u", "rest"], ["shape"], axis=0),
+         helper.make_node("Relu", ["x"], ["r"]),
+         helper.make_node("Reshape", ["r", "shape"], ["y"])],
+        [("x", TP.FLOAT, ["N", 4])], [("y", TP.FLOAT, ["N", 2, 2]), ("shape", TP.INT64, [3])])
+    assert I64_ALLOC.search(lowered_loops(model))
+    rng = np.random.default_rng(6)
+    check_numerics(model, [{"x": rng.standard_normal((n, 4), np.float32)} for n in (1, 3)])
+
+
+EXPAND_OF_SHAPE = """
+func.func @main(%x: tensor<?x1x4xf32> {graph.name = "x"}, %y: tensor<?x?x4xf32> {graph.name = "y"})
+    -> (tensor<?x?x4xf32> {graph.name = "z"}) {
+  %s = shape.of %y {map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>}
+      : tensor<?x?x4xf32> -> tensor<3xi64>
+  %z = graph.expand %x, %s : (tensor<?x1x4xf32>, tensor<3xi64>) -> tensor<?x?x4xf32>
+  func.return %z : tensor<?x?x4xf32>
+}
+"""
+
+
+def expand_of_shape_model() -> onnx.ModelProto:
+    """x.expand(y.size()) / expand_as as exported: Expand(x, Shape(y))."""
+    return make_model(
+        [helper.make_node("Shape", ["y"], ["s"]), helper.make_node("Expand", ["x", "s"], ["z"])],
+        [("x", TP.FLOAT, ["A", 1, 4]), ("y", TP.FLOAT, ["B", "M", 4])],
+        [("z", TP.FLOAT, ["B", "M", 4])])
+
+
+# Batch 1 and 3, and x's dynamic dim 1 broadcast against y's 3 (decided at run time).
+EXPAND_FEEDS = [(1, 1, 1), (3, 3, 5), (1, 3, 2)]
+
+
+def test_expand_of_dynamic_shape() -> None:
+    """Expand(x, shape.of y) with dynamic dims, from IR (see the import test below):
+    output sizes and x's broadcast are decided from x's and y's dims at run time."""
+    module = Parser(make_context(), EXPAND_OF_SHAPE).parse_module()
+    compiled = infer.compile_module(module)
+    rng = np.random.default_rng(7)
+    for a, b, m in EXPAND_FEEDS:
+        feeds = {"x": rng.standard_normal((a, 1, 4), np.float32),
+                 "y": rng.standard_normal((b, m, 4), np.float32)}
+        (ours,) = compiled.run(feeds).values()
+        (theirs,) = run_onnxruntime(expand_of_shape_model(), feeds)
+        assert ours.shape == theirs.shape
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_expand_of_shape_from_onnx() -> None:
+    rng = np.random.default_rng(8)
+    check_numerics(expand_of_shape_model(), [
+        {"x": rng.standard_normal((a, 1, 4), np.float32),
+         "y": rng.standard_normal((b, m, 4), np.float32)} for a, b, m in EXPAND_FEEDS])

@@ -1,9 +1,14 @@
-"""`shape.of` → scalar index arithmetic on the input's `memref.dim`s, stored into a small
-integer buffer.
+"""`shape.of` → scalar index arithmetic on the input's `memref.dim`s.
 
 The map is evaluated with the same `Dim` arithmetic as the graph ops' shape functions
 (static dims fold to constants, dynamic ones become `arith` ops on `index` values), so
-no kernel ever computes a shape: consumers (Reshape, ConstantOfShape) read the entries.
+no kernel ever computes a shape. Where it is evaluated depends on its users:
+
+  - every user takes it as its shape operand (Reshape, Expand, ConstantOfShape): the
+    `shape.of` is inlined (`inlined_into_user`), has no buffer, and each user evaluates
+    the map on the source tensor's dims where it needs the sizes (`inline_shape`);
+  - some user needs the i64 tensor itself (it is returned, or feeds an op that reads its
+    data): the entries are stored into a small integer buffer, which the users read.
 """
 
 from __future__ import annotations
@@ -14,12 +19,40 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
-from infer.dialects import shape
+from infer.dialects import graph, shape
+from infer.dialects.dims import Dim
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import storage_type
 
+# Ops whose lowering evaluates a `shape.of` fed to them, by the index of that operand.
+EVALUATES_SHAPE_OPERAND: dict[type[Operation], int] = {
+    graph.ReshapeOp: 1,
+    graph.ExpandOp: 1,
+    graph.ConstantOfShapeOp: 0,
+}
+
+
+def inlined_into_user(op: Operation) -> bool:
+    """Whether `op` is a `shape.of` that every user evaluates itself (no buffer)."""
+    return isinstance(op, shape.OfOp) and all(
+        EVALUATES_SHAPE_OPERAND.get(type(use.operation)) == use.index for use in op.result.uses
+    )
+
+
+def inline_shape(s: Lowering, v: SSAValue) -> list[Dim] | None:
+    """The entries of the shape operand `v` (as the user's lowering sees it) when it is an
+    inlined `shape.of`: the map evaluated here on the source buffer's dims, ints where
+    static and `memref.dim` + index arithmetic where dynamic. None for any other value."""
+    if v not in s.inlined:
+        return None
+    producer, bufs = s.inlined[v]
+    if not isinstance(producer, shape.OfOp):
+        return None
+    return producer.evaluate(s.b.dims(bufs[0]))
+
 
 def _shape_of(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """A `shape.of` some user needs as a tensor: its entries stored into a buffer."""
     assert isinstance(op, shape.OfOp)
     b = s.b
     t = cast(TensorType, op.result.type)

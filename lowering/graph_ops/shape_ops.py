@@ -5,9 +5,10 @@ Reshape, Flatten, Squeeze and Unsqueeze only change sizes: they become a
 so the buffer lives until its last view is dead. The other ops write a fresh buffer with
 one loop nest over the output (innermost loop over its last dim, contiguous stores);
 Concat and Split loop over each input / output slab instead. Constant operands (shapes,
-axes, slice bounds) are read at compile time through the ops' shape functions; a
-non-constant shape operand of Reshape or ConstantOfShape is read from its buffer at run
-time.
+axes, slice bounds) are read at compile time through the ops' shape functions. A shape
+operand of Reshape, Expand or ConstantOfShape made by an inlined `shape.of` is its map
+evaluated on the source tensor's `memref.dim`s (see `shape_dialect`); any other
+non-constant one is read from its buffer at run time.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
-from infer.lowering.graph_ops.elementwise import broadcast_index
+from infer.lowering.graph_ops.shape_dialect import inline_shape
 from infer.lowering.graph_to_loops import Lowering, LoweringFn, memref_type
 from infer.lowering.loop_builder import Index, LoopBuilder, index, storage_type
 
@@ -91,6 +92,39 @@ def _view_of_result(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSA
     return [view(s, ins[0], dims, op.results[0].type)]
 
 
+def out_dims_of_shape_user(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[Dim]:
+    """The result dims of `op` from its shape function, like `Lowering.out_dims`, except
+    that an inlined `shape.of` operand is passed as its evaluated entries (run-time index
+    values where dynamic), the way type inference sees it (`graph.SymbolicShape`)."""
+    assert isinstance(op, graph.GraphOp)
+    dims: list[list[Dim]] = []
+    consts: list[object] = []
+    for v, buf in zip(op.operands, ins, strict=True):
+        entries = inline_shape(s, buf)
+        if entries is None:
+            dims.append(s.b.dims(buf))
+            consts.append(graph.constant_value(v))
+        else:  # no buffer: the operand's type gives its length
+            dims.append(graph.dims_of(v.type))
+            consts.append(graph.SymbolicShape(tuple(entries)))
+    return type(op).output_dims(op.properties, dims, consts)[0]  # type: ignore[arg-type]
+
+
+def shape_entries(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> list[Dim]:
+    """The entries of `op`'s 1-D shape operand i: ints when it is a constant, the map
+    evaluated inline when it is an inlined `shape.of`, else loaded from its buffer."""
+    entries = inline_shape(s, ins[i])
+    if entries is not None:
+        return entries
+    value = graph.constant_value(op.operands[i])
+    if value is not None:
+        return [int(x) for x in value.reshape(-1)]
+    (n,) = cast(TensorType, op.operands[i].type).get_shape()
+    if n < 0:
+        raise UnsupportedError(f"'{op.name}' needs a shape operand of static length")
+    return list(dims_from_buffer(s.b, ins[i], n))
+
+
 def _fresh(s: Lowering, op: Operation, dims: Sequence[Dim], i: int = 0) -> SSAValue:
     t = op.results[i].type
     assert isinstance(t, TensorType)
@@ -101,8 +135,8 @@ def _fresh(s: Lowering, op: Operation, dims: Sequence[Dim], i: int = 0) -> SSAVa
 
 
 def _reshape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    (dims,) = s.out_dims(op, ins)
-    if not _is_known(dims):
+    dims = out_dims_of_shape_user(s, op, ins)
+    if not _is_known(dims):  # a shape tensor computed by some op: ONNX's rules at run time
         dims = _runtime_reshape_dims(s.b, s.b.dims(ins[0]), ins[1], len(dims), op)
     return [view(s, ins[0], dims, op.results[0].type)]
 
@@ -248,19 +282,50 @@ def _split(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     return outs
 
 
+def expand_dim(b: LoopBuilder, x: Dim, e: Dim) -> Dim:
+    """Expand's output size from input dim `x` and shape entry `e` (ONNX: they are equal
+    or one of them is 1). Two dims known only at run time are compared there, so that
+    an input of size 1 broadcasts and an entry 0 gives an empty output."""
+    if isinstance(e, int):
+        return x if e == 1 else e
+    if isinstance(x, int):
+        return e if x == 1 else x
+    if x == e:  # the same index value
+        return x
+    return _select(b, b.cmpi("eq", b.idx(e), b.idx(1)), x, e)
+
+
 def _expand(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    """Broadcast copy: unit dims of the input are read at index 0."""
+    """Broadcast copy: input dims statically 1 are read at index 0. A dynamic input dim
+    that is not the output's own size may be 1 at run time (even facing a static output
+    dim): it is read at `i * (dim != 1)`, the factor computed before the loops."""
     b = s.b
-    (out,) = s.alloc_results(op, ins)
     x = b.dims(ins[0])
+    entries = shape_entries(s, op, ins, 1)
+    rank = max(len(x), len(entries))
+    lead = rank - len(x)
+    xs: list[Dim] = [1] * lead + list(x)
+    es: list[Dim] = [1] * (rank - len(entries)) + entries
+    dims = [expand_dim(b, d, e) for d, e in zip(xs, es, strict=True)]
+    out = _fresh(s, op, dims)
+    one, zero = b.idx(1), b.idx(0)
+    unless_unit = {i: b.select(b.cmpi("ne", b.idx(d), one), one, zero)
+                   for i, d in enumerate(x) if not isinstance(d, int) and d != dims[lead + i]}
     with b.loop_nest(b.dims(out)) as ivs:
-        b.store(b.load(ins[0], broadcast_index(ivs, x)), out, ivs)
+        src: list[Dim | SSAValue] = []
+        for i, d in enumerate(x):
+            iv = ivs[lead + i]
+            if i in unless_unit:
+                src.append(b.insert(arith.MuliOp(iv, unless_unit[i])).results[0])
+            else:
+                src.append(0 if d == 1 else iv)
+        b.store(b.load(ins[0], src), out, ivs)
     return [out]
 
 
 def _constant_of_shape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     b = s.b
-    (dims,) = s.out_dims(op, ins)
+    dims = out_dims_of_shape_user(s, op, ins)
     if not _is_known(dims):
         dims = list(dims_from_buffer(b, ins[0], len(dims)))
     out = _fresh(s, op, dims)
