@@ -22,6 +22,7 @@ class DimLike(Protocol):
     def __rmul__(self, other: Dim) -> Dim: ...
     def __floordiv__(self, other: Dim) -> Dim: ...
     def __rfloordiv__(self, other: Dim) -> Dim: ...
+    def max(self, other: Dim) -> Dim: ...  # max(self, other), for broadcasting (`dim_max`)
 
 
 Dim: TypeAlias = "int | DimLike"
@@ -42,7 +43,7 @@ class _Dynamic:
         return self
 
     __add__ = __radd__ = __sub__ = __rsub__ = _absorb
-    __mul__ = __rmul__ = __floordiv__ = __rfloordiv__ = _absorb
+    __mul__ = __rmul__ = __floordiv__ = __rfloordiv__ = max = _absorb
 
     def __repr__(self) -> str:
         return "?"
@@ -56,14 +57,23 @@ def is_static(d: Dim) -> bool:
 
 
 def dim_max(a: Dim, b: Dim) -> Dim:
-    """max(a, b) for broadcasting; callers know at least one of them is not 1."""
+    """The broadcast of dims a and b (numpy rule: equal, or one of them is 1).
+
+    A static dim other than 1 wins over an unknown one (which must then equal it or be
+    1). Two unknown dims may each be 1 at run time, so the result is their run-time max
+    (`DimLike.max`: DYN in type inference, an `arith.maxsi` in the lowering), unless they
+    are the same value.
+    """
     if isinstance(a, int) and isinstance(b, int):
         return max(a, b)
     if isinstance(a, int):
         return a if a != 1 else b
     if isinstance(b, int):
         return b if b != 1 else a
-    return a  # both unknown: assumed equal (checked at run time)
+    if a is b or a == b:
+        return a
+    dim_max_of = getattr(a, "max", None)
+    return dim_max_of(b) if dim_max_of is not None else DYN  # a DimLike without max
 
 
 def ceil_div(a: Dim, b: int) -> Dim:

@@ -4,8 +4,11 @@ Used by constant folding, and usable as a reference interpreter in tests. Result
 to the op's declared element type and shape, so a folded constant has exactly the type of
 the value it replaces (float32 math stays float32, as in the compiled kernels).
 
-Ops without an entry here (conv, pools, LRN, ...) are never folded; they are rarely fed by
-constants only, and their numpy forms would be slow.
+Convolutions and pools (NCHW and blocked NCHWc) are evaluated im2col-style: a strided
+`sliding_window_view` of the padded input gives every window without copying, and the
+conv is one `einsum` (BLAS) over it; there are no Python loops over pixels. Their fused
+activation and summand are applied as in the kernels. Ops without an entry here
+(attention, pad, ...) are never folded.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation
 
 from infer.dialects import graph as G
+from infer.dialects import nchwc
 
 Result = np.ndarray | list[np.ndarray]
 Evaluator = Callable[[Operation, list[np.ndarray]], Result]
@@ -56,16 +61,50 @@ def _div(op: Operation, x: list[np.ndarray]) -> np.ndarray:
     return a / b
 
 
-def _gelu(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    v = x[0].astype(np.float64)
-    if G.get_str(_props(op), "approximate", "none") == "tanh":
+def _gelu_of(x: np.ndarray, tanh_form: bool) -> np.ndarray:
+    v = x.astype(np.float64)
+    if tanh_form:
         return 0.5 * v * (1 + np.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v**3)))
     return 0.5 * v * (1 + _erf(v / math.sqrt(2)))
+
+
+def _gelu(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+    return _gelu_of(x[0], G.get_str(_props(op), "approximate", "none") == "tanh")
 
 
 def _hard_sigmoid(op: Operation, x: list[np.ndarray]) -> np.ndarray:
     alpha, beta = _float(op, "alpha", 0.2), _float(op, "beta", 0.5)
     return np.clip(alpha * x[0] + beta, 0, 1)
+
+
+def _activation(op: Operation, v: np.ndarray) -> np.ndarray:
+    """The activation fused into a conv / gemm / matmul (`G.ACTIVATIONS`), if any; the
+    numpy form of lowering/graph_ops/elementwise.py's `activation`."""
+    act = G.activation_of(_props(op))
+    if act is None:
+        return v
+    name, p = act
+    if name == "relu":
+        return np.maximum(v, 0)
+    if name == "clip":
+        return np.minimum(np.maximum(v, p[0]), p[1])
+    if name == "sigmoid":
+        return 1 / (1 + np.exp(-v))
+    if name == "tanh":
+        return np.tanh(v)
+    if name == "hard_sigmoid":
+        return np.clip(p[0] * v + p[1], 0, 1)
+    if name == "hard_swish":
+        return v * np.clip(v / 6 + 0.5, 0, 1)
+    if name == "leaky_relu":
+        return np.where(v < 0, v * p[0], v)
+    if name in ("gelu", "gelu_tanh"):
+        return _gelu_of(v, name == "gelu_tanh")
+    raise ValueError(f"no numpy form for the fused activation '{name}'")
+
+
+def _matmul(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+    return _activation(op, np.matmul(x[0], x[1]))
 
 
 def _gemm(op: Operation, x: list[np.ndarray]) -> np.ndarray:
@@ -74,7 +113,140 @@ def _gemm(op: Operation, x: list[np.ndarray]) -> np.ndarray:
     y = _float(op, "alpha", 1.0) * (a @ b)
     if len(x) > 2:
         y = y + _float(op, "beta", 1.0) * x[2]
-    return y
+    return _activation(op, y)
+
+
+# -- convolution and pooling --------------------------------------------------------------
+
+
+def _work(x: np.ndarray) -> np.ndarray:
+    """At least float32 (numpy's float16 math is slow and rounds each step)."""
+    return x.astype(np.promote_types(x.dtype, np.float32), copy=False)
+
+
+def _window_attrs(op: Operation, n: int) -> tuple[list[int], list[int], list[int]]:
+    """strides, dilations, pads ([begin..., end...]) of a conv / pool over n dims."""
+    props = _props(op)
+    strides = G.get_ints(props, "strides") or [1] * n
+    dilations = G.get_ints(props, "dilations") or [1] * n
+    return strides, dilations, G.get_ints(props, "pads") or [0] * (2 * n)
+
+
+def _window_outputs(op: Operation, shape: Sequence[int], kernel: Sequence[int]) -> list[int]:
+    """The output spatial sizes of a conv / pool over NCHW input of `shape`."""
+    n = len(kernel)
+    strides, dilations, pads = _window_attrs(op, n)
+    ceil = bool(_int(op, "ceil_mode", 0))
+    return [
+        cast(int, G.window_out(shape[2 + i], kernel[i], strides[i], dilations[i], pads[i],
+                               pads[n + i], ceil))
+        for i in range(n)
+    ]
+
+
+def _windows(
+    x: np.ndarray, op: Operation, kernel: Sequence[int], out: Sequence[int], fill: float
+) -> np.ndarray:
+    """Every window of `op` (strides, pads, dilations) over x [N, C, *sp]: a strided view
+    [N, C, *out, *kernel] of the input padded with `fill`.
+
+    The end padding is grown where ceil mode lets the last window pass it; such taps are
+    `fill` too (the kernels skip them).
+    """
+    n = len(kernel)
+    strides, dilations, pads = _window_attrs(op, n)
+    spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilations, strict=True)]
+    widths = [(0, 0), (0, 0)] + [
+        (pads[i], max(pads[n + i], (out[i] - 1) * strides[i] + spans[i] - pads[i] - x.shape[2 + i]))
+        for i in range(n)
+    ]
+    padded = np.pad(x, widths, constant_values=fill)
+    view = sliding_window_view(padded, spans, axis=tuple(range(2, 2 + n)))
+    at_outputs = tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, strides, strict=True))
+    taps = tuple(slice(None, None, d) for d in dilations)
+    return view[(slice(None), slice(None), *at_outputs, *taps)]
+
+
+def _conv_nchw(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+    """activation(conv(X, W) + B + Z) on NCHW X [N, C, *sp] and W [M, C/group, *k]."""
+    data, w = _work(x[0]), _work(x[1])
+    n = data.ndim - 2
+    kernel = list(w.shape[2:])
+    out = _window_outputs(op, data.shape, kernel)
+    g = _int(op, "group", 1)
+    win = _windows(data, op, kernel, out, 0.0)  # [N, C, *out, *k]
+    batch, c = win.shape[:2]
+    win = win.reshape(batch, g, c // g, *win.shape[2:])  # splits the C axis: still a view
+    wg = w.reshape(g, w.shape[0] // g, *w.shape[1:])
+    sp, ks = "defh"[:n], "pqrs"[:n]  # einsum letters of the output dims and kernel taps
+    y = np.einsum(f"ngc{sp}{ks},gmc{ks}->ngm{sp}", win, wg, optimize=True)
+    y = y.reshape(batch, w.shape[0], *out)
+    if len(x) > 2:
+        y = y + x[2].reshape(-1, *([1] * n))
+    if len(x) > 3:
+        y = y + x[3]
+    return _activation(op, y)
+
+
+def _pool_nchw(op: Operation, x: np.ndarray, is_max: bool) -> np.ndarray:
+    """Max / average pool of x [N, C, *sp], as the kernels compute it: padding never
+    wins a max; the average divides by the taps inside the input, or with
+    count_include_pad inside the padded input (not the ceil-mode overhang)."""
+    data = _work(x)
+    kernel = G.get_ints(_props(op), "kernel_shape") or []
+    n = len(kernel)
+    out = _window_outputs(op, data.shape, kernel)
+    axes = tuple(range(2 + n, 2 + 2 * n))
+    if is_max:
+        return np.max(_windows(data, op, kernel, out, -np.inf), axis=axes)
+    total = np.sum(_windows(data, op, kernel, out, 0.0), axis=axes)
+    strides, dilations, pads = _window_attrs(op, n)
+    include_pad = bool(_int(op, "count_include_pad", 0))
+    count = np.ones((), dtype=total.dtype)
+    for i in range(n):  # the count is a product of per-dim counts (a separable window)
+        size = data.shape[2 + i]
+        lo, hi = (-pads[i], size + pads[n + i]) if include_pad else (0, size)
+        starts = np.arange(out[i]) * strides[i] - pads[i]
+        pos = starts[:, None] + np.arange(kernel[i]) * dilations[i]  # [out, taps]
+        per_dim = np.sum((pos >= lo) & (pos < hi), axis=1)
+        count = np.multiply.outer(count, per_dim)
+    return total / count
+
+
+def _global_pool(fn: Callable[..., np.ndarray]) -> Evaluator:
+    return lambda op, x: fn(x[0], axis=tuple(range(2, x[0].ndim)), keepdims=True)
+
+
+def _lrn(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+    """y = x / (bias + alpha / size * sum of x^2 over the channel window)^beta; the
+    window [c - (size-1)//2, c + ceil((size-1)/2)] is clipped to the channels."""
+    data = _work(x[0])
+    size = _int(op, "size", 1)
+    before = (size - 1) // 2
+    widths = [(0, 0), (before, size - 1 - before)] + [(0, 0)] * (data.ndim - 2)
+    sq = np.pad(data * data, widths)
+    window_sum = np.sum(sliding_window_view(sq, size, axis=1), axis=-1)
+    base = _float(op, "bias", 1.0) + _float(op, "alpha", 1e-4) / size * window_sum
+    return data * base ** -_float(op, "beta", 0.75)
+
+
+# Blocked (NCHWc) ops: converted to NCHW, evaluated as above, and blocked back.
+
+
+def _conv_nchwc(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+    block = x[0].shape[-1]
+    plain = [nchwc.from_blocked(x[0]), nchwc.unpack_conv_weights(x[1]), *x[2:3]]
+    if len(x) > 3:
+        plain.append(nchwc.from_blocked(x[3]))
+    return nchwc.to_blocked(_conv_nchw(op, plain), block)
+
+
+def _pool_nchwc(is_max: bool) -> Evaluator:
+    def ev(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+        y = _pool_nchw(op, nchwc.from_blocked(x[0]), is_max)
+        return nchwc.to_blocked(y, x[0].shape[-1])
+
+    return ev
 
 
 def _batch_norm(op: Operation, x: list[np.ndarray]) -> np.ndarray:
@@ -207,8 +379,19 @@ EVALUATORS: dict[type[Operation], Evaluator] = {
     G.MaxOp: _variadic(lambda xs: np.max(xs, axis=0)),
     G.MinOp: _variadic(lambda xs: np.min(xs, axis=0)),
     G.MeanOp: _variadic(lambda xs: np.mean(xs, axis=0)),
-    G.MatMulOp: _binary(np.matmul),
+    G.MatMulOp: _matmul,
     G.GemmOp: _gemm,
+    G.ConvOp: _conv_nchw,
+    G.MaxPoolOp: lambda op, x: _pool_nchw(op, x[0], True),
+    G.AveragePoolOp: lambda op, x: _pool_nchw(op, x[0], False),
+    G.GlobalMaxPoolOp: _global_pool(np.max),
+    G.GlobalAveragePoolOp: _global_pool(np.mean),
+    G.LRNOp: _lrn,
+    G.ToNchwcOp: lambda op, x: nchwc.to_blocked(x[0], _int(op, "block", 0)),
+    G.FromNchwcOp: lambda op, x: nchwc.from_blocked(x[0]),
+    G.ConvNchwcOp: _conv_nchwc,
+    G.MaxPoolNchwcOp: _pool_nchwc(True),
+    G.AveragePoolNchwcOp: _pool_nchwc(False),
     G.BatchNormalizationOp: _batch_norm,
     G.SoftmaxOp: _softmax,
     G.LogSoftmaxOp: _log_softmax,

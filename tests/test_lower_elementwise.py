@@ -9,7 +9,7 @@ import pytest
 from onnx import TensorProto as TP
 from onnx import helper
 
-from .helpers import check_against_onnxruntime, node_model
+from .helpers import check_against_onnxruntime, make_model, node_model
 
 RNG = np.random.default_rng(0)
 
@@ -139,6 +139,69 @@ def test_binary_dynamic_batch(op):
 def test_binary_dynamic_both():
     m = node_model("Mul", [("a", TP.FLOAT, ["N", 1, "W"]), ("b", TP.FLOAT, [3, "W"])])
     feeds = [{"a": data([n, 1, w]), "b": data([3, w])} for n, w in ((1, 2), (4, 7))]
+    check_against_onnxruntime(m, feeds)
+
+
+# Dims symbolic on both sides (distinct names, so nothing proves them equal): at run time
+# either side may be 1, or both equal. The output dim is their run-time max.
+DYN_PAIRS = [
+    ([3, 5], [1, 5]),  # one side 1 on the leading dim
+    ([3, 1], [1, 5]),  # each side broadcasts one dim
+    ([1, 1], [4, 6]),
+    ([3, 5], [3, 5]),  # equal
+    ([2, 3, 5], [3, 1]),  # different ranks
+]
+
+
+@pytest.mark.parametrize("op", ["Add", "Mul"])
+def test_binary_dynamic_vs_dynamic(op):
+    m = node_model(op, [("a", TP.FLOAT, ["A0", "A1"]), ("b", TP.FLOAT, ["B0", "B1"])])
+    check_against_onnxruntime(m, [{"a": data(a), "b": data(b)} for a, b in DYN_PAIRS[:4]])
+    m = node_model(op, [("a", TP.FLOAT, ["A0", "A1", "A2"]), ("b", TP.FLOAT, ["B0", "B1"])])
+    a, b = DYN_PAIRS[4]
+    check_against_onnxruntime(m, {"a": data(a), "b": data(b)})
+
+
+def test_fused_chain_dynamic_vs_dynamic():
+    """Relu is computed in the Mul's loop nest: its operand broadcasts to the Mul's output."""
+    x, y = helper.make_node("Relu", ["a"], ["r"]), helper.make_node("Mul", ["r", "b"], ["y"])
+    m = make_model(
+        [x, y],
+        [("a", TP.FLOAT, ["A0", "A1"]), ("b", TP.FLOAT, ["B0", "B1"])],
+        [("y", TP.FLOAT, ["Y0", "Y1"])],
+    )
+    check_against_onnxruntime(m, [{"a": data(a), "b": data(b)} for a, b in DYN_PAIRS[:4]])
+
+
+def test_where_dynamic_vs_dynamic():
+    inputs = [("c", TP.BOOL, ["C0", "C1"]), ("a", TP.FLOAT, ["A0", "A1"]),
+              ("b", TP.FLOAT, ["B0"])]  # fmt: skip
+    m = node_model("Where", inputs)
+    shapes = [([1, 5], [3, 1], [5]), ([3, 5], [3, 5], [1]), ([3, 1], [1, 1], [4]),
+              ([2, 4], [2, 4], [4])]  # fmt: skip
+    feeds = [{"c": data(c, np.bool_), "a": data(a), "b": data(b)} for c, a, b in shapes]
+    check_against_onnxruntime(m, feeds)
+
+
+def test_variadic_max_dynamic_vs_dynamic():
+    inputs = [("x0", TP.FLOAT, ["A0", "A1"]), ("x1", TP.FLOAT, ["B0", "B1"]),
+              ("x2", TP.FLOAT, ["C1"])]  # fmt: skip
+    m = node_model("Max", inputs)
+    shapes = [([1, 5], [3, 1], [5]), ([3, 5], [3, 5], [1]), ([3, 1], [1, 1], [4]),
+              ([2, 4], [2, 4], [4])]  # fmt: skip
+    check_against_onnxruntime(m, [{f"x{i}": data(s) for i, s in enumerate(ss)} for ss in shapes])
+
+
+def test_matmul_batch_dynamic_vs_dynamic():
+    inputs = [("a", TP.FLOAT, ["A0", "A1", 3, 4]), ("b", TP.FLOAT, ["B0", "B1", 4, 5])]
+    m = node_model("MatMul", inputs)
+    batches = [((1, 2), (3, 2)), ((3, 1), (1, 2)), ((2, 2), (2, 2)), ((1, 1), (2, 3))]
+    feeds = [{"a": data([*ab, 3, 4]), "b": data([*bb, 4, 5])} for ab, bb in batches]
+    check_against_onnxruntime(m, feeds)
+    # a 3-D operand against a 4-D one, both batch dims dynamic
+    m = node_model("MatMul", [("a", TP.FLOAT, ["A0", 3, 4]), ("b", TP.FLOAT, ["B0", "B1", 4, 5])])
+    sizes = ((1, 3), (3, 1), (3, 3))
+    feeds = [{"a": data([a0, 3, 4]), "b": data([2, b1, 4, 5])} for a0, b1 in sizes]
     check_against_onnxruntime(m, feeds)
 
 

@@ -2,7 +2,9 @@
 
 The innermost loop runs over the last (contiguous) dim with unit stride, so LLVM's loop
 vectorizer turns it into vector code. A broadcast operand dim that is statically 1 is read
-at index 0; a dynamic operand dim is assumed to equal the output dim.
+at index 0, a static one (or one known equal to the output's) at the output index; a
+dynamic operand dim that may be 1 at run time is read at `i * (dim != 1)` (see
+`broadcast_index`).
 """
 
 from __future__ import annotations
@@ -10,22 +12,72 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import IntegerType, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerType, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
-from infer.lowering.loop_builder import LoopBuilder, is_unsigned, storage_type
+from infer.lowering.loop_builder import Index, LoopBuilder, is_unsigned, storage_type
 
 ScalarFn = Callable[[LoopBuilder, list[SSAValue]], SSAValue]
 
 
-def broadcast_index(ivs: Sequence[SSAValue], dims: Sequence[Dim]) -> list[Dim | SSAValue]:
-    """Index into an operand of dims `dims` broadcast to an output indexed by `ivs`."""
+def broadcast_index(
+    ivs: Sequence[SSAValue], dims: Sequence[Dim], out: Sequence[Dim] | None = None
+) -> list[Dim | SSAValue]:
+    """Index into an operand of dims `dims` broadcast to an output of dims `out` (all
+    unknown if None) indexed by `ivs`.
+
+    A dim statically 1 is read at 0; a static dim, or a run-time one that is the output's
+    own dim (or faces an output dim of 1), at the output index.
+    Any other run-time dim may be 1 while the output's is not (even a static output dim
+    > 1: x[?, 4] + w[3, 4] with x [1, 4] at run time): it is read at
+    `iv * (dim != 1)`, the factor computed once where the dim is defined. A multiply by a
+    loop-invariant factor (not a select on the index) keeps the access an affine
+    recurrence, which LLVM's vectorizer versions on "stride == 1".
+    """
     lead = len(ivs) - len(dims)
-    return [0 if d == 1 else ivs[lead + i] for i, d in enumerate(dims)]
+    idx: list[Dim | SSAValue] = []
+    for i, d in enumerate(dims):
+        iv, o = ivs[lead + i], out[lead + i] if out is not None else None
+        if isinstance(d, int):
+            idx.append(0 if d == 1 else iv)
+        elif not isinstance(d, Index) or o == 1 or _same_dim(d, o):
+            idx.append(iv)
+        else:
+            idx.append(d.b.insert(arith.MuliOp(iv, _unless_unit(d))).results[0])
+    return idx
+
+
+def _same_dim(d: Index, o: Dim | None) -> bool:
+    return isinstance(o, Index) and o.value is d.value
+
+
+def _unless_unit(d: Index) -> SSAValue:
+    """`d != 1 ? 1 : 0` as an index, inserted right after d's definition (loop-invariant,
+    so it is not recomputed in the loop nest that reads the operand)."""
+    v = d.value
+    if isinstance(v, OpResult):
+        point = InsertPoint.after(v.op)
+    else:
+        assert isinstance(v, BlockArgument)
+        point = InsertPoint.at_start(v.block)
+    at = LoopBuilder(point)
+    one, zero = at.const(1, IndexType()), at.const(0, IndexType())
+    return at.select(at.cmpi("ne", v, one), one, zero)
+
+
+def result_dims(s: Lowering, op: Operation, dims: Sequence[Sequence[Dim]]) -> list[Dim]:
+    """The dims of `op`'s first result from its operands' `dims` (as its shape function
+    computes them at run time), made to agree with the result's type. Operand dims taken
+    once and passed here let `broadcast_index` see which output dims are an operand's."""
+    assert isinstance(op, graph.GraphOp)
+    consts = [graph.constant_value(v) for v in op.operands]
+    out = type(op).output_dims(op.properties, [list(d) for d in dims], consts)[0]
+    return s.typed_dims(out, op.results[0].type)
 
 
 def elementwise(s: Lowering, op: Operation, ins: list[SSAValue], fn: ScalarFn) -> list[SSAValue]:
@@ -53,16 +105,19 @@ def elementwise(s: Lowering, op: Operation, ins: list[SSAValue], fn: ScalarFn) -
         return type(o).output_dims(o.properties, dims, consts)[0]
 
     def value_at(v: SSAValue, buf: SSAValue, ivs: list[SSAValue]) -> SSAValue:
-        if v in s.inlined:  # same shape as its user: the same index
+        # An inlined producer has its user's static shape and is read at the same index;
+        # its own leaves broadcast straight to the user's output (broadcasting composes).
+        if v in s.inlined:
             producer, pins = s.inlined[v]
             vals = [value_at(x, xb, ivs) for x, xb in zip(producer.operands, pins, strict=True)]
             return SCALAR[type(producer)](producer)(b, vals)
-        return b.load(buf, broadcast_index(ivs, leaf_dims[buf]))
+        return b.load(buf, broadcast_index(ivs, leaf_dims[buf], y_dims))
 
     t = op.results[0].type
     assert isinstance(t, TensorType)
-    out = s.alloc(s.typed_dims(out_dims(op, ins), t), t.element_type)
-    with b.loop_nest(b.dims(out)) as ivs:
+    y_dims = s.typed_dims(out_dims(op, ins), t)
+    out = s.alloc(y_dims, t.element_type)
+    with b.loop_nest(y_dims) as ivs:
         vals = [value_at(v, buf, ivs) for v, buf in zip(op.operands, ins, strict=True)]
         b.store(fn(b, vals), out, ivs)
     return [out]

@@ -22,7 +22,7 @@ from xdsl.ir import Operation, SSAValue
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.conv import element_type
-from infer.lowering.graph_ops.elementwise import broadcast_index, epilogue
+from infer.lowering.graph_ops.elementwise import broadcast_index, epilogue, result_dims
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import REDUCE, LoopBuilder
 
@@ -42,11 +42,13 @@ def _dot(b: LoopBuilder, k: Dim, a_at: Callable[[SSAValue], Idx], a: SSAValue,
 
 def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     assert isinstance(op, graph.MatMulOp)
-    (y,) = s.alloc_results(op, ins)
     b = s.b
     a, bm = ins
-    ad, bd, yd = b.dims(a), b.dims(bm), b.dims(y)
+    # The result's dims from these operand dims: batch dims broadcast at run time.
+    ad, bd = b.dims(a), b.dims(bm)
+    yd = result_dims(s, op, [ad, bd])
     et = element_type(op)
+    y = s.alloc(yd, et)
     a_vec, b_vec = len(ad) == 1, len(bd) == 1
     n_batch = len(yd) - (not a_vec) - (not b_vec)
     m: Dim = 1 if a_vec else ad[-2]
@@ -54,19 +56,22 @@ def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     zero = b.const(0.0, et)
     act = epilogue(op)
 
-    # numpy rules: a 1-D operand is a row (left) or a column (right) whose dim is dropped
-    def a_at(bt: Sequence[SSAValue], i: SSAValue | int, kv: SSAValue | int) -> Idx:
-        return [kv] if a_vec else [*broadcast_index(bt, ad[:-2]), i, kv]
+    # numpy rules: a 1-D operand is a row (left) or a column (right) whose dim is dropped;
+    # ab / bb: the operands' batch indices (computed once per batch and row)
+    def a_at(ab: Idx, i: SSAValue | int, kv: SSAValue | int) -> Idx:
+        return [kv] if a_vec else [*ab, i, kv]
 
-    def b_at(bt: Sequence[SSAValue], kv: SSAValue | int, j: SSAValue | int) -> Idx:
-        return [kv] if b_vec else [*broadcast_index(bt, bd[:-2]), kv, j]
+    def b_at(bb: Idx, kv: SSAValue | int, j: SSAValue | int) -> Idx:
+        return [kv] if b_vec else [*bb, kv, j]
 
     def y_at(bt: Sequence[SSAValue], i: SSAValue | int, j: SSAValue | int) -> Idx:
         return [*bt, *([] if a_vec else [i]), *([] if b_vec else [j])]
 
     with b.loop_nest(yd[:n_batch]) as bt, b.loop(0, m) as i:
+        ab = [] if a_vec else broadcast_index(bt, ad[:-2], yd[:n_batch])
+        bb = [] if b_vec else broadcast_index(bt, bd[:-2], yd[:n_batch])
         if b_vec:  # matrix-vector: one dot product per row
-            acc = _dot(b, k, lambda kv: a_at(bt, i, kv), a, lambda kv: b_at(bt, kv, 0), bm,
+            acc = _dot(b, k, lambda kv: a_at(ab, i, kv), a, lambda kv: b_at(bb, kv, 0), bm,
                        zero)
             b.store(act(b, acc) if act else acc, y, y_at(bt, i, 0))
         else:
@@ -74,10 +79,10 @@ def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
             with b.loop(0, n) as j:
                 b.store(zero, y, y_at(bt, i, j))
             with b.loop(0, k) as kv:
-                av = b.load(a, a_at(bt, i, kv))
+                av = b.load(a, a_at(ab, i, kv))
                 with b.loop(0, n) as j:
                     acc = b.load(y, y_at(bt, i, j))
-                    prod = b.mul(av, b.load(bm, b_at(bt, kv, j)))
+                    prod = b.mul(av, b.load(bm, b_at(bb, kv, j)))
                     b.store(b.add(acc, prod), y, y_at(bt, i, j))
             if act is not None:  # the finished row, still in cache
                 with b.loop(0, n) as j:

@@ -2,18 +2,21 @@
 
 // A chain of elementwise ops of one shape, each the only reader of the previous result,
 // becomes one loop nest: add, relu and mul per element, one alloc (the result), no
-// intermediate buffer and no dealloc.
+// intermediate buffer and no dealloc. (The dynamic dims of %a and %c may each be 1 at run
+// time: they are read at i * (dim != 1), see broadcast-dynamic.mlir.)
 // CHECK-LABEL: func.func @chain
 // CHECK:         %[[Y:.*]] = memref.alloc
 // CHECK-NOT:     memref.alloc
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT:        %[[A:.*]] = memref.load %a[%[[I]], %[[J]]] : memref<?x4xf32>
+// CHECK-NEXT:        %[[AI:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK-NEXT:        %[[A:.*]] = memref.load %a[%[[AI]], %[[J]]] : memref<?x4xf32>
 // CHECK-NEXT:        %[[B:.*]] = memref.load %b[%[[J]]] : memref<4xf32>
 // CHECK-NEXT:        %[[S:.*]] = arith.addf %[[A]], %[[B]]
 // CHECK-NEXT:        %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[S]], %[[Z]] : f32
-// CHECK-NEXT:        %[[C:.*]] = memref.load %c[%[[I]], %[[J]]] : memref<?x4xf32>
+// CHECK-NEXT:        %[[CI:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK-NEXT:        %[[C:.*]] = memref.load %c[%[[CI]], %[[J]]] : memref<?x4xf32>
 // CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[R]], %[[C]]
 // CHECK-NEXT:        memref.store %[[M]], %[[Y]][%[[I]], %[[J]]] : memref<?x4xf32>
 // CHECK-NEXT:      }
