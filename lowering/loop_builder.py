@@ -1,9 +1,12 @@
-"""Building loop IR (memref + scf + arith + math) from Python, for the graph lowerings.
+"""Building loop IR (memref + scf + arith + math + vector) from Python, for the graph
+lowerings.
 
 `LoopBuilder` appends ops at an insertion point; `Index` values implement `dims.DimLike`
 so an op's shape function (`GraphOp.output_dims`) computes run-time sizes, folding
 whatever is static. Float arithmetic carries the `contract` fast-math flag (FMA
-formation); reductions that LLVM must reorder to vectorize ask for `reassoc` too.
+formation); reductions that LLVM must reorder to vectorize ask for `reassoc` too. The
+arithmetic helpers also take 1-D vectors (dispatching on the element type), and
+`vload`/`vstore`/`splat`/`fma` build explicit vector code for hand-blocked kernels.
 """
 
 from __future__ import annotations
@@ -13,15 +16,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
     Signedness,
+    VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -39,6 +44,11 @@ def storage_type(element: Attribute) -> Attribute:
 
 def is_unsigned(element: Attribute) -> bool:
     return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
+
+
+def _is_float(t: Attribute) -> bool:
+    """A float scalar or a vector of floats."""
+    return is_float(t.element_type if isinstance(t, VectorType) else t)
 
 
 CONTRACT = arith.FastMathFlagsAttr(["contract"])
@@ -84,6 +94,10 @@ class Index:
     def __rfloordiv__(self, o: Dim) -> Index:
         return self._bin(o, arith.FloorDivSIOp, True)
 
+    def max(self, o: Dim) -> Index:
+        """Run-time max (`dims.dim_max` of two dims unknown until run time)."""
+        return self._bin(o, arith.MaxSIOp, False)
+
 
 @dataclass
 class LoopBuilder:
@@ -103,7 +117,12 @@ class LoopBuilder:
     # -- constants and indices --------------------------------------------------------
 
     def const(self, value: int | float, t: Attribute) -> SSAValue:
-        """A scalar constant of type `t` (index, integer or float)."""
+        """A constant of type `t` (index, integer or float), or a splat of a 1-D vector."""
+        if isinstance(t, VectorType):
+            el = t.element_type
+            v = float(value) if is_float(el) else int(value)
+            splat = DenseIntOrFPElementsAttr.from_list(t, [v] * t.get_shape()[0])
+            return self.insert(arith.ConstantOp(splat, t)).results[0]
         if is_float(t):
             attr: Attribute = FloatAttr(float(value), t)  # type: ignore[arg-type]
         else:
@@ -145,6 +164,27 @@ class LoopBuilder:
 
     def store(self, value: SSAValue, buf: SSAValue, idx: Sequence[Dim | SSAValue]) -> None:
         self.insert(memref.StoreOp.get(value, buf, [self.idx(i) for i in idx]))
+
+    # -- 1-D vectors ------------------------------------------------------------------
+
+    def vload(self, buf: SSAValue, idx: Sequence[Dim | SSAValue], lanes: int) -> SSAValue:
+        """`lanes` consecutive elements of `buf`'s last dim from `idx` on, as a vector."""
+        t = buf.type
+        assert isinstance(t, MemRefType)
+        vt = VectorType(t.element_type, [lanes])
+        return self.insert(vector.LoadOp(buf, [self.idx(i) for i in idx], vt)).results[0]
+
+    def vstore(self, value: SSAValue, buf: SSAValue, idx: Sequence[Dim | SSAValue]) -> None:
+        self.insert(vector.StoreOp(value, buf, [self.idx(i) for i in idx]))
+
+    def splat(self, scalar: SSAValue, lanes: int) -> SSAValue:
+        """A vector of `lanes` copies of `scalar` (vector.broadcast)."""
+        vt = VectorType(scalar.type, [lanes])
+        return self.insert(vector.BroadcastOp(scalar, vt)).results[0]
+
+    def fma(self, a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
+        """a * b + acc on float vectors, one rounding (llvm.fma)."""
+        return self.insert(vector.FMAOp(a, b, acc)).results[0]
 
     # -- loops ------------------------------------------------------------------------
 
@@ -205,7 +245,7 @@ class LoopBuilder:
     # -- scalar arithmetic (dispatching on float / integer element types) --------------
 
     def _float_or_int(self, a: SSAValue, b: SSAValue, fop, iop, flags=CONTRACT) -> SSAValue:
-        if is_float(a.type):
+        if _is_float(a.type):
             return self.insert(fop(a, b, flags)).results[0]
         return self.insert(iop(a, b)).results[0]
 
@@ -219,18 +259,18 @@ class LoopBuilder:
         return self._float_or_int(a, b, arith.MulfOp, arith.MuliOp, flags)
 
     def div(self, a: SSAValue, b: SSAValue, unsigned: bool = False) -> SSAValue:
-        if is_float(a.type):
+        if _is_float(a.type):
             return self.insert(arith.DivfOp(a, b, CONTRACT)).results[0]
         op = arith.DivUIOp if unsigned else arith.DivSIOp
         return self.insert(op(a, b)).results[0]
 
     def max(self, a: SSAValue, b: SSAValue, unsigned: bool = False) -> SSAValue:
         ops = (arith.MaximumfOp, arith.MaxUIOp if unsigned else arith.MaxSIOp)
-        return self.insert(ops[0](a, b) if is_float(a.type) else ops[1](a, b)).results[0]
+        return self.insert(ops[0](a, b) if _is_float(a.type) else ops[1](a, b)).results[0]
 
     def min(self, a: SSAValue, b: SSAValue, unsigned: bool = False) -> SSAValue:
         ops = (arith.MinimumfOp, arith.MinUIOp if unsigned else arith.MinSIOp)
-        return self.insert(ops[0](a, b) if is_float(a.type) else ops[1](a, b)).results[0]
+        return self.insert(ops[0](a, b) if _is_float(a.type) else ops[1](a, b)).results[0]
 
     def unary(self, op_cls: type[Operation], a: SSAValue) -> SSAValue:
         """A `math` op on floats, e.g. b.unary(math.ExpOp, x)."""

@@ -7,6 +7,7 @@ from infer.lowering.graph_ops import (
     elementwise,
     layer_norm,
     linalg,
+    nchwc,
     normalization,
     pad,
     pool,
@@ -16,4 +17,4 @@ from infer.lowering.graph_ops import (
 )
 
 FAMILIES = [elementwise, conv, linalg, normalization, pad, pool, reduction, shape_ops,
-            layer_norm, attention, shape_dialect, channel_shuffle]
+            layer_norm, attention, shape_dialect, channel_shuffle, nchwc]

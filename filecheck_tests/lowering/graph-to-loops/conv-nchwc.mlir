@@ -1,0 +1,77 @@
+// RUN: infer-opt %s -p graph-to-loops | filecheck %s
+
+// Blocked conv (NCHWc, c = 8): loops n, output blocks two at a time, oh; the bias of each
+// block is one vector load. The interior of the row (ow in [1, 13), no padding reached)
+// runs in tiles of 6 outputs: 2 x 6 accumulators carried through the loops over input
+// blocks, the valid kh taps and all 3 kw taps (no range arithmetic), and innermost the
+// 8 input channels of the block, where each input scalar is broadcast once and feeds one
+// fma per output block.
+// CHECK-LABEL: func.func @conv_nchwc
+// CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x8x14x8xf32>
+// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           arith.constant 2 : index
+// CHECK-NEXT:      %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      scf.for %[[OCB:.*]] = %{{.*}} to %{{.*}} step %[[C2]] {
+// CHECK:             scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:               %[[OCB1:.*]] = arith.addi %[[OCB]], %{{.*}} : index
+// CHECK:               %[[B0:.*]] = vector.load %b[%{{.*}}] : memref<16xf32>, vector<8xf32>
+// CHECK:               %[[B1:.*]] = vector.load %b[%{{.*}}] : memref<16xf32>, vector<8xf32>
+// CHECK:               %[[KH_LO:.*]] = arith.maxsi
+// CHECK:               %[[KH_HI:.*]] = arith.minsi
+// CHECK:               %[[C6:.*]] = arith.constant 6 : index
+// CHECK-NEXT:          scf.for %[[OW:.*]] = %{{.*}} to %{{.*}} step %[[C6]] {
+// CHECK:                 scf.for %[[ICB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B1]], {{.*}}) -> (vector<8xf32>,
+// CHECK:                   scf.for %[[KH:.*]] = %[[KH_LO]] to %[[KH_HI]] step
+// CHECK-NOT:                 arith.maxsi
+// CHECK:                     scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NOT:                   arith.maxsi
+// CHECK:                       scf.for %[[II:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:                         %[[W0:.*]] = vector.load %w[%[[OCB]], %[[ICB]], %[[KH]], %[[KW]], %[[II]], %{{.*}}] : memref<2x2x3x3x8x8xf32>, vector<8xf32>
+// CHECK:                         %[[W1:.*]] = vector.load %w[%[[OCB1]], %[[ICB]], %[[KH]], %[[KW]], %[[II]], %{{.*}}] : memref<2x2x3x3x8x8xf32>, vector<8xf32>
+// CHECK-NEXT:                    %[[X0:.*]] = memref.load %x[%[[N]], %[[ICB]], %{{.*}}, %{{.*}}, %[[II]]] : memref<?x2x8x14x8xf32>
+// CHECK-NEXT:                    %[[XB0:.*]] = vector.broadcast %[[X0]] : f32 to vector<8xf32>
+// CHECK-NEXT:                    vector.fma %[[XB0]], %[[W0]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:                    vector.fma %[[XB0]], %[[W1]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:                    %[[X1:.*]] = memref.load %x[%[[N]], %[[ICB]], %{{.*}}, %{{.*}}, %[[II]]] : memref<?x2x8x14x8xf32>
+// CHECK-NEXT:                    %[[XB1:.*]] = vector.broadcast %[[X1]] : f32 to vector<8xf32>
+// CHECK-NEXT:                    vector.fma %[[XB1]], %[[W0]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:                    vector.fma %[[XB1]], %[[W1]], %{{.*}} : vector<8xf32>
+// CHECK-COUNT-4:                 vector.fma %{{.*}}, %[[W1]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:                    scf.yield {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+// The fused relu runs on the accumulators before the vector stores.
+// CHECK:                 %[[R:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NEXT:            %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:            vector.store %[[R]], %[[Y]][%[[N]], %[[OCB]], %[[OH]], %[[OW]], %{{.*}}] : memref<?x2x8x14x8xf32>, vector<8xf32>
+// CHECK:         func.return %[[Y]]
+func.func @conv_nchwc(%x: tensor<?x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>, %b: tensor<16xf32>) -> tensor<?x2x8x14x8xf32> {
+  %y = graph.conv_nchwc %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, activation = "relu"} : (tensor<?x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>, tensor<16xf32>) -> tensor<?x2x8x14x8xf32>
+  func.return %y : tensor<?x2x8x14x8xf32>
+}
+
+// Depthwise (one input channel per group): the input is a vector too, no broadcast.
+// CHECK-LABEL: func.func @depthwise_nchwc
+// CHECK-NOT:     vector.broadcast
+// CHECK:         %[[WV:.*]] = vector.load %w[%[[CB:.*]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x1x3x3x1x8xf32>, vector<8xf32>
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:    %[[XV:.*]] = vector.load %x[%{{.*}}, %[[CB]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x2x8x9x8xf32>, vector<8xf32>
+// CHECK-NEXT:    vector.fma %[[XV]], %[[WV]], %{{.*}} : vector<8xf32>
+// CHECK-NOT:     vector.broadcast
+// CHECK:         func.return
+func.func @depthwise_nchwc(%x: tensor<1x2x8x9x8xf32>, %w: tensor<2x1x3x3x1x8xf32>) -> tensor<1x2x8x9x8xf32> {
+  %y = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, group = 16 : i64} : (tensor<1x2x8x9x8xf32>, tensor<2x1x3x3x1x8xf32>) -> tensor<1x2x8x9x8xf32>
+  func.return %y : tensor<1x2x8x9x8xf32>
+}
+
+// Max pool: per output, the valid taps of the window (pads skipped), the 8 channels of
+// the block as one vector.
+// CHECK-LABEL: func.func @max_pool_nchwc
+// CHECK:         %[[INIT:.*]] = arith.constant dense<0xff800000> : vector<8xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (vector<8xf32>)
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>)
+// CHECK:             %[[V:.*]] = vector.load %x[{{.*}}] : memref<?x2x8x8x8xf32>, vector<8xf32>
+// CHECK-NEXT:        arith.maximumf %{{.*}}, %[[V]] : vector<8xf32>
+// CHECK:         vector.store %{{.*}}, %{{.*}} : memref<?x2x4x4x8xf32>, vector<8xf32>
+func.func @max_pool_nchwc(%x: tensor<?x2x8x8x8xf32>) -> tensor<?x2x4x4x8xf32> {
+  %y = graph.max_pool_nchwc %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<?x2x8x8x8xf32>) -> tensor<?x2x4x4x8xf32>
+  func.return %y : tensor<?x2x4x4x8xf32>
+}
