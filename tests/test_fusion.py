@@ -197,6 +197,95 @@ def test_matvec_gelu():
 
 
 # ---------------------------------------------------------------------------------------
+# Residual Add → the conv's summand Z
+
+
+def _check_batches(model, batches: list[dict[str, np.ndarray]], expected: dict[str, int]
+                   ) -> None:
+    """`_check` with one compiled model per level run on several feeds (dynamic batch)."""
+    assert _fused_counts(model) == Counter(expected)
+    for level in (0, 2):
+        compiled = infer.compile(model, opt_level=level)
+        for feeds in batches:
+            theirs = run_onnxruntime(model, feeds)
+            for a, b in zip(compiled.run(feeds).values(), theirs, strict=True):
+                np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5,
+                                           err_msg=f"level {level}, batch {len(a)}")
+
+
+RES_IN = [("x", F, ["N", 8, 6, 7])]
+
+
+def _residual(kernel: int, bias: bool, relu: bool, conv_first: bool) -> tuple[list, list]:
+    """relu?(conv(x) + x), the conv keeping x's shape (a ResNet identity shortcut)."""
+    pads = [kernel // 2] * 4
+    nodes = [helper.make_node("Conv", ["x", "w", "b"] if bias else ["x", "w"], ["c"],
+                              pads=pads),
+             helper.make_node("Add", ["c", "x"] if conv_first else ["x", "c"],
+                              ["a" if relu else "y"])]
+    if relu:
+        nodes.append(helper.make_node("Relu", ["a"], ["y"]))
+    inits = [_init("w", (8, 8, kernel, kernel))] + ([_init("b", (8,))] if bias else [])
+    return nodes, inits
+
+
+@pytest.mark.parametrize("kernel", [1, 3], ids=["pointwise", "3x3"])
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "nobias"])
+@pytest.mark.parametrize("relu,conv_first", [(True, True), (True, False), (False, True)],
+                         ids=["conv+x,relu", "x+conv,relu", "conv+x"])
+def test_residual_add(kernel, bias, relu, conv_first):
+    """conv + shortcut (+ relu): one conv with the shortcut as Z, over two batch sizes."""
+    nodes, inits = _residual(kernel, bias, relu, conv_first)
+    model = make_model(nodes, RES_IN, [_out()], inits)
+    _check_batches(model, [_x(1, 8, 6, 7), _x(3, 8, 6, 7)], {"graph.conv": 1})
+
+
+def test_resnet_blocks():
+    """A bottleneck block with a projection shortcut (both Add operands are convs, one
+    strided) then an identity block, as in ResNet-50 after BN folding: each block ends in
+    one conv carrying the residual and the Relu: five convs, nothing else."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["c1"], strides=[2, 2]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c2"], ["r2"]),
+        helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"]),
+        helper.make_node("Conv", ["x", "ws", "bs"], ["cs"], strides=[2, 2]),
+        helper.make_node("Sum", ["c3", "cs"], ["s"]),
+        helper.make_node("Relu", ["s"], ["r3"]),
+        helper.make_node("Conv", ["r3", "w4", "b4"], ["c4"], pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c4", "g", "beta", "mean", "var"], ["n4"]),
+        helper.make_node("Add", ["r3", "n4"], ["a"]),
+        helper.make_node("Relu", ["a"], ["y"]),
+    ]
+    inits = [_init("w1", (4, 8, 1, 1)), _init("w2", (4, 4, 3, 3)), _init("b2", (4,)),
+             _init("w3", (16, 4, 1, 1)), _init("b3", (16,)), _init("ws", (16, 8, 1, 1)),
+             _init("bs", (16,)), _init("w4", (16, 16, 3, 3)), _init("b4", (16,)),
+             _init("g", (16,)), _init("beta", (16,)), _init("mean", (16,)),
+             _init("var", (16,), positive=True)]
+    model = make_model(nodes, [("x", F, ["N", 8, 9, 10])], [_out()], inits, opset=9)
+    _check_batches(model, [_x(2, 8, 9, 10), _x(1, 8, 9, 10)],
+                   {"graph.conv": 5})
+
+
+def test_residual_add_broadcast_stays():
+    """A shortcut broadcast over H is not a summand of Y's shape: the Add stays."""
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"]),
+             helper.make_node("Add", ["c", "z"], ["a"]),
+             helper.make_node("Relu", ["a"], ["y"])]
+    inits = [_init("w", (4, 3, 1, 1)), _init("b", (4,))]
+    model = make_model(nodes, CONV_IN + [("z", F, ["N", 4, 1, 8])], [_out()], inits)
+    feeds = {**_x(2, 3, 8, 8), "z": rng.standard_normal((2, 4, 1, 8)).astype(np.float32)}
+    _check(model, feeds, {"graph.conv": 1, "graph.add": 1, "graph.relu": 1})
+
+
+def test_residual_add_conv_with_another_user_stays():
+    nodes, inits = _residual(3, True, True, True)
+    model = make_model(nodes, RES_IN, [_out(), _out(name="c")], inits)
+    _check(model, _x(2, 8, 6, 7), {"graph.conv": 1, "graph.add": 1, "graph.relu": 1})
+
+
+# ---------------------------------------------------------------------------------------
 # Pad
 
 

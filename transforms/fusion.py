@@ -78,6 +78,11 @@ def _constant(rewriter: PatternRewriter, array: np.ndarray, dtype: np.dtype,
     return op.output
 
 
+def _summand(conv: G.ConvOp) -> SSAValue | None:
+    """The conv's fused residual summand Z (its 4th operand), if any."""
+    return conv.B[1] if len(conv.B) > 1 else None
+
+
 def _conv_weights(conv: G.ConvOp) -> tuple[np.ndarray, np.ndarray] | None:
     """(W, B) of a conv whose weight and bias (if any) are constants; B zero if absent."""
     w = G.constant_value(conv.W)
@@ -92,11 +97,13 @@ def _conv_weights(conv: G.ConvOp) -> tuple[np.ndarray, np.ndarray] | None:
 def _replace_conv(rewriter: PatternRewriter, matched: Operation, conv: G.ConvOp,
                   w: np.ndarray, b: np.ndarray) -> None:
     """Replace `matched` (the conv's only user) by the conv with weights W and bias B,
-    stored in the dtype of the conv's weight."""
+    stored in the dtype of the conv's weight; a summand Z is kept as it is."""
     dtype = G.numpy_dtype(cast(TensorType, conv.W.type).element_type)
     wv = _constant(rewriter, w, dtype, matched)
     bv = _constant(rewriter, b, dtype, matched)
-    new = G.ConvOp.make([conv.X, wv, bv], dict(conv.properties), [matched.results[0].type])
+    z = _summand(conv)
+    new = G.ConvOp.make([conv.X, wv, bv, *([z] if z else [])], dict(conv.properties),
+                        [matched.results[0].type])
     rewriter.replace(matched, new)
     rewriter.erase(conv)
 
@@ -126,7 +133,8 @@ class FoldBatchNormIntoConv(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: G.BatchNormalizationOp, rewriter: PatternRewriter) -> None:
         conv = _producer(op.X, G.ConvOp, op)
-        if not isinstance(conv, G.ConvOp) or not _plain(conv):
+        # BN scales Z too: (conv + Z) * a != conv' + Z.
+        if not isinstance(conv, G.ConvOp) or not _plain(conv) or _summand(conv):
             return
         wb = _conv_weights(conv)
         params = [G.constant_value(v) for v in (op.scale, op.B, op.mean, op.var)]
@@ -146,8 +154,8 @@ class FoldScaleIntoConv(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: G.MulOp, rewriter: PatternRewriter) -> None:
         match = _binary_with_constant(op, G.ConvOp)
-        if match is None or not _plain(match[0]):
-            return
+        if match is None or not _plain(match[0]) or _summand(cast(G.ConvOp, match[0])):
+            return  # a summand Z would be scaled too
         conv, c = cast(G.ConvOp, match[0]), match[1]
         wb = _conv_weights(conv)
         if wb is None:
@@ -162,7 +170,7 @@ class FoldScaleIntoConv(RewritePattern):
 
 class FoldBiasIntoConv(RewritePattern):
     """conv(x, W, B) + c = conv(x, W, B + c); conv(x, W, B) - c = conv(x, W, B - c),
-    for c constant per output channel."""
+    for c constant per output channel (a summand Z stays: it commutes with c)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: G.AddOp | G.SubOp, rewriter: PatternRewriter) -> None:
@@ -188,6 +196,55 @@ class FoldBiasIntoConv(RewritePattern):
         if bias is None:
             return
         _replace_conv(rewriter, op, conv, w, b.astype(np.float64) + bias)
+
+
+# ---------------------------------------------------------------------------------------
+# Residual Add → summand Z of conv
+# ---------------------------------------------------------------------------------------
+
+
+def _residual_conv(v: SSAValue, user: Operation) -> G.ConvOp | None:
+    """The conv defining `v` if `user` is its only reader and Z can still be fused into it:
+    no activation (act(conv) + z is not act(conv + z)) and no summand yet."""
+    conv = _producer(v, G.ConvOp, user)
+    if isinstance(conv, G.ConvOp) and _plain(conv) and _summand(conv) is None:
+        return conv
+    return None
+
+
+class FuseResidualAdd(RewritePattern):
+    """conv(x, W, B) + z = conv(x, W, B, z) (B = 0 if absent), z + conv likewise, and a
+    two-input Sum too, for z of exactly the conv's type: the conv's rows start from B + z
+    instead of a separate Add pass. A following activation then fuses into the conv
+    (ResNet's relu(conv(x) + shortcut) becomes one kernel).
+
+    When both operands qualify, the later-defined conv takes the earlier one's result as z
+    (deterministic; the new conv sits at the Add, which every operand dominates)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not (isinstance(op, G.AddOp) or (isinstance(op, G.SumOp) and len(op.operands) == 2)):
+            return
+        out_t = op.results[0].type
+        if any(v.type != out_t for v in op.operands):
+            return  # broadcasting: Z must have Y's shape
+        convs = [(c, op.operands[1 - i]) for i in (0, 1)
+                 if (c := _residual_conv(op.operands[i], op)) is not None]
+        if not convs:
+            return
+        if len(convs) == 2 and convs[1][0].is_before_in_block(convs[0][0]):
+            convs.reverse()
+        conv, z = convs[-1]
+        operands = list(conv.operands)
+        if len(conv.B) == 0:
+            w_t = cast(TensorType, conv.W.type)
+            m = w_t.get_shape()[0]
+            if m < 0:
+                return  # no zero bias of unknown length
+            dtype = G.numpy_dtype(w_t.element_type)
+            operands.append(_constant(rewriter, np.zeros(m), dtype, op))
+        new = G.ConvOp.make([*operands, z], dict(conv.properties), [out_t])
+        rewriter.replace(op, new)
+        rewriter.erase(conv)
 
 
 # ---------------------------------------------------------------------------------------
@@ -405,6 +462,7 @@ def patterns(level: int) -> list[RewritePattern]:
         FoldBatchNormIntoConv(),
         FoldScaleIntoConv(),
         FoldBiasIntoConv(),
+        FuseResidualAdd(),  # after FoldBiasIntoConv: a constant bias is better folded
         MatMulAddToGemm(),
         FoldBiasIntoGemm(),
         FuseActivation(),

@@ -12,7 +12,9 @@ contiguous and the tap's weight is a loop-invariant scalar, so the innermost loo
 vector FMAs (no reassociation needed: each output element is its own accumulator). A
 pointwise conv (1x1 kernel, unit strides, no pads) runs over the flattened spatial plane.
 A fused activation (`activation` property, set by the graph fusions) is an epilogue: one
-more pass over each finished row while it is still in cache, instead of another kernel.
+more pass over each finished row while it is still in cache, instead of another kernel. A
+fused residual summand Z (4th operand) is a prologue: the row starts as bias + Z, so
+`relu(conv(x) + shortcut)` costs no pass of its own (the activation still follows the taps).
 
 The window helpers here (valid tap / output ranges, plane flattening) are shared with the
 pooling lowerings.
@@ -168,6 +170,7 @@ def _conv(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     b = s.b
     x, w = ins[0], ins[1]
     bias = ins[2] if len(ins) > 2 else None
+    z = ins[3] if len(ins) > 3 else None  # a fused residual summand of Y's shape
     wd = b.dims(w)
     n_sp = len(wd) - 2
     kernel = [k for k in wd[2:] if isinstance(k, int)]
@@ -176,12 +179,13 @@ def _conv(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     act = epilogue(op)
 
     if all(k == 1 for k in kernel) and all(v == 1 for v in strides) and not any(pads):
-        views = [flatten_from(b, v, 2) for v in (x, w, y)]
+        views = [flatten_from(b, v, 2) for v in (x, w, y, z) if v is not None]
         if n_sp > 1 and all(v is not None for v in views):
-            x, w, yv = views  # type: ignore[misc]
-            _conv_rows(b, x, w, yv, bias, group, [1], [1], [1], [0, 0], act)  # type: ignore[arg-type]
+            xv, wv, yv, *zv = cast(list[SSAValue], views)
+            _conv_rows(b, xv, wv, yv, bias, group, [1], [1], [1], [0, 0], act,
+                       zv[0] if zv else None)
             return [y]
-    _conv_rows(b, x, w, y, bias, group, kernel, strides, dilations, pads, act)
+    _conv_rows(b, x, w, y, bias, group, kernel, strides, dilations, pads, act, z)
     return [y]
 
 
@@ -197,9 +201,11 @@ def _conv_rows(
     dilations: list[int],
     pads: list[int],
     act: Callable[[LoopBuilder, SSAValue], SSAValue] | None = None,
+    z: SSAValue | None = None,
 ) -> None:
     """The loop nest over buffers whose ranks agree with `kernel` (see the module doc);
-    `act`, a fused activation, runs over each finished row while it is still in cache."""
+    `act`, a fused activation, runs over each finished row while it is still in cache;
+    `z`, a summand shaped like `y`, is added by starting each row from bias + z."""
     xd, wd, yd = b.dims(x), b.dims(w), b.dims(y)
     n_sp = len(kernel)
     et = cast(MemRefType, w.type).element_type
@@ -214,7 +220,9 @@ def _conv_rows(
         with b.loop_nest(yd[2:-1]) as outer:
             y_row = [n, m, *outer]
             with b.loop(0, yd[-1]) as ow:
-                b.store(init, y, [*y_row, ow])
+                # The row init writes every element anyway: adding z here costs one load.
+                v = init if z is None else b.add(init, b.load(z, [*y_row, ow]))
+                b.store(v, y, [*y_row, ow])
             # Window starts and valid taps of the outer dims depend on the output row only.
             starts = [as_dim(b, o) * strides[i] - pads[i] for i, o in enumerate(outer)]
             ranges = [
