@@ -209,7 +209,9 @@ def _check_batches(model, batches: list[dict[str, np.ndarray]], expected: dict[s
         for feeds in batches:
             theirs = run_onnxruntime(model, feeds)
             for a, b in zip(compiled.run(feeds).values(), theirs, strict=True):
-                np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5,
+                # atol scaled to the output: sums of ~50 products cancel to small values
+                atol = 1e-5 * max(1.0, float(np.abs(b).max()))
+                np.testing.assert_allclose(a, b, rtol=1e-4, atol=atol,
                                            err_msg=f"level {level}, batch {len(a)}")
 
 
