@@ -1,12 +1,14 @@
 """What each graph-optimize level buys on the light models: op counts and latency.
 
-    python benchmarks/opt_levels.py [--reps N] [--models squeezenet,resnet50] [--random-weights]
+    python benchmarks/opt_levels.py [--reps N] [--models squeezenet,resnet50] [--levels 0,2,3]
+                                    [--random-weights]
 
-For each model, infer is compiled at levels 0, 1 and 2, and onnxruntime (one thread, its
-default "all" optimization level) runs beside them in the same process on the same inputs.
-Repetitions are interleaved (O0, O1, O2, ort, O0, ...) and medians compared, so machine
-noise hits all alike. Op counts leave out `graph.constant` (weights, not kernels). Prints a
-markdown table; ratios below 1 mean faster than level 0 (or than onnxruntime).
+For each model, infer is compiled at each level (default 0 to 3), and onnxruntime (one
+thread, its default "all" optimization level) runs beside them in the same process on the
+same inputs. Repetitions are interleaved (O0, O1, O2, O3, ort, O0, ...) and medians
+compared, so machine noise hits all alike. Op counts leave out `graph.constant` (weights,
+not kernels). Prints a markdown table; ratios below 1 mean faster than the first level
+(or than onnxruntime).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from infer.frontend.onnx_import import import_model
 from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path, with_random_weights
 from infer.transforms.graph_optimize import op_counts, optimize
 
-LEVELS = (0, 1, 2)
+LEVELS = (0, 1, 2, 3)
 
 
 def kernel_count(model: onnx.ModelProto, level: int) -> int:
@@ -35,7 +37,8 @@ def kernel_count(model: onnx.ModelProto, level: int) -> int:
     return sum(counts.values()) - counts["graph.constant"]
 
 
-def bench(name: str, reps: int, random_weights: bool) -> dict[str, object]:
+def bench(name: str, reps: int, random_weights: bool, levels: tuple[int, ...] = LEVELS
+          ) -> dict[str, object]:
     model = onnx.load(light_model_path(name))
     if random_weights:
         model = with_random_weights(model, seed=1)
@@ -43,7 +46,7 @@ def bench(name: str, reps: int, random_weights: bool) -> dict[str, object]:
     row: dict[str, object] = {"model": name}
     fns: dict[str, Callable[[], object]] = {}
     outs = {}
-    for level in LEVELS:
+    for level in levels:
         row[f"ops{level}"] = kernel_count(model, level)
         t0 = time.perf_counter()
         compiled = infer.compile(model, opt_level=level)
@@ -77,25 +80,32 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--models", default=",".join(LIGHT_MODELS))
+    p.add_argument("--levels", default=",".join(map(str, LEVELS)))
     p.add_argument("--random-weights", action="store_true",
                    help="replace the ConstantOfShape weights by random initializers first")
     args = p.parse_args()
-    print("| model | ops O0 | ops O1 | ops O2 | compile O0/O1/O2 (s) | O0 ms | O1 ms | O2 ms "
-          "| ort ms | O1/O0 | O2/O0 | O2/ort | max rel diff |")
-    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    levels = tuple(int(v) for v in args.levels.split(","))
+    first = levels[0]
+    cols = ([f"ops O{lv}" for lv in levels] + ["compile (s)"] + [f"O{lv} ms" for lv in levels]
+            + ["ort ms"] + [f"O{lv}/O{first}" for lv in levels[1:]]
+            + [f"O{lv}/ort" for lv in levels[1:] or levels] + ["max rel diff"])
+    print("| model | " + " | ".join(cols) + " |")
+    print("|---|" + "---:|" * len(cols))
     for name in args.models.split(","):
         try:
-            r = bench(name, args.reps, args.random_weights)
+            r = bench(name, args.reps, args.random_weights, levels)
         except infer.InferError as e:
             print(f"| {name} | error: {str(e).splitlines()[0]} |")
             continue
-        ms = {lv: float(r[f"ms_O{lv}"]) for lv in LEVELS}  # type: ignore[arg-type]
+        ms = {lv: float(r[f"ms_O{lv}"]) for lv in levels}  # type: ignore[arg-type]
         ort_ms = float(r["ms_ort"])  # type: ignore[arg-type]
-        compiles = "/".join(f"{float(r[f'compile{lv}']):.1f}" for lv in LEVELS)  # type: ignore[arg-type]
-        print(f"| {name} | {r['ops0']} | {r['ops1']} | {r['ops2']} | {compiles} "
-              f"| {ms[0]:.2f} | {ms[1]:.2f} | {ms[2]:.2f} | {ort_ms:.2f} "
-              f"| {ms[1] / ms[0]:.2f} | {ms[2] / ms[0]:.2f} | {ms[2] / ort_ms:.2f} "
-              f"| {float(r['max_rel_diff']):.1e} |", flush=True)  # type: ignore[arg-type]
+        compiles = "/".join(f"{float(r[f'compile{lv}']):.1f}" for lv in levels)  # type: ignore[arg-type]
+        cells = ([str(r[f"ops{lv}"]) for lv in levels] + [compiles]
+                 + [f"{ms[lv]:.2f}" for lv in levels] + [f"{ort_ms:.2f}"]
+                 + [f"{ms[lv] / ms[first]:.2f}" for lv in levels[1:]]
+                 + [f"{ms[lv] / ort_ms:.2f}" for lv in levels[1:] or levels]
+                 + [f"{float(r['max_rel_diff']):.1e}"])  # type: ignore[arg-type]
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -22,3 +22,11 @@ def host_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
 
 def host_triple() -> str:
     return llvm.get_process_triple()
+
+
+def host_vector_bits() -> int:
+    """The widest float vector register of this CPU: 512 (AVX-512), 256 (AVX) or 128."""
+    features = llvm.get_host_cpu_features()
+    if features.get("avx512f"):
+        return 512
+    return 256 if features.get("avx") else 128

@@ -8,8 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-# Channels per block: one AVX2 vector of f32 (see codegen/target.py for the machine).
+# Channels per block where the host is not asked: one AVX2 vector of f32.
 BLOCK = 8
+
+
+def host_block() -> int:
+    """Channels per block on this machine: one vector register of f32 (16 with AVX-512,
+    8 with AVX2), as onnxruntime's MlasNchwcGetBlockSize picks it."""
+    from infer.codegen.target import host_vector_bits
+
+    return max(host_vector_bits() // 32, BLOCK)
 
 
 def to_blocked(x: np.ndarray, block: int) -> np.ndarray:

@@ -47,9 +47,10 @@ def check_against_onnxruntime(
     feeds: Mapping[str, np.ndarray] | Sequence[Mapping[str, np.ndarray]],
     rtol: float = 1e-4,
     atol: float = 1e-5,
+    opt_level: int = 2,
 ) -> None:
     """Compile once, run every feed set, and compare every output with onnxruntime's."""
-    compiled = infer.compile(model)
+    compiled = infer.compile(model, opt_level=opt_level)
     for f in [feeds] if isinstance(feeds, Mapping) else feeds:
         ours = compiled.run(f)
         theirs = run_onnxruntime(model, f)

@@ -53,9 +53,6 @@ PATTERN_MODULES = [
 # on a sane pattern set; a pair of patterns undoing each other stops here.
 MAX_ROUNDS = 16
 
-# Off until the blocked ops' lowerings land (lowering/graph_ops/nchwc.py).
-LAYOUT_AT_LEVEL_3 = False
-
 
 def basic_patterns() -> list[RewritePattern]:
     """Level 1: folding, and every op's canonicalization patterns (through its traits)."""
@@ -110,15 +107,17 @@ def optimize(module: ModuleOp, level: int = 2) -> None:
             changed |= _rewrite(module, extended)
         if not changed:
             break
-    if level >= 3 and LAYOUT_AT_LEVEL_3:
+    if level >= 3:
         optimize_layout(module)
 
 
-def optimize_layout(module: ModuleOp) -> None:
-    """The layout phase of level 3: blocked convs, reorders moved and cancelled."""
+def optimize_layout(module: ModuleOp, block: int = 0) -> None:
+    """The layout phase of level 3: convs blocked by `block` channels (0: one vector
+    register of the host, see nchwc.host_block), reorders moved and cancelled."""
+    from infer.dialects.nchwc import host_block
     from infer.transforms.layout import layout_patterns
 
-    patterns = [*layout_patterns(), *basic_patterns()]
+    patterns = [*layout_patterns(block or host_block()), *basic_patterns()]
     for _ in range(MAX_ROUNDS):
         if not _rewrite(module, patterns):
             return

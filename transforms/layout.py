@@ -1,8 +1,8 @@
 """Level 3 of `graph-optimize`: the blocked channel layout NCHWc, where it pays.
 
 A conv in NCHW computes one output channel at a time and re-reads its output row once
-per kernel tap. In NCHWc ([N, C/8, H, W, 8], dialects/nchwc.py) its kernel keeps a tile of
-output pixels x 8 channels in vector registers for the whole reduction (onnxruntime's
+per kernel tap. In NCHWc ([N, C/c, H, W, c], dialects/nchwc.py) its kernel keeps a tile of
+output pixels x c channels in vector registers for the whole reduction (onnxruntime's
 NchwcTransformer and oneDNN's nChw8c do the same). What it costs is reordering tensors
 between the layouts, so the pass works on regions, as onnxruntime's does:
 
@@ -15,12 +15,15 @@ between the layouts, so the pass works on regions, as onnxruntime's does:
    of convs, activations, residual adds and pools stays blocked, with one reorder in at its
    start and one out where an op needs NCHW (a Flatten, a Gemm, an LRN, ...).
 
-Eligible ("where it pays"): 2-D f32 convs with constant weights whose channels fill whole
-blocks: C and M divisible by 8, and for a grouped conv 8 | C/group and 8 | M/group, or a
-depthwise conv (group = C = M). Smaller convs (the 3-channel stem) stay NCHW: padding
-their channels to a block would waste more than the reorder of their output costs.
+The block is one vector register of f32: 16 channels with AVX-512, 8 with AVX2 (as
+onnxruntime's MLAS picks it); the blocked kernels take it from the tensor types.
 
-    infer-opt model.mlir -p nchwc-layout
+Eligible ("where it pays"): 2-D f32 convs with constant weights whose channels fill whole
+blocks: C and M divisible by the block, and for a grouped conv the block divides C/group
+and M/group, or a depthwise conv (group = C = M). Other convs (the 3-channel stem) stay
+NCHW: padding their channels to a block would waste more than the reorder costs.
+
+    infer-opt model.mlir -p 'nchwc-layout{block=8}'   (block=0 or none: the host's)
 """
 
 from __future__ import annotations
@@ -38,8 +41,6 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from infer.dialects import graph as G
 from infer.dialects import nchwc
 
-BLOCK = nchwc.BLOCK
-
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
     return tuple(cast(TensorType, v.type).get_shape())
@@ -51,21 +52,21 @@ def _blocked_source(v: SSAValue) -> SSAValue | None:
     return owner.X if isinstance(owner, G.FromNchwcOp) else None
 
 
-def _blockable(v: SSAValue) -> bool:
+def _blockable(v: SSAValue, block: int) -> bool:
     """An f32 4-D tensor whose channels are static and fill whole blocks."""
     t = v.type
     if not isinstance(t, TensorType) or t.element_type != f32 or len(t.get_shape()) != 4:
         return False
     c = t.get_shape()[1]
-    return c > 0 and c % BLOCK == 0
+    return c > 0 and c % block == 0
 
 
-def _to_blocked(v: SSAValue, new_ops: list[Operation]) -> SSAValue:
+def _to_blocked(v: SSAValue, new_ops: list[Operation], block: int) -> SSAValue:
     """v in blocked layout: the source of a from_nchwc, or a new to_nchwc."""
     src = _blocked_source(v)
-    if src is not None and _shape(src)[-1] == BLOCK:
+    if src is not None and _shape(src)[-1] == block:
         return src
-    op = G.ToNchwcOp.make([v], {"block": G.int_attr(BLOCK)})
+    op = G.ToNchwcOp.make([v], {"block": G.int_attr(block)})
     new_ops.append(op)
     _name(op.results[0], v, "_nchwc")
     return op.results[0]
@@ -92,10 +93,10 @@ def _replace_blocked(rewriter: PatternRewriter, op: Operation, new_ops: list[Ope
 # ---------------------------------------------------------------------------------------
 
 
-def conv_is_eligible(op: G.ConvOp) -> bool:
+def conv_is_eligible(op: G.ConvOp, block: int) -> bool:
     """Whether `op` has a blocked kernel that pays (see the module doc)."""
     x, y = op.X, op.Y
-    if not (_blockable(x) and _blockable(y)) or G.constant_value(op.W) is None:
+    if not (_blockable(x, block) and _blockable(y, block)) or G.constant_value(op.W) is None:
         return False
     if any(G.constant_value(b) is None for b in op.B[:1]):
         return False
@@ -105,24 +106,28 @@ def conv_is_eligible(op: G.ConvOp) -> bool:
         return True
     if g == c == m:  # depthwise
         return True
-    return (c // g) % BLOCK == 0 and (m // g) % BLOCK == 0
+    return (c // g) % block == 0 and (m // g) % block == 0
 
 
+@dataclass
 class ConvToNchwc(RewritePattern):
     """# conv(x, W, B, Z) -> from_nchwc(conv_nchwc(to_nchwc(x), pack(W), B, to_nchwc(Z)))"""
 
+    block: int
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: G.ConvOp, rewriter: PatternRewriter, /) -> None:
-        if not conv_is_eligible(op):
+        if not conv_is_eligible(op, self.block):
             return
         new_ops: list[Operation] = []
-        x = _to_blocked(op.X, new_ops)
-        w = G.ConstantOp(nchwc.pack_conv_weights(cast(np.ndarray, G.constant_value(op.W)), BLOCK))
+        x = _to_blocked(op.X, new_ops, self.block)
+        packed = nchwc.pack_conv_weights(cast(np.ndarray, G.constant_value(op.W)), self.block)
+        w = G.ConstantOp(packed)
         new_ops.append(w)
         _name(w.output, op.W, "_packed")
         rest = list(op.B[:1])
         if len(op.B) > 1:  # the summand
-            rest.append(_to_blocked(op.B[1], new_ops))
+            rest.append(_to_blocked(op.B[1], new_ops, self.block))
         conv = G.ConvNchwcOp.make([x, w.output, *rest], dict(op.properties))
         _replace_blocked(rewriter, op, new_ops, conv)
 
@@ -132,7 +137,7 @@ class ConvToNchwc(RewritePattern):
 # ---------------------------------------------------------------------------------------
 
 
-def _blocked_constant(c: np.ndarray, channels: int) -> np.ndarray | None:
+def _blocked_constant(c: np.ndarray, channels: int, block: int) -> np.ndarray | None:
     """A constant operand of a 4-D elementwise op, for the op's blocked form: splats stay,
     per-channel constants ([C, 1, 1] and the like) are blocked, anything else: None."""
     if c.ndim > 4:
@@ -142,7 +147,7 @@ def _blocked_constant(c: np.ndarray, channels: int) -> np.ndarray | None:
     full = c.reshape((1,) * (4 - c.ndim) + c.shape)
     if full.shape != (1, channels, 1, 1):
         return None
-    return nchwc.to_blocked(full, BLOCK)
+    return nchwc.to_blocked(full, block)
 
 
 class ElementwiseThroughReorder(RewritePattern):
@@ -156,11 +161,13 @@ class ElementwiseThroughReorder(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not isinstance(op, G.UnaryOp | G.BinaryOp | G.VariadicOp | G.ClipOp):
             return
-        if isinstance(op, G.CompareOp) or not _blockable(op.results[0]):
+        if isinstance(op, G.CompareOp) or len(_shape(op.results[0])) != 4:
             return
         out = _shape(op.results[0])
         tensors = op.operands[:1] if isinstance(op, G.ClipOp) else op.operands
-        if not any(_blocked_source(v) is not None and _shape(v) == out for v in tensors):
+        sources = [_blocked_source(v) for v in tensors if _shape(v) == out]
+        block = next((_shape(b)[-1] for b in sources if b is not None), None)
+        if block is None or not _blockable(op.results[0], block):
             return
         new_ops: list[Operation] = []
         operands: list[SSAValue] = []
@@ -170,7 +177,7 @@ class ElementwiseThroughReorder(RewritePattern):
                 continue
             c = G.constant_value(v)
             if c is not None:
-                blocked = _blocked_constant(c, out[1])
+                blocked = _blocked_constant(c, out[1], block)
                 if blocked is None:
                     return
                 if blocked is c:
@@ -180,7 +187,7 @@ class ElementwiseThroughReorder(RewritePattern):
                     new_ops.append(k)
                     operands.append(k.output)
             elif _shape(v) == out:
-                operands.append(_to_blocked(v, new_ops))
+                operands.append(_to_blocked(v, new_ops, block))
             else:
                 return
         _replace_blocked(rewriter, op, new_ops, type(op).make(operands, dict(op.properties)))
@@ -222,14 +229,14 @@ class ConcatThroughReorder(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: G.ConcatOp, rewriter: PatternRewriter, /) -> None:
-        if not _blockable(op.results[0]) or G.get_int(op.properties, "axis", 0) % 4 != 1:
+        if len(_shape(op.results[0])) != 4 or G.get_int(op.properties, "axis", 0) % 4 != 1:
             return
-        if not all(_blockable(v) for v in op.inputs):
-            return
-        if not any(_blocked_source(v) is not None for v in op.inputs):
+        sources = [_blocked_source(v) for v in op.inputs]
+        block = next((_shape(b)[-1] for b in sources if b is not None), None)
+        if block is None or not all(_blockable(v, block) for v in op.inputs):
             return
         new_ops: list[Operation] = []
-        blocked = [_to_blocked(v, new_ops) for v in op.inputs]
+        blocked = [_to_blocked(v, new_ops, block) for v in op.inputs]
         concat = G.ConcatOp.make(blocked, {"axis": G.int_attr(1)})
         _replace_blocked(rewriter, op, new_ops, concat)
 
@@ -252,15 +259,17 @@ class BatchNormThroughReorder(RewritePattern):
         scale, beta, mean, var = (cast(np.ndarray, p).astype(np.float64) for p in params)
         s = scale / np.sqrt(var + G.get_float(op.properties, "epsilon", 1e-5))
         c = _shape(op.X)[1]
-        consts = [G.ConstantOp(nchwc.to_blocked(v.reshape(1, c, 1, 1).astype(np.float32), BLOCK))
+        block = _shape(src)[-1]
+        consts = [G.ConstantOp(nchwc.to_blocked(v.reshape(1, c, 1, 1).astype(np.float32), block))
                   for v in (s, beta - mean * s)]
         mul = G.MulOp.make([src, consts[0].output])
         add = G.AddOp.make([mul.results[0], consts[1].output])
         _replace_blocked(rewriter, op, [*consts, mul], add)
 
 
-def layout_patterns() -> list[RewritePattern]:
-    return [ConvToNchwc(), ElementwiseThroughReorder(), PoolThroughReorder(),
+def layout_patterns(block: int) -> list[RewritePattern]:
+    """The layout rewrites, convs blocked by `block` channels."""
+    return [ConvToNchwc(block), ElementwiseThroughReorder(), PoolThroughReorder(),
             GlobalPoolThroughReorder(), ConcatThroughReorder(), BatchNormThroughReorder()]
 
 
@@ -271,7 +280,9 @@ class NchwcLayoutPass(ModulePass):
 
     name = "nchwc-layout"
 
+    block: int = 0  # channels per block; 0: one vector register of the host
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from infer.transforms.graph_optimize import optimize_layout
 
-        optimize_layout(op)
+        optimize_layout(op, self.block)

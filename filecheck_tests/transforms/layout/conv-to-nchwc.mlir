@@ -1,4 +1,4 @@
-// RUN: infer-opt %s -p nchwc-layout | filecheck %s
+// RUN: infer-opt %s -p "nchwc-layout{block=8}" | filecheck %s
 
 // A conv whose channels fill 8-wide blocks runs blocked: its input is reordered in, its
 // weights are packed [M/8, C/8, kh, kw, 8, 8] at compile time, its output reordered out.

@@ -1,4 +1,4 @@
-// RUN: infer-opt %s -p nchwc-layout | filecheck %s
+// RUN: infer-opt %s -p "nchwc-layout{block=8}" | filecheck %s
 
 // Between blocked convs, activations, residual adds and pools stay blocked: one reorder in
 // at the start of the region, one out at its end (to_nchwc(from_nchwc(x)) cancels).
