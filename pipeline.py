@@ -23,7 +23,8 @@ def graph_optimize_passes(level: int) -> list[str]:
 
 
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.
-LOWER_TO_LOOPS = ["graph-to-loops", "canonicalize", "cse"]
+# Repeated kernels (the same conv many times) are outlined into shared functions.
+LOWER_TO_LOOPS = ["graph-to-loops{outline=true}", "canonicalize", "cse"]
 
 
 def make_passes(names: list[str]) -> list[ModulePass]:

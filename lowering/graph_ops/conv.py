@@ -264,3 +264,6 @@ def _maybe_loop(b: LoopBuilder, n: int) -> AbstractContextManager[SSAValue | int
 LOWERINGS: dict[type[Operation], LoweringFn] = {
     graph.ConvOp: _conv,
 }
+
+# One kernel function per distinct conv signature (see graph_to_loops: kernel outlining).
+OUTLINED = {graph.ConvOp}

@@ -149,3 +149,6 @@ LOWERINGS: dict[type[Operation], LoweringFn] = {
     graph.MatMulOp: _matmul,
     graph.GemmOp: _gemm,
 }
+
+# One kernel function per distinct signature (see graph_to_loops: kernel outlining).
+OUTLINED = {graph.MatMulOp, graph.GemmOp}

@@ -156,3 +156,6 @@ LOWERINGS: dict[type[Operation], LoweringFn] = {
     graph.GlobalMaxPoolOp: _lower(_global_pool, True),
     graph.GlobalAveragePoolOp: _lower(_global_pool, False),
 }
+
+# One kernel function per distinct signature (see graph_to_loops: kernel outlining).
+OUTLINED = set(LOWERINGS)
