@@ -617,6 +617,72 @@ class ConstantOfShapeOp(GraphOp):
         return [cast(DenseIntOrFPElementsAttr, v).get_element_type() if v else f32]
 
 
+def range_length(start: Dim, limit: Dim, delta: Dim) -> Dim:
+    """ONNX Range's element count max(ceil((limit - start) / delta), 0) on integer dims
+    (ints, DYN, or the lowering's run-time values). A delta known only at run time uses
+    ceil(a / d) = -floor(-a / d), which holds for either sign of d."""
+    if isinstance(delta, int):
+        if delta == 0:
+            raise ValueError("delta must not be zero")
+        n = D.ceil_div(limit - start, delta) if delta > 0 else D.ceil_div(start - limit, -delta)
+    else:
+        n = 0 - ((start - limit) // delta)
+    return max(n, 0) if isinstance(n, int) else n.max(0)
+
+
+def float_range_length(start: np.generic, limit: np.generic, delta: np.generic) -> int:
+    """Range's element count for float scalars, as onnxruntime computes it: limit - start
+    in the element type, divided by delta in double precision."""
+    q = np.ceil(float(limit - start) / float(delta)) if delta != 0 else np.nan
+    if not np.isfinite(q):
+        raise ValueError(f"range({start}, {limit}, {delta}) has no finite length")
+    return max(int(q), 0)
+
+
+@irdl_op_definition
+class RangeOp(GraphOp):
+    """y[i] = start + i * delta for i < max(ceil((limit - start) / delta), 0).
+
+    start, limit, delta: scalars (rank 0, or one element) of one float or signed integer
+    type. The length is static when all three are constants, symbolic when they come from
+    a `shape.of` (`SymbolicShape`: DYN in type inference, the map evaluated on run-time
+    dims in the lowering), else known at run time only."""
+
+    name = "graph.range"
+    start = operand_def(TensorType)
+    limit = operand_def(TensorType)
+    delta = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = _TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        e = types[0].element_type
+        if any(t.element_type != e for t in types):
+            raise VerifyException("'graph.range' start, limit and delta must have one type")
+        if not (isinstance(e, Float32Type | Float64Type) or (
+                isinstance(e, IntegerType) and e.width.data in (16, 32, 64)
+                and e.signedness.data != Signedness.UNSIGNED)):
+            raise VerifyException(f"'graph.range' needs f32, f64, i16, i32 or i64, got {e}")
+        if any(t.get_shape() not in ((), (1,)) for t in types):
+            raise VerifyException("'graph.range' start, limit and delta must be scalars")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        arrays = [c.reshape(-1)[0] if isinstance(c, np.ndarray) else None for c in consts]
+        if any(isinstance(a, np.floating) for a in arrays):  # then all are floats
+            if arrays[2] is not None and arrays[2] == 0:
+                raise ValueError("delta must not be zero")
+            if any(a is None for a in arrays):
+                return [[DYN]]
+            return [[float_range_length(*cast(list[np.generic], arrays))]]
+        scalars: list[Dim] = []
+        for a, c in zip(arrays, consts, strict=True):
+            symbolic = c.dims[0] if isinstance(c, SymbolicShape) else DYN
+            scalars.append(int(a) if a is not None else symbolic)
+        return [[range_length(*scalars)]]
+
+
 # ---------------------------------------------------------------------------------------
 # Elementwise
 # ---------------------------------------------------------------------------------------
@@ -1265,6 +1331,11 @@ class ConvNchwcOp(GraphOp):
     channel j (within m's group) tap t has weight W[m // c, j // ci, t, j % ci, m % c].
     B is [M] as in graph.conv; the optional summand Z is blocked like Y. Properties are
     graph.conv's (strides, pads, dilations, group, activation).
+
+    X may also be plain NCHW [N, C, *sp] (rank W's - 2; group 1, ci = Cg = C, W packed
+    [M/c, 1, *kernel, C, c]): y[n, m, o] = sum_{j, t} W[m // c, 0, t, j, m % c] *
+    x[n, j, o*s - p + t*d]. That is the image stem, whose few channels fill no block: it
+    reads its input as is and writes blocked.
     """
 
     name = "graph.conv_nchwc"
@@ -1290,17 +1361,24 @@ class ConvNchwcOp(GraphOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         x, w = dims[0], dims[1]
-        n = len(x) - 3
-        if n < 1 or len(w) != n + 4:
+        n = len(w) - 4
+        plain = len(x) == n + 2  # an NCHW input [N, C, *sp]
+        if n < 1 or len(x) != n + (2 if plain else 3):
             raise ValueError(
-                f"X {D.format_shape(x)} and W {D.format_shape(w)} are not a blocked input "
-                "[N, C/c, *sp, c] and packed weights [M/c, Cg/ci, *k, ci, c]"
+                f"X {D.format_shape(x)} and W {D.format_shape(w)} are not a blocked (or NCHW) "
+                "input [N, C/c, *sp, c] and packed weights [M/c, Cg/ci, *k, ci, c]"
             )
-        if not all(isinstance(d, int) for d in [x[1], x[-1], *w]):
+        if not all(isinstance(d, int) for d in [x[1], *w, *([] if plain else [x[-1]])]):
             raise ValueError("channels, blocks and weights must be static")
-        c, cin = cast(int, x[-1]), cast(int, x[1]) * cast(int, x[-1])
         mb, cgb, ci, co = cast(int, w[0]), cast(int, w[1]), cast(int, w[-2]), cast(int, w[-1])
+        c = co if plain else cast(int, x[-1])
+        cin = cast(int, x[1]) * (1 if plain else c)
         g = get_int(props, "group", 1)
+        if plain and (g != 1 or cgb != 1 or ci != cin):
+            raise ValueError(
+                f"W {D.format_shape(w)} does not pack an NCHW input of {cin} channels "
+                f"[M/c, 1, *k, {cin}, c] (group 1 only)"
+            )
         if co != c or g < 1 or cin % g or cgb * ci * g != cin or (mb * c) % g:
             raise ValueError(
                 f"W {D.format_shape(w)} does not pack {cin} input channels in {g} groups "
@@ -1932,6 +2010,7 @@ GRAPH = Dialect(
     [
         ConstantOp,
         ConstantOfShapeOp,
+        RangeOp,
         ReluOp,
         SigmoidOp,
         TanhOp,

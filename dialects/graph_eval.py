@@ -234,8 +234,10 @@ def _lrn(op: Operation, x: list[np.ndarray]) -> np.ndarray:
 
 
 def _conv_nchwc(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    block = x[0].shape[-1]
-    plain = [nchwc.from_blocked(x[0]), nchwc.unpack_conv_weights(x[1]), *x[2:3]]
+    block = x[1].shape[-1]
+    # X of rank W's - 2 is already NCHW (the image stem's form).
+    data = x[0] if x[0].ndim == x[1].ndim - 2 else nchwc.from_blocked(x[0])
+    plain = [data, nchwc.unpack_conv_weights(x[1]), *x[2:3]]
     if len(x) > 3:
         plain.append(nchwc.from_blocked(x[3]))
     return nchwc.to_blocked(_conv_nchw(op, plain), block)
@@ -332,6 +334,13 @@ def _constant_of_shape(op: Operation, x: list[np.ndarray]) -> np.ndarray:
     return np.full(_shape_of(op, x), np.frombuffer(attr.data.data, dtype=dtype)[0])
 
 
+def _range(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+    """y[i] = start + i * delta in the element type (as the kernel computes it)."""
+    start, _, delta = (v.reshape(-1)[0] for v in x)
+    (n,) = _shape_of(op, x)
+    return start + np.arange(n, dtype=start.dtype) * delta
+
+
 def _unary(fn: Callable[[np.ndarray], np.ndarray]) -> Evaluator:
     return lambda op, x: fn(x[0])
 
@@ -346,6 +355,7 @@ def _variadic(fn: Callable[[Sequence[np.ndarray]], np.ndarray]) -> Evaluator:
 
 EVALUATORS: dict[type[Operation], Evaluator] = {
     G.ConstantOfShapeOp: _constant_of_shape,
+    G.RangeOp: _range,
     G.ReluOp: _unary(lambda v: np.maximum(v, 0)),
     G.SigmoidOp: _unary(lambda v: 1 / (1 + np.exp(-v))),
     G.TanhOp: _unary(np.tanh),

@@ -40,10 +40,13 @@ def input_block(channels_per_group: int, block: int) -> int:
     return 1 if channels_per_group == 1 else block
 
 
-def pack_conv_weights(w: np.ndarray, block: int) -> np.ndarray:
-    """ONNX conv weights [M, Cg, *k] -> [M/c, Cg/ci, *k, ci, c] (graph.conv_nchwc's W)."""
+def pack_conv_weights(w: np.ndarray, block: int, input_blocked: bool = True) -> np.ndarray:
+    """ONNX conv weights [M, Cg, *k] -> [M/c, Cg/ci, *k, ci, c] (graph.conv_nchwc's W).
+
+    With input_blocked=False, for a group-1 conv reading a plain NCHW input:
+    [M/c, 1, *k, C, c] (ci = Cg = C, all input channels of a tap contiguous)."""
     m, cg, *k = w.shape
-    ci = input_block(cg, block)
+    ci = input_block(cg, block) if input_blocked else cg
     assert m % block == 0 and cg % ci == 0, (w.shape, block)
     v = w.reshape(m // block, block, cg // ci, ci, *k)
     # axes: (mb, co, cgb, ci, *k) -> (mb, cgb, *k, ci, co)
@@ -53,7 +56,8 @@ def pack_conv_weights(w: np.ndarray, block: int) -> np.ndarray:
 
 
 def unpack_conv_weights(w: np.ndarray) -> np.ndarray:
-    """The inverse of pack_conv_weights."""
+    """The inverse of pack_conv_weights, blocked input or not ([M/c, 1, *k, C, c] of an
+    NCHW input is the case ci = Cg)."""
     mb, cgb, *k, ci, c = w.shape
     nk = len(k)
     # (mb, cgb, *k, ci, co) -> (mb, co, cgb, ci, *k)

@@ -12,10 +12,11 @@ The map has one dim per input dim, no symbols, and one result per element of the
 (a 1-D tensor, or a 0-d one with a single result, as `Gather` with a scalar index makes).
 Static input dims are substituted into the map by canonicalization, so a result that
 only depends on them is a constant, and an all-constant `shape.of` folds to
-`graph.constant`. Graph ops that take a shape operand (Reshape, Expand, ConstantOfShape)
-see a `shape.of` through `graph.HasSymbolicShape`: their shape functions evaluate the map
-on the input's dims (DYN at compile time), and their lowerings evaluate it again on the
-input buffer's run-time dims, so a `shape.of` read only by them needs no buffer.
+`graph.constant`. Graph ops that take a shape operand (Reshape, Expand, ConstantOfShape,
+and Range's start/limit/delta) see a `shape.of` through `graph.HasSymbolicShape`: their
+shape functions evaluate the map on the input's dims (DYN at compile time), and their
+lowerings evaluate it again on the input buffer's run-time dims, so a `shape.of` read
+only by them needs no buffer.
 """
 
 from __future__ import annotations

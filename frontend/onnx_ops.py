@@ -578,6 +578,12 @@ def expand(b: OpBuilder, input: Value, shape: Value) -> Value:
     return b.emit1(G.ExpandOp, input, shape)
 
 
+def range_(b: OpBuilder, start: Value, limit: Value, delta: Value, *, stash_type: int = 1
+           ) -> Value:
+    # stash_type (opset 27) only applies to float16/bfloat16, which graph.range rejects.
+    return b.emit1(G.RangeOp, start, limit, delta)
+
+
 def slice_v1(
     b: OpBuilder,
     data: Value,
@@ -755,6 +761,7 @@ OPS: dict[str, dict[int, OpFn]] = {
     "Unsqueeze": {1: unsqueeze_v1, 13: unsqueeze},
     "Squeeze": {1: squeeze_v1, 13: squeeze},
     "Expand": {8: expand},
+    "Range": {11: range_},
     "Split": {2: split_v2, 13: split_v13, 18: split},
     "Pad": {2: pad_v2, 11: pad},
 }

@@ -15,6 +15,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from infer.dialects import graph as G
+from infer.dialects import nchwc
 from infer.dialects.graph_eval import can_evaluate, evaluate
 from infer.frontend.onnx_import import import_model
 from infer.transforms.graph_optimize import op_counts, optimize, optimize_layout
@@ -191,9 +192,12 @@ def test_lrn_even_size() -> None:
 # -- blocked (NCHWc) --------------------------------------------------------------------
 
 
-def test_blocked_ops() -> None:
+def test_blocked_ops(monkeypatch: pytest.MonkeyPatch) -> None:
     """Level 3's layout: reorders, blocked convs (one with a summand and an activation,
     one depthwise) and blocked pools, all interpreted through NCHW."""
+    # blocks of 8 whatever the host: the 8-channel input is reordered in (with 16 its
+    # conv would read it as NCHW, as test_blocked_stem does)
+    monkeypatch.setattr(nchwc, "host_block", lambda: 8)
     nodes = [
         helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["c1"], ["r1"]),
@@ -213,6 +217,28 @@ def test_blocked_ops() -> None:
                "graph.average_pool_nchwc", "graph.from_nchwc"]  # fmt: skip
     counts = check(m, {"x": _data(1, 8, 9, 10)}, level=2, layout=True, expect=blocked)
     assert counts["graph.conv"] == 0, counts
+
+
+@pytest.mark.parametrize("block", [8, 16])
+def test_blocked_stem(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An image stem (3 channels, 7x7 stride 2, bias, summand, ReLU) blocked on its NCHW
+    input: conv_nchwc reads x as is, only the summand is reordered in."""
+    monkeypatch.setattr(nchwc, "host_block", lambda: block)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], strides=[2, 2], pads=[3, 3, 3, 3]),
+        helper.make_node("Add", ["c", "z"], ["s"]),
+        helper.make_node("Relu", ["s"], ["r"]),
+        helper.make_node("MaxPool", ["r"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                         pads=[1, 1, 1, 1]),
+    ]
+    inits = [numpy_helper.from_array(_data(32, 3, 7, 7), "w"),
+             numpy_helper.from_array(_data(32), "b")]  # fmt: skip
+    m = make_model(nodes, [("x", F, [2, 3, 13, 17]), ("z", F, [2, 32, 7, 9])],
+                   [("y", F, [2, 32, 4, 5])], inits)
+    feeds = {"x": _data(2, 3, 13, 17), "z": _data(2, 32, 7, 9)}
+    counts = check(m, feeds, level=2, layout=True,
+                   expect=["graph.conv_nchwc", "graph.max_pool_nchwc"])
+    assert counts["graph.conv"] == 0 and counts["graph.to_nchwc"] == 1, counts
 
 
 # -- folding ----------------------------------------------------------------------------

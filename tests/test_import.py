@@ -188,6 +188,24 @@ def test_newer_opset_with_unchanged_op_definitions() -> None:
     assert "graph.relu" in str(import_model(m))
 
 
+def test_range_from_opset_11() -> None:
+    """Range's length is static for constant scalars and dynamic for run-time ones."""
+    m = model([h.make_node("Range", ["s", "l", "d"], ["y"]),
+               h.make_node("Range", ["s", "l", "c"], ["z"])],
+              [vi("s", [], T.INT32), vi("l", [], T.INT32)],
+              [vi("y", [None], T.INT32), vi("z", [None], T.INT32)],
+              [numpy_helper.from_array(np.array(2, np.int32), "d"),
+               numpy_helper.from_array(np.array(-3, np.int32), "c")], opset=11)
+    ranges = [op for op in main_func(import_model(m)).body.block.ops if isinstance(op, G.RangeOp)]
+    assert [str(op.output.type) for op in ranges] == ["tensor<?xi32>"] * 2
+    consts = [numpy_helper.from_array(np.array(v, np.float32), n)
+              for n, v in (("s", 1.0), ("l", 2.5), ("d", 0.5))]
+    m = model([h.make_node("Range", ["s", "l", "d"], ["y"])], [], [vi("y", [None])], consts,
+              opset=11)
+    (op,) = [op for op in main_func(import_model(m)).body.block.ops if isinstance(op, G.RangeOp)]
+    assert str(op.output.type) == "tensor<3xf32>"
+
+
 # -- errors -------------------------------------------------------------------------------
 
 X = vi("x", [1, 3, 4, 4])

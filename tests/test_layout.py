@@ -131,8 +131,9 @@ def test_inception_branches() -> None:
 
 
 def test_boundaries() -> None:
-    """An image stem (3 channels), an LRN and a 12-channel conv stay NCHW between blocked
-    convs; a per-channel Mul and a broadcast Add of a row cross the boundary."""
+    """An image stem (3 channels) is blocked reading its NCHW input; an LRN and a
+    12-channel conv stay NCHW between blocked convs; a per-channel Mul and a broadcast Add
+    of a row cross the boundary."""
     g = Net(3)
     stem = g.node("Relu", [g.conv("x", 3, 16)])
     a = g.conv(stem, 16, 16)
@@ -141,7 +142,23 @@ def test_boundaries() -> None:
     b = g.conv(lrn, 16, 12, k=1)
     row = g.const(RNG.standard_normal((1, 10)).astype(np.float32))
     added = g.node("Add", [g.conv(m, 16, 16), row])
-    _check(g.model(b, added), 2, 3)
+    _check(g.model(b, added), 3, 3)
+
+
+def test_image_stem() -> None:
+    """ResNet's stem: a 7x7 stride-2 conv of the 3-channel image, BN, ReLU, max pool,
+    then a residual conv. The stem conv reads the image as NCHW: nothing is reordered in."""
+    g = Net(3, 23)
+    stem = g.conv("x", 3, 32, k=7, bias=False, strides=[2, 2])
+    s = g.node("Relu", [g.bn(stem, 32)])
+    p = g.node("MaxPool", [s], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    y = g.node("Relu", [g.node("Add", [g.conv(p, 32, 32), p])])
+    model = g.model(y)
+    module = import_model(model)
+    optimize(module, 3)
+    counts = op_counts(module)
+    assert (counts["graph.to_nchwc"], counts["graph.from_nchwc"]) == (0, 1), counts
+    _check(model, 2, 3, 23)
 
 
 @pytest.mark.parametrize("level", [2, 3])

@@ -278,3 +278,61 @@ def test_conv_nchwc_block16(group: int) -> None:
     y = _onnx("Conv", {"x": x, "w": w, "b": bias}, attrs)
     ours = _run(compiled, nchwc.to_blocked(x, block), packed, bias)
     np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
+
+
+# x NCHW shape (fewer channels than a block), ONNX weight shape [M, C, *k], bias, attributes
+NCHW_INPUT_CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...], bool, dict[str, Any]]] = {
+    "stem_7x7_s2_p3_relu": ((3, 3, 37, 45), (64, 3, 7, 7), True,
+                            dict(pads=[3, 3, 3, 3], strides=[2, 2], activation="relu")),
+    "3x3_s2_p1": ((3, 3, 17, 23), (32, 3, 3, 3), True, dict(pads=[1, 1, 1, 1], strides=[2, 2])),
+    "1_channel": ((3, 1, 11, 19), (16, 1, 5, 5), False, dict(pads=[2, 2, 2, 2])),
+    "odd_asym": ((3, 5, 9, 13), (48, 5, 3, 2), True,
+                 dict(pads=[0, 1, 2, 0], strides=[1, 2], activation="relu")),
+    "dilated_no_pad": ((3, 7, 12, 31), (16, 7, 3, 3), False, dict(dilations=[2, 2])),
+}
+
+
+@pytest.mark.parametrize("block", [8, 16])
+@pytest.mark.parametrize("case", list(NCHW_INPUT_CASES))
+def test_conv_nchwc_nchw_input(case: str, block: int) -> None:
+    """The image stem's form: an NCHW input of C < c channels, weights [M/c, 1, *k, C, c],
+    a blocked output; at batch 1 and 3 (dynamic)."""
+    x_shape, w_shape, has_bias, attrs = NCHW_INPUT_CASES[case]
+    w, bias = _rand(*w_shape), _rand(w_shape[0])
+    packed = nchwc.pack_conv_weights(w, block, input_blocked=False)
+    assert packed.shape == (w_shape[0] // block, 1, *w_shape[2:], w_shape[1], block)
+    np.testing.assert_array_equal(nchwc.unpack_conv_weights(packed), w)
+    conv_attrs = {k: v for k, v in attrs.items() if not k.startswith("activation")}
+    results = []
+    for n in (1, x_shape[0]):
+        x = _rand(n, *x_shape[1:])
+        y = _onnx("Conv", {"x": x, "w": w, **({"b": bias} if has_bias else {})}, conv_attrs)
+        results.append((x, y if "activation" not in attrs else np.maximum(y, 0)))
+    m, *out_sp = results[0][1].shape[1:]
+    y_blocked = ["N", m // block, *out_sp, block]
+    args: list[Sequence[int | str]] = [["N", *x_shape[1:]], list(packed.shape)]
+    args += [[m]] if has_bias else []
+    compiled = _compile("graph.conv_nchwc", args, y_blocked, attrs)
+    for x, y in results:
+        ours = _run(compiled, x, packed, *([bias] if has_bias else []))
+        np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
+
+
+def test_conv_nchwc_nchw_input_needs_group_1() -> None:
+    with pytest.raises(ValueError, match="group 1 only"):
+        _compile("graph.conv_nchwc", [["N", 4, 5, 5], [2, 1, 3, 3, 4, C]], ["N", 2, 3, 3, C],
+                 {"group": 2})
+
+
+def test_conv_nchwc_nchw_input_dynamic_spatial() -> None:
+    """The stem with run-time image sizes: interior tile bounds computed at run time."""
+    attrs = {"pads": [3, 3, 3, 3], "strides": [2, 2]}
+    w = _rand(16, 3, 7, 7)
+    packed = nchwc.pack_conv_weights(w, C, input_blocked=False)
+    compiled = _compile("graph.conv_nchwc", [[1, 3, "H", "W"], list(packed.shape)],
+                        [1, 2, "OH", "OW", C], attrs)
+    for h, wd in ((23, 41), (7, 8), (1, 2)):
+        x = _rand(1, 3, h, wd)
+        y = _onnx("Conv", {"x": x, "w": w}, attrs)
+        ours = _run(compiled, x, packed)
+        np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)

@@ -8,6 +8,12 @@ import pytest
 from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
+import infer
+from infer.context import make_context
+from infer.frontend.onnx_import import import_model
+from infer.pipeline import graph_optimize_passes, run_passes
+from infer.transforms.graph_optimize import op_counts
+
 from .helpers import check_against_onnxruntime, node_model
 
 RNG = np.random.default_rng(0)
@@ -256,3 +262,56 @@ def test_constant_of_shape_runtime_shape():
     m = node_model("ConstantOfShape", [("s", TP.INT64, [2])],
                    {"value": numpy_helper.from_array(np.array([2.5], np.float32))})  # fmt: skip
     check_against_onnxruntime(m, [{"s": i64s(2, 3)}, {"s": i64s(1, 0)}])
+
+
+# -- range --------------------------------------------------------------------------------
+
+# (start, limit, delta): ascending, descending (negative delta), empty (limit == start, or
+# on the wrong side of start), one element, a length that is not a multiple of delta.
+RANGES = [(0, 10, 3), (10, 1, -3), (5, 5, 1), (5, 1, 1), (-4, 7, 2), (3, 4, 5), (-2, -9, -1)]
+FLOAT_RANGES = [(0.5, 3.7, 0.3), (1.0, -2.0, -0.75), (0.0, 1.0, 0.1), (2.0, 2.0, 0.5),
+                (2.0, 1.0, 0.5)]
+RANGE_TYPES = [np.int64, np.int32, np.int16, np.float32, np.float64]
+
+
+def range_cases(dtype) -> list[tuple[float, float, float]]:
+    return RANGES + (FLOAT_RANGES if np.dtype(dtype).kind == "f" else [])
+
+
+def range_scalars(dtype, case) -> dict[str, np.ndarray]:
+    return {n: np.array(v, dtype) for n, v in zip(("s", "l", "d"), case, strict=True)}
+
+
+@pytest.mark.parametrize("dtype", RANGE_TYPES)
+def test_range_runtime_scalars(dtype):
+    """Start, limit, delta as model inputs: the length is computed at run time."""
+    elem = helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    m = node_model("Range", [(n, elem, []) for n in ("s", "l", "d")], opset=11)
+    check_against_onnxruntime(m, [range_scalars(dtype, c) for c in range_cases(dtype)])
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float32])
+@pytest.mark.parametrize("level", [0, 1])
+def test_range_constant_scalars(dtype, level):
+    """Constant scalars: a static length; folded into a constant from level 1 on."""
+    for case in range_cases(dtype):
+        m = node_model("Range", [], inits=range_scalars(dtype, case))
+        module = import_model(m)
+        run_passes(module, make_context(), graph_optimize_passes(level))
+        assert op_counts(module)["graph.range"] == (1 if level == 0 else 0), case
+        check_against_onnxruntime(m, {}, opt_level=level)
+
+
+def test_range_mixed_constant_and_runtime_scalars():
+    m = node_model("Range", [("l", TP.INT64, [])], inits={"s": np.array(7), "d": np.array(-2)},
+                   node_inputs=["s", "l", "d"])  # fmt: skip
+    check_against_onnxruntime(m, [{"l": np.array(v, np.int64)} for v in (0, 7, 8, -3)])
+
+
+def test_range_zero_delta_at_run_time_is_empty():
+    """ONNX rejects delta 0 (onnxruntime raises); the kernel returns an empty range rather
+    than dividing by zero."""
+    for dtype, elem in ((np.int64, TP.INT64), (np.float32, TP.FLOAT)):
+        m = node_model("Range", [(n, elem, []) for n in ("s", "l", "d")])
+        (y,) = infer.compile(m).run(range_scalars(dtype, (1, 5, 0))).values()
+        assert y.shape == (0,) and y.dtype == dtype

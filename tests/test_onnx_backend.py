@@ -25,7 +25,9 @@ CASES = [
     "test_neg", "test_reciprocal", "test_relu", "test_reshape_reduced_dims",
     "test_sigmoid", "test_softmax_axis_1", "test_softmax_default_axis", "test_sqrt",
     "test_sub", "test_sub_bcast", "test_sum_one_input", "test_sum_two_inputs", "test_tanh",
-    "test_transpose_default",
+    "test_transpose_default", "test_range_float_type_positive_delta",
+    "test_range_int32_type_negative_delta", "test_expand_dim_changed",
+    "test_expand_dim_unchanged",
 ]  # fmt: skip
 
 backend_test = onnx.backend.test.BackendTest(infer.backend, __name__)

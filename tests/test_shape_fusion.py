@@ -288,3 +288,55 @@ def test_expand_of_shape_from_onnx() -> None:
     check_numerics(expand_of_shape_model(), [
         {"x": rng.standard_normal((a, 1, 4), np.float32),
          "y": rng.standard_normal((b, m, 4), np.float32)} for a, b, m in EXPAND_FEEDS])
+
+
+# -- Range fed by shape chains ------------------------------------------------------------
+#
+# PyTorch exports `torch.arange(x.size(1))` as Range(0, Gather(Shape(x), 1), 1): the scalar
+# Gather becomes a 0-d shape.of, and the range's length is computed from x's memref.dims.
+
+SCALAR_ALLOC = re.compile(r"memref\.alloc.*: memref<i(32|64)>")
+
+
+def torch_style_positions() -> onnx.ModelProto:
+    """x + torch.arange(x.size(1)).unsqueeze(0).expand(x.size(0), -1).float().unsqueeze(-1)
+    with x of shape [N, T, 8]."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]), const("zero", 0), const("one", 1),
+             helper.make_node("Gather", ["s", "one"], ["t"]),
+             helper.make_node("Range", ["zero", "t", "one"], ["pos"]),
+             *unsqueezed_dims("s", {"n": 0}), const("ax0", [0]), const("ax2", [2]),
+             helper.make_node("Unsqueeze", ["pos", "ax0"], ["pos_row"]),
+             helper.make_node("Unsqueeze", ["t", "ax0"], ["t_u"]),
+             helper.make_node("Concat", ["n_u", "t_u"], ["nt"], axis=0),
+             helper.make_node("Expand", ["pos_row", "nt"], ["pos_nt"]),
+             helper.make_node("Cast", ["pos_nt"], ["pos_f"], to=TP.FLOAT),
+             helper.make_node("Unsqueeze", ["pos_f", "ax2"], ["pos_3d"]),
+             helper.make_node("Add", ["x", "pos_3d"], ["y"])]
+    return make_model(nodes, [("x", TP.FLOAT, ["N", "T", 8])], [("y", TP.FLOAT, ["N", "T", 8])])
+
+
+def test_range_of_shape_evaluated_from_dims() -> None:
+    model = torch_style_positions()
+    module = import_model(model)
+    run_passes(module, make_context(), graph_optimize_passes(2))
+    counts = op_counts(module)
+    for name in ["shape", "gather", "concat"]:
+        assert counts[f"graph.{name}"] == 0, (name, counts)
+    (rng_op,) = [op for op in module.walk() if op.name == "graph.range"]
+    limit = rng_op.operands[1].owner
+    assert limit.name == "shape.of" and limit.operands[0].name_hint == "x", str(module)
+    loops = lowered_loops(model)
+    assert "shape.of" not in loops and not SCALAR_ALLOC.search(loops), loops
+    rng = np.random.default_rng(9)
+    check_numerics(model, [{"x": rng.standard_normal((n, t, 8), np.float32)}
+                           for n, t in ((2, 3), (2, 7), (1, 1))])
+
+
+def test_range_of_static_dim_folds() -> None:
+    """With T static the limit is a constant, and constant folding makes the range one."""
+    model = torch_style_positions()
+    model.graph.input[0].type.tensor_type.shape.dim[1].dim_value = 5
+    counts = optimized_counts(model, ["graph-optimize{level=2}"])
+    assert counts["graph.range"] == 0 and counts["shape.of"] == 1, counts  # N's
+    rng = np.random.default_rng(10)
+    check_numerics(model, [{"x": rng.standard_normal((n, 5, 8), np.float32)} for n in (1, 3)])

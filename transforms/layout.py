@@ -20,8 +20,11 @@ onnxruntime's MLAS picks it); the blocked kernels take it from the tensor types.
 
 Eligible ("where it pays"): 2-D f32 convs with constant weights whose channels fill whole
 blocks: C and M divisible by the block, and for a grouped conv the block divides C/group
-and M/group, or a depthwise conv (group = C = M). Other convs (the 3-channel stem) stay
-NCHW: padding their channels to a block would waste more than the reorder costs.
+and M/group, or a depthwise conv (group = C = M). A group-1 conv with fewer input channels
+than a block (the 3-channel image stem) and M divisible by the block reads its NCHW input
+as is: `from_nchwc(conv_nchwc(x, packed W))`, weights [M/c, 1, *k, C, c], no reorder in
+(as onnxruntime's NCHW-input conv does); padding 3 channels to a block would waste 5/8 of
+the work. Other convs (C or M with a partial block) stay NCHW.
 
     infer-opt model.mlir -p 'nchwc-layout{block=8}'   (block=0 or none: the host's)
 """
@@ -93,12 +96,25 @@ def _replace_blocked(rewriter: PatternRewriter, op: Operation, new_ops: list[Ope
 # ---------------------------------------------------------------------------------------
 
 
+def conv_reads_nchw(op: G.ConvOp, block: int) -> bool:
+    """Whether `op` is a group-1 conv of an f32 NCHW input with fewer channels than a
+    block (the image stem), which conv_nchwc runs without reordering its input."""
+    t = op.X.type
+    if not isinstance(t, TensorType) or t.element_type != f32 or len(t.get_shape()) != 4:
+        return False
+    return 0 < t.get_shape()[1] < block and G.get_int(op.properties, "group", 1) == 1
+
+
 def conv_is_eligible(op: G.ConvOp, block: int) -> bool:
     """Whether `op` has a blocked kernel that pays (see the module doc)."""
     x, y = op.X, op.Y
-    if not (_blockable(x, block) and _blockable(y, block)) or G.constant_value(op.W) is None:
+    if not _blockable(y, block) or G.constant_value(op.W) is None:
         return False
     if any(G.constant_value(b) is None for b in op.B[:1]):
+        return False
+    if conv_reads_nchw(op, block):
+        return True
+    if not _blockable(x, block):
         return False
     c, m = _shape(x)[1], _shape(y)[1]
     g = G.get_int(op.properties, "group", 1)
@@ -111,7 +127,9 @@ def conv_is_eligible(op: G.ConvOp, block: int) -> bool:
 
 @dataclass
 class ConvToNchwc(RewritePattern):
-    """# conv(x, W, B, Z) -> from_nchwc(conv_nchwc(to_nchwc(x), pack(W), B, to_nchwc(Z)))"""
+    """# conv(x, W, B, Z) -> from_nchwc(conv_nchwc(to_nchwc(x), pack(W), B, to_nchwc(Z)))
+
+    (x itself when it has fewer channels than a block.)"""
 
     block: int
 
@@ -120,8 +138,10 @@ class ConvToNchwc(RewritePattern):
         if not conv_is_eligible(op, self.block):
             return
         new_ops: list[Operation] = []
-        x = _to_blocked(op.X, new_ops, self.block)
-        packed = nchwc.pack_conv_weights(cast(np.ndarray, G.constant_value(op.W)), self.block)
+        plain = conv_reads_nchw(op, self.block)
+        x = op.X if plain else _to_blocked(op.X, new_ops, self.block)
+        packed = nchwc.pack_conv_weights(cast(np.ndarray, G.constant_value(op.W)), self.block,
+                                         input_blocked=not plain)
         w = G.ConstantOp(packed)
         new_ops.append(w)
         _name(w.output, op.W, "_packed")

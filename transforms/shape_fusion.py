@@ -5,9 +5,11 @@ Exporters compute shapes at run time: `Shape → Gather → Unsqueeze → Concat
 such chains into one `shape.of` whose affine map says how each entry follows from the
 input's dims, so that
 
-  - consumers (Reshape, Expand, ConstantOfShape) get static result types wherever an entry
-    is a constant or depends only on static dims (`graph.HasSymbolicShape`), and the entries
-    are computed from `memref.dim`s at run time, not by kernels;
+  - consumers (Reshape, Expand, ConstantOfShape, and Range, whose scalar operands a
+    `Gather(Shape(x), i)` makes 0-d shape.ofs: `torch.arange(x.size(1))`) get static result
+    types wherever an entry is a constant or depends only on static dims
+    (`graph.HasSymbolicShape`), and the entries are computed from `memref.dim`s at run
+    time, not by kernels;
   - structure hidden in the chain becomes visible: Reshape(N, g, C/g, H, W) → Transpose(0,
     2, 1, 3, 4) → Reshape(N, C, H, W) is one `graph.channel_shuffle`.
 

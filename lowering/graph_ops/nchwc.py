@@ -18,8 +18,10 @@ independent FMA chains cover the FMA latency (6 did not: 88 vs 120 GFLOP/s measu
 a 3x3 64->64 conv at 56x56). A depthwise conv (one input channel per group, as many
 outputs as inputs) has no input to share: one block per tile and no ii loop, the input
 is a vector too, acc[t] = fma(X[n, ocb, ih, iw(t), 0:c], W[ocb, 0, kh, kw, 0, 0:c],
-acc[t]). The accumulators are loop-carried values (scf.for iter_args) that LLVM keeps in
-registers; it unrolls the ii loop of constant trip count c.
+acc[t]). An NCHW input of C < c channels (the image stem, W packed [M/c, 1, *k, C, c])
+takes the dense tile with one group of C input channels: the broadcast reads X[n, ii, ih,
+iw(t)], ii < C. The accumulators are loop-carried values (scf.for iter_args) that LLVM
+keeps in registers; it unrolls the ii loop of constant trip count (c, or C).
 
 Only the interior tiles (every kw tap inside the input) take that path; outputs whose
 window touches the left or right padding take a T = 1 path whose kw range is computed
@@ -115,15 +117,21 @@ def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
     bias = ins[2] if len(ins) > 2 else None
     z = ins[3] if len(ins) > 3 else None
     xd, wd, yd = b.dims(x), b.dims(w), b.dims(y)
-    n_sp = len(xd) - 3
-    c, ci = cast(int, xd[-1]), cast(int, wd[-2])
+    n_sp = len(wd) - 4
+    plain = len(xd) == n_sp + 2  # an NCHW input (the image stem), read as x[n, ic, *sp]
+    c, ci = cast(int, wd[-1]), cast(int, wd[-2])
     kernel = cast(list[int], wd[2:-2])
     strides, dilations, pads = window_attrs(op, n_sp, kernel)
     group = graph.get_int(op.properties, "group", 1)
-    cin, m = cast(int, xd[1]) * c, cast(int, wd[0]) * c
+    cin, m = cast(int, xd[1]) * (1 if plain else c), cast(int, wd[0]) * c
     cg, mg = cin // group, m // group
-    depthwise = ci == 1 and cg == 1 and m == cin
-    if not depthwise and not (ci == c and cg % c == 0 and mg % c == 0):
+    depthwise = not plain and ci == 1 and cg == 1 and m == cin
+    if plain and not (group == 1 and ci == cin):
+        raise UnsupportedError(
+            f"graph.conv_nchwc: an NCHW input of {cin} channels needs group 1 and weights "
+            f"packed [M/c, 1, *k, {cin}, c]"
+        )
+    if not plain and not depthwise and not (ci == c and cg % c == 0 and mg % c == 0):
         raise UnsupportedError(
             f"graph.conv_nchwc: {group} groups of {cg} input / {mg} output channels do not "
             f"fill whole blocks of {c} (only dense blocks or a depthwise conv without "
@@ -139,7 +147,7 @@ def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
     k_w, s_w, d_w, pl = kernel[last], strides[last], dilations[last], pads[last]
     in_w, out_w = xd[2 + last], yd[2 + last]
     exact_end = [pads[n_sp + i] == 0 for i in range(n_sp)]
-    cgb = cg // c if not depthwise else 1  # input blocks of a group
+    cgb = 1 if depthwise or plain else cg // c  # input blocks of a group
     blocks_per_group = mg // c
     # Output blocks per tile: they share each broadcast input (a depthwise conv has no
     # input to share); all of them must be in one group.
@@ -194,12 +202,14 @@ def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
                         wvs = [b.vload(w, [blk, icb, *tap, kw, ii, 0], c) for blk in blocks]
                         out = list(accs_ii)
                         for t, iw in enumerate(iws):
-                            xv = b.splat(b.load(x, [n, xb, *pos, iw, ii]), c)
+                            at = [n, ii, *pos, iw] if plain else [n, xb, *pos, iw, ii]
+                            xv = b.splat(b.load(x, at), c)
                             for j, wv in enumerate(wvs):
                                 out[j * size + t] = b.fma(xv, wv, out[j * size + t])
                         return out
 
-                    return b.reduce_loop(0, c, carried, channel)
+                    # the ci input channels of the tap: a block, or all C of an NCHW input
+                    return b.reduce_loop(0, ci, carried, channel)
 
                 return b.reduce_loop(*kw_range, accs, kw_tap)
 

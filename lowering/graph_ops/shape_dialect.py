@@ -4,9 +4,10 @@ The map is evaluated with the same `Dim` arithmetic as the graph ops' shape func
 (static dims fold to constants, dynamic ones become `arith` ops on `index` values), so
 no kernel ever computes a shape. Where it is evaluated depends on its users:
 
-  - every user takes it as its shape operand (Reshape, Expand, ConstantOfShape): the
-    `shape.of` is inlined (`inlined_into_user`), has no buffer, and each user evaluates
-    the map on the source tensor's dims where it needs the sizes (`inline_shape`);
+  - every user takes it as its shape operand (Reshape, Expand, ConstantOfShape), or as
+    a scalar operand of Range: the `shape.of` is inlined (`inlined_into_user`), has no
+    buffer, and each user evaluates the map on the source tensor's dims where it needs
+    the sizes or values (`inline_shape`);
   - some user needs the i64 tensor itself (it is returned, or feeds an op that reads its
     data): the entries are stored into a small integer buffer, which the users read.
 """
@@ -24,18 +25,21 @@ from infer.dialects.dims import Dim
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import storage_type
 
-# Ops whose lowering evaluates a `shape.of` fed to them, by the index of that operand.
-EVALUATES_SHAPE_OPERAND: dict[type[Operation], int] = {
-    graph.ReshapeOp: 1,
-    graph.ExpandOp: 1,
-    graph.ConstantOfShapeOp: 0,
+# Ops whose lowering evaluates a `shape.of` fed to them, by the indices of such operands
+# (Range's start, limit and delta are scalars, a 0-d `shape.of` each).
+EVALUATES_SHAPE_OPERAND: dict[type[Operation], tuple[int, ...]] = {
+    graph.ReshapeOp: (1,),
+    graph.ExpandOp: (1,),
+    graph.ConstantOfShapeOp: (0,),
+    graph.RangeOp: (0, 1, 2),
 }
 
 
 def inlined_into_user(op: Operation) -> bool:
     """Whether `op` is a `shape.of` that every user evaluates itself (no buffer)."""
     return isinstance(op, shape.OfOp) and all(
-        EVALUATES_SHAPE_OPERAND.get(type(use.operation)) == use.index for use in op.result.uses
+        use.index in EVALUATES_SHAPE_OPERAND.get(type(use.operation), ())
+        for use in op.result.uses
     )
 
 

@@ -6,9 +6,9 @@ so the buffer lives until its last view is dead. The other ops write a fresh buf
 one loop nest over the output (innermost loop over its last dim, contiguous stores);
 Concat and Split loop over each input / output slab instead. Constant operands (shapes,
 axes, slice bounds) are read at compile time through the ops' shape functions. A shape
-operand of Reshape, Expand or ConstantOfShape made by an inlined `shape.of` is its map
-evaluated on the source tensor's `memref.dim`s (see `shape_dialect`); any other
-non-constant one is read from its buffer at run time.
+operand of Reshape, Expand or ConstantOfShape, or a scalar of Range, made by an inlined
+`shape.of` is its map evaluated on the source tensor's `memref.dim`s (see
+`shape_dialect`); any other non-constant one is read from its buffer at run time.
 """
 
 from __future__ import annotations
@@ -17,9 +17,12 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects import arith, memref
+from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseIntOrFPElementsAttr,
     TensorType,
+    f64,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -339,6 +342,89 @@ def _constant_of_shape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[
     return [out]
 
 
+def _operand_index(op: Operation, i: int) -> list[Dim]:
+    """The index of a scalar operand's one element (rank 0 or 1)."""
+    return [0] * len(cast(TensorType, op.operands[i].type).get_shape())
+
+
+def _int_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> Dim:
+    """Range's integer operand i as a dim: an int when it is a constant, the map
+    evaluated on the source's dims when it is an inlined `shape.of`, else loaded."""
+    entries = inline_shape(s, ins[i])
+    if entries is not None:
+        return entries[0]
+    value = graph.constant_value(op.operands[i])
+    if value is not None:
+        return int(value.reshape(-1)[0])
+    return to_index(s.b, s.b.load(ins[i], _operand_index(op, i)))
+
+
+def _float_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> SSAValue:
+    value = graph.constant_value(op.operands[i])
+    t = cast(TensorType, op.operands[i].type)
+    if value is not None:
+        return s.b.const(float(value.reshape(-1)[0]), t.element_type)
+    return s.b.load(ins[i], _operand_index(op, i))
+
+
+def _as_element(b: LoopBuilder, d: Dim, element: Attribute) -> SSAValue:
+    if isinstance(d, int):
+        return b.const(d, element)
+    return b.insert(arith.IndexCastOp(b.idx(d), element)).results[0]
+
+
+def _int_range_length(b: LoopBuilder, start: Dim, limit: Dim, delta: Dim) -> Dim:
+    """`graph.range_length` on run-time values; a zero delta known only at run time (an
+    error in ONNX) gives an empty range rather than a division by zero."""
+    if isinstance(delta, int):
+        return graph.range_length(start, limit, delta)
+    zero = b.cmpi("eq", b.idx(delta), b.idx(0))
+    return _select(b, zero, 0, graph.range_length(start, limit, _select(b, zero, 1, delta)))
+
+
+def _float_range_length(b: LoopBuilder, start: SSAValue, limit: SSAValue, delta: SSAValue
+                        ) -> Index:
+    """ceil((limit - start) / delta) as onnxruntime computes it (the difference in the
+    element type, the quotient in double), then fptosi. NaN, a quotient <= 0 and a zero
+    delta (±inf here) give an empty range."""
+    diff = b.sub(limit, start)
+    if diff.type != f64:
+        diff, delta = (b.insert(arith.ExtFOp(v, f64)).results[0] for v in (diff, delta))
+    q = b.unary(xmath.CeilOp, b.div(diff, delta))
+    zero = b.const(0.0, f64)
+    ok = b.insert(arith.AndIOp(b.cmpf("ogt", q, zero), b.cmpf("one", delta, zero))).results[0]
+    n = b.select(ok, b.insert(arith.FPToSIOp(q, i64)).results[0], b.const(0, i64))
+    return to_index(b, n)
+
+
+def _range(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """y[i] = start + i * delta. The length is the type's when static, else computed at
+    run time from the scalars: index arithmetic on integers (on the source's memref.dims
+    when they come from a `shape.of`), a float division for floats."""
+    b = s.b
+    t = cast(TensorType, op.results[0].type)
+    element = storage_type(t.element_type)
+    (n,) = graph.dims_of(t)
+    if graph.is_float(element):
+        start, delta = _float_scalar(s, op, ins, 0), _float_scalar(s, op, ins, 2)
+        if not isinstance(n, int):
+            n = _float_range_length(b, start, _float_scalar(s, op, ins, 1), delta)
+    else:
+        start_d, delta_d = _int_scalar(s, op, ins, 0), _int_scalar(s, op, ins, 2)
+        if not isinstance(n, int):
+            n = _int_range_length(b, start_d, _int_scalar(s, op, ins, 1), delta_d)
+        start, delta = _as_element(b, start_d, element), _as_element(b, delta_d, element)
+    out = _fresh(s, op, [n])
+    with b.loop_nest(b.dims(out)) as ivs:
+        if graph.is_float(element):
+            k = b.insert(arith.IndexCastOp(ivs[0], i64)).results[0]
+            k = b.insert(arith.SIToFPOp(k, cast(AnyFloat, element))).results[0]
+        else:
+            k = b.insert(arith.IndexCastOp(ivs[0], element)).results[0]
+        b.store(b.add(start, b.mul(k, delta)), out, ivs)
+    return [out]
+
+
 LOWERINGS: dict[type[Operation], LoweringFn] = {
     graph.ReshapeOp: _reshape,
     graph.FlattenOp: _view_of_result,
@@ -352,4 +438,5 @@ LOWERINGS: dict[type[Operation], LoweringFn] = {
     graph.SplitOp: _split,
     graph.ExpandOp: _expand,
     graph.ConstantOfShapeOp: _constant_of_shape,
+    graph.RangeOp: _range,
 }

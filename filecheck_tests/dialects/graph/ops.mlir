@@ -106,6 +106,16 @@ builtin.module {
     %pad = graph.pad %x, %pads, %fill {mode = "reflect"} : (tensor<?x3x4xf32>, tensor<6xi64>, tensor<f32>) -> tensor<?x5x6xf32>
     func.return %reshape : tensor<?x12xf32>
   }
+  func.func @range(%start: tensor<f32>, %limit: tensor<f32>, %delta: tensor<f32>, %n: tensor<1xi32>) -> tensor<?xf32> {
+    %zero = graph.constant dense<0> : tensor<i64>
+    %ten = graph.constant dense<10> : tensor<i64>
+    %three = graph.constant dense<3> : tensor<i64>
+    %range = graph.range %zero, %ten, %three : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<4xi64>
+    %down = graph.range %ten, %zero, %three : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<0xi64>
+    %floats = graph.range %start, %limit, %delta : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+    %ints = graph.range %n, %n, %n : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xi32>
+    func.return %floats : tensor<?xf32>
+  }
   func.func @constants() -> (tensor<2x3xf32>, tensor<3xi1>, tensor<17xui8>) {
     %small = graph.constant dense<[[1.000000e+00, 2.000000e+00, 3.000000e+00], [4.000000e+00, 5.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
     %bools = graph.constant dense<[true, false, true]> : tensor<3xi1>
@@ -234,6 +244,16 @@ builtin.module {
 // CHECK-NEXT:    %fill = graph.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %pad = graph.pad %x, %pads, %fill {mode = "reflect"} : (tensor<?x3x4xf32>, tensor<6xi64>, tensor<f32>) -> tensor<?x5x6xf32>
 // CHECK-NEXT:    func.return %reshape : tensor<?x12xf32>
+
+// CHECK-LABEL: func.func @range(%start: tensor<f32>, %limit: tensor<f32>, %delta: tensor<f32>, %n: tensor<1xi32>) -> tensor<?xf32> {
+// CHECK-NEXT:    %zero = graph.constant dense<0> : tensor<i64>
+// CHECK-NEXT:    %ten = graph.constant dense<10> : tensor<i64>
+// CHECK-NEXT:    %three = graph.constant dense<3> : tensor<i64>
+// CHECK-NEXT:    %range = graph.range %zero, %ten, %three : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<4xi64>
+// CHECK-NEXT:    %down = graph.range %ten, %zero, %three : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<0xi64>
+// CHECK-NEXT:    %floats = graph.range %start, %limit, %delta : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+// CHECK-NEXT:    %ints = graph.range %n, %n, %n : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xi32>
+// CHECK-NEXT:    func.return %floats : tensor<?xf32>
 
 // CHECK-LABEL: func.func @constants() -> (tensor<2x3xf32>, tensor<3xi1>, tensor<17xui8>) {
 // CHECK-NEXT:    %small = graph.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00], [4.000000e+00, 5.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>

@@ -62,6 +62,37 @@ func.func @depthwise_nchwc(%x: tensor<1x2x8x9x8xf32>, %w: tensor<2x1x3x3x1x8xf32
   func.return %y : tensor<1x2x8x9x8xf32>
 }
 
+// An NCHW input of 3 channels (the image stem, stride 2): the same tiles, the ii loop runs
+// over the 3 input channels of a tap and the broadcast reads x[n, ii, ih, iw], the tile's
+// inputs 2 apart. The interior (ow in [1, 10)) does not bounds-check the kw taps.
+// CHECK-LABEL: func.func @conv_nchwc_nchw_input
+// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:               %[[KH_LO:.*]] = arith.maxsi
+// CHECK:               %[[KH_HI:.*]] = arith.minsi
+// CHECK:               %[[C6:.*]] = arith.constant 6 : index
+// CHECK-NEXT:          scf.for %[[OW:.*]] = %{{.*}} to %{{.*}} step %[[C6]] {
+// CHECK:                 scf.for %[[KH:.*]] = %[[KH_LO]] to %[[KH_HI]] step
+// CHECK-NOT:               arith.maxsi
+// CHECK:                   scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NOT:                 arith.maxsi
+// CHECK:                     %[[IW0:.*]] = arith.addi %{{.*}}, %[[KW]] : index
+// CHECK-NEXT:                %[[S2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:                %[[IW1:.*]] = arith.addi %[[IW0]], %[[S2]] : index
+// CHECK:                     %[[C3:.*]] = arith.constant 3 : index
+// CHECK:                     scf.for %[[II:.*]] = %{{.*}} to %[[C3]] step
+// CHECK:                       %[[W0:.*]] = vector.load %w[%{{.*}}, %{{.*}}, %[[KH]], %[[KW]], %[[II]], %{{.*}}] : memref<2x1x3x3x3x8xf32>, vector<8xf32>
+// CHECK:                       %[[W1:.*]] = vector.load %w[%{{.*}}, %{{.*}}, %[[KH]], %[[KW]], %[[II]], %{{.*}}] : memref<2x1x3x3x3x8xf32>, vector<8xf32>
+// CHECK-NEXT:                  %[[X0:.*]] = memref.load %x[%[[N]], %[[II]], %{{.*}}, %[[IW0]]] : memref<?x3x16x20xf32>
+// CHECK-NEXT:                  %[[XB0:.*]] = vector.broadcast %[[X0]] : f32 to vector<8xf32>
+// CHECK-NEXT:                  vector.fma %[[XB0]], %[[W0]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:                  vector.fma %[[XB0]], %[[W1]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:                  %{{.*}} = memref.load %x[%[[N]], %[[II]], %{{.*}}, %[[IW1]]] : memref<?x3x16x20xf32>
+// CHECK:         func.return
+func.func @conv_nchwc_nchw_input(%x: tensor<?x3x16x20xf32>, %w: tensor<2x1x3x3x3x8xf32>, %b: tensor<16xf32>) -> tensor<?x2x8x10x8xf32> {
+  %y = graph.conv_nchwc %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<?x3x16x20xf32>, tensor<2x1x3x3x3x8xf32>, tensor<16xf32>) -> tensor<?x2x8x10x8xf32>
+  func.return %y : tensor<?x2x8x10x8xf32>
+}
+
 // Max pool: per output, the valid taps of the window (pads skipped), the 8 channels of
 // the block as one vector.
 // CHECK-LABEL: func.func @max_pool_nchwc

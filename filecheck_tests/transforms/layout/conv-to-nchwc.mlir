@@ -24,19 +24,43 @@ func.func @depthwise(%x: tensor<1x16x8x8xf32>) -> tensor<1x16x6x6xf32> {
   func.return %y : tensor<1x16x6x6xf32>
 }
 
-// Blocks must be whole: 3 input channels (an image stem), 12 output channels, or a
-// grouped conv with 4 channels per group stay NCHW.
+// A group-1 conv with fewer input channels than a block (the 3-channel image stem) reads
+// its NCHW input as is: no reorder in, weights packed [M/8, 1, kh, kw, C, 8]. The max pool
+// after it then runs blocked, and so does the next conv: no reorder in anywhere.
+// CHECK-LABEL: func.func @stem
+// CHECK-NOT:     graph.to_nchwc
+// CHECK:         %w_packed = graph.constant elided<{{.*}}> : tensor<2x1x7x7x3x8xf32>
+// CHECK-NEXT:    %y_nchwc = graph.conv_nchwc %x, %w_packed, %b {strides = array<i64: 2, 2>, pads = array<i64: 3, 3, 3, 3>, activation = "relu"} : (tensor<?x3x32x31xf32>, tensor<2x1x7x7x3x8xf32>, tensor<16xf32>) -> tensor<?x2x16x16x8xf32>
+// CHECK-NEXT:    %p_nchwc = graph.max_pool_nchwc %y_nchwc
+// CHECK:         graph.conv_nchwc %p_nchwc, %{{.*}} : (tensor<?x2x8x8x8xf32>, tensor<2x2x1x1x8x8xf32>) -> tensor<?x2x8x8x8xf32>
+// CHECK-NOT:     graph.to_nchwc
+// CHECK:         func.return
+func.func @stem(%x: tensor<?x3x32x31xf32>) -> tensor<?x16x8x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<16x3x7x7xf32>
+  %b = graph.constant dense<0.25> : tensor<16xf32>
+  %y = graph.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 3, 3, 3, 3>, activation = "relu"} : (tensor<?x3x32x31xf32>, tensor<16x3x7x7xf32>, tensor<16xf32>) -> tensor<?x16x16x16xf32>
+  %p = graph.max_pool %y {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<?x16x16x16xf32>) -> tensor<?x16x8x8xf32>
+  %w2 = graph.constant dense<0.5> : tensor<16x16x1x1xf32>
+  %z = graph.conv %p, %w2 : (tensor<?x16x8x8xf32>, tensor<16x16x1x1xf32>) -> tensor<?x16x8x8xf32>
+  func.return %z : tensor<?x16x8x8xf32>
+}
+
+// Blocks must be whole otherwise: 12 output channels (also of a 3-channel input), 12
+// input channels (more than a block, not a multiple), or a grouped conv with 4 channels
+// per group stay NCHW.
 // CHECK-LABEL: func.func @not_blocked
 // CHECK-NOT:     nchwc
 // CHECK:         func.return
-func.func @not_blocked(%x: tensor<1x3x8x8xf32>, %x16: tensor<1x16x8x8xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x12x8x8xf32>, tensor<1x16x8x8xf32>) {
-  %w3 = graph.constant dense<0.5> : tensor<16x3x1x1xf32>
-  %y3 = graph.conv %x, %w3 : (tensor<1x3x8x8xf32>, tensor<16x3x1x1xf32>) -> tensor<1x16x8x8xf32>
+func.func @not_blocked(%x: tensor<1x3x8x8xf32>, %x12: tensor<1x12x8x8xf32>, %x16: tensor<1x16x8x8xf32>) -> (tensor<1x12x8x8xf32>, tensor<1x16x8x8xf32>, tensor<1x12x8x8xf32>, tensor<1x16x8x8xf32>) {
+  %w3 = graph.constant dense<0.5> : tensor<12x3x1x1xf32>
+  %y3 = graph.conv %x, %w3 : (tensor<1x3x8x8xf32>, tensor<12x3x1x1xf32>) -> tensor<1x12x8x8xf32>
+  %wi = graph.constant dense<0.5> : tensor<16x12x1x1xf32>
+  %yi = graph.conv %x12, %wi : (tensor<1x12x8x8xf32>, tensor<16x12x1x1xf32>) -> tensor<1x16x8x8xf32>
   %w12 = graph.constant dense<0.5> : tensor<12x16x1x1xf32>
   %y12 = graph.conv %x16, %w12 : (tensor<1x16x8x8xf32>, tensor<12x16x1x1xf32>) -> tensor<1x12x8x8xf32>
   %wg = graph.constant dense<0.5> : tensor<16x4x1x1xf32>
   %yg = graph.conv %x16, %wg {group = 4 : i64} : (tensor<1x16x8x8xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x8x8xf32>
-  func.return %y3, %y12, %yg : tensor<1x16x8x8xf32>, tensor<1x12x8x8xf32>, tensor<1x16x8x8xf32>
+  func.return %y3, %yi, %y12, %yg : tensor<1x12x8x8xf32>, tensor<1x16x8x8xf32>, tensor<1x12x8x8xf32>, tensor<1x16x8x8xf32>
 }
 
 // Weights that are not constants cannot be packed at compile time: the conv stays.
