@@ -1277,10 +1277,11 @@ def _check_summand(dims: list[list[Dim]], out: list[Dim]) -> None:
 #
 # A blocked tensor [N, C/c, *spatial, c] holds channel k*c + j at [:, k, ..., j]: the c
 # channels of a block are contiguous, so a kernel computes c output channels as one
-# vector (c = 8 on AVX2) with every input pixel broadcast once per block. The layout pass
-# (transforms/layout.py) converts convs whose channels divide by c, lets elementwise
-# ops, pooling and channel concats work on the blocked tensors in between, and reorders
-# back where an op needs NCHW.
+# vector (c = 16 with AVX-512, 8 with AVX2) with every input pixel broadcast once per
+# block. The layout pass (transforms/layout.py) converts convs whose channels divide by
+# c (and image stems, which read their few input channels in NCHW), lets elementwise
+# ops, pooling, BatchNormalization and channel concats work on the blocked tensors in
+# between, and reorders back where an op needs NCHW.
 # ---------------------------------------------------------------------------------------
 
 

@@ -128,7 +128,9 @@ LOWERINGS: dict[type[Operation], LoweringFn] = {}
 # are not lowered alone but inside their users' lowerings, with no buffer between (an
 # elementwise op in its only user's loop nest; a shape.of in each of its users).
 INLINED_INTO_USER: list[Callable[[Operation], bool]] = []
-# Op classes lowered as calls to shared kernel functions (a family's `OUTLINED`).
+# Op classes lowered as calls to shared kernel functions (a family's `OUTLINED`). Their
+# lowerings may depend only on operand types and the op's properties (the kernel key),
+# never on the values of constant operands.
 OUTLINED: set[type[Operation]] = set()
 
 

@@ -322,3 +322,6 @@ LOWERINGS: dict[type[Operation], LoweringFn] = {
     graph.MaxPoolNchwcOp: _pool(True),
     graph.AveragePoolNchwcOp: _pool(False),
 }
+
+# One kernel function per distinct signature (see graph_to_loops: kernel outlining).
+OUTLINED = {graph.ConvNchwcOp, graph.MaxPoolNchwcOp, graph.AveragePoolNchwcOp}

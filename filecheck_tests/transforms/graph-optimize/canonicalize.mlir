@@ -147,3 +147,18 @@ func.func @arith_not_identities(%x: tensor<3xf32>) -> tensor<2x3xf32> {
   %1 = graph.sub %zero, %0 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return %1 : tensor<2x3xf32>
 }
+
+// to_nchwc(from_nchwc(x)) -> x, from_nchwc(to_nchwc(x)) -> x; a reorder to another block
+// size stays.
+// CHECK-LABEL: func.func @reorder_pairs
+// CHECK-NEXT:    %[[P:.*]] = graph.from_nchwc %b
+// CHECK-NEXT:    %[[B16:.*]] = graph.to_nchwc %[[P]] {block = 16 : i64}
+// CHECK-NEXT:    func.return %x, %b, %[[B16]]
+func.func @reorder_pairs(%x: tensor<1x16x4x4xf32>, %b: tensor<1x2x4x4x8xf32>) -> (tensor<1x16x4x4xf32>, tensor<1x2x4x4x8xf32>, tensor<1x1x4x4x16xf32>) {
+  %0 = graph.to_nchwc %x {block = 8 : i64} : (tensor<1x16x4x4xf32>) -> tensor<1x2x4x4x8xf32>
+  %1 = graph.from_nchwc %0 : (tensor<1x2x4x4x8xf32>) -> tensor<1x16x4x4xf32>
+  %2 = graph.from_nchwc %b : (tensor<1x2x4x4x8xf32>) -> tensor<1x16x4x4xf32>
+  %3 = graph.to_nchwc %2 {block = 8 : i64} : (tensor<1x16x4x4xf32>) -> tensor<1x2x4x4x8xf32>
+  %4 = graph.to_nchwc %2 {block = 16 : i64} : (tensor<1x16x4x4xf32>) -> tensor<1x1x4x4x16xf32>
+  func.return %1, %3, %4 : tensor<1x16x4x4xf32>, tensor<1x2x4x4x8xf32>, tensor<1x1x4x4x16xf32>
+}
