@@ -1125,16 +1125,12 @@ def window_out(size: Dim, k: int, s: int, d: int, pb: int, pe: int, ceil: bool =
     return out
 
 
-@irdl_op_definition
-class ConvOp(GraphOp):
-    """N-D convolution, NCHW layout; pads are [begin..., end...] (auto_pad resolved).
+class ConvLikeOp(GraphOp, ABC):
+    """Operands and properties shared by graph.conv and graph.conv_nchwc: X, W, then
+    optionally the bias B [M] and, after it, a summand Z of Y's shape (a residual Add fused
+    by the graph optimizer; B is then present, zero if need be);
+    Y = activation(conv(X, W) + B + Z)."""
 
-    Operands X, W, then optionally the bias B [M] and, after it, a summand Z of Y's shape
-    (a residual Add fused by the graph optimizer; B is then present, zero if need be).
-    Y = activation(conv(X, W) + B + Z).
-    """
-
-    name = "graph.conv"
     X = operand_def(TensorType)
     W = operand_def(TensorType)
     B = var_operand_def(TensorType)
@@ -1152,7 +1148,17 @@ class ConvOp(GraphOp):
         _same_float(cls, types)
         _check_activation(cls, props)
         if len(types) > 4:
-            raise VerifyException("'graph.conv' takes at most a bias and a summand")
+            raise VerifyException(f"'{cls.name}' takes at most a bias and a summand")
+
+
+@irdl_op_definition
+class ConvOp(ConvLikeOp):
+    """N-D convolution, NCHW layout; pads are [begin..., end...] (auto_pad resolved).
+
+    Y = activation(conv(X, W) + B + Z), B and Z optional (see ConvLikeOp).
+    """
+
+    name = "graph.conv"
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -1324,7 +1330,7 @@ class FromNchwcOp(GraphOp):
 
 
 @irdl_op_definition
-class ConvNchwcOp(GraphOp):
+class ConvNchwcOp(ConvLikeOp):
     """graph.conv on blocked tensors: X [N, C/c, *sp, c] -> Y [N, M/c, *osp, c].
 
     W is packed [M/c, Cg/ci, *kernel, ci, c] where Cg = C/group is the input channels of a
@@ -1340,24 +1346,6 @@ class ConvNchwcOp(GraphOp):
     """
 
     name = "graph.conv_nchwc"
-    X = operand_def(TensorType)
-    W = operand_def(TensorType)
-    B = var_operand_def(TensorType)
-    Y = result_def(TensorType)
-    strides = opt_prop_def(DenseArrayBase)
-    pads = opt_prop_def(DenseArrayBase)
-    dilations = opt_prop_def(DenseArrayBase)
-    group = prop_def(IntegerAttr, default_value=int_attr(1))
-    activation = opt_prop_def(StringAttr)
-    activation_params = opt_prop_def(DenseArrayBase)
-    traits = _TRAITS
-
-    @classmethod
-    def check(cls, props, types):
-        _same_float(cls, types)
-        _check_activation(cls, props)
-        if len(types) > 4:
-            raise VerifyException("'graph.conv_nchwc' takes at most a bias and a summand")
 
     @classmethod
     def output_dims(cls, props, dims, consts):

@@ -57,7 +57,7 @@ from infer.lowering.graph_ops.conv import (
     window_attrs,
 )
 from infer.lowering.graph_ops.elementwise import activation
-from infer.lowering.graph_ops.pool import _padded_taps  # count_include_pad, as in pool.py
+from infer.lowering.graph_ops.pool import window_count
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
 
 # Register tile: TILE outputs x OUT_BLOCKS output channel blocks of accumulators, plus
@@ -275,8 +275,7 @@ def _pool_nchwc(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -
     ceil = bool(graph.get_int(op.properties, "ceil_mode", 0))
     include_pad = bool(graph.get_int(op.properties, "count_include_pad", 0))
     exact_end = [pads[n_sp + i] == 0 and not ceil for i in range(n_sp)]
-    sp_in = xd[2:-1]  # _padded_taps reads spatial sizes at 2 + i, like NCHW dims
-    nchw_dims = [xd[0], xd[1], *sp_in]
+    sp_in = xd[2:-1]
     init = b.const(float("-inf") if is_max else 0.0, vt)
 
     with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as cb, b.loop_nest(yd[2:-1]) as out:
@@ -299,13 +298,8 @@ def _pool_nchwc(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -
 
         total = taps(0, [], init)
         if not is_max:
-            count: Dim = 1
-            for i, st in enumerate(starts):
-                lo, hi = ranges[i]
-                count = count * (
-                    _padded_taps(b, st, i, nchw_dims, kernel, dilations, pads, ceil)
-                    if include_pad else hi - lo
-                )
+            count = window_count(b, starts, ranges, sp_in, kernel, dilations, pads, ceil,
+                                 include_pad)
             total = b.div(total, b.splat(to_float(b, count, et), c))
         b.vstore(total, y, [n, cb, *out, 0])
     return [y]

@@ -77,17 +77,12 @@ def _pool(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -> list
         taps_loop(0, [])
         if not is_max:
             # count = taps of the outer dims (fixed for the row) x taps of the last dim
-            outer_count: Dim = 1
-            for i, st in enumerate(starts):
-                lo, hi = ranges[i]
-                outer_count = outer_count * (
-                    _padded_taps(b, st, i, xd, kernel, dilations, pads, ceil)
-                    if include_pad else hi - lo
-                )
+            outer_count = window_count(b, starts, ranges, xd[2:], kernel, dilations, pads,
+                                       ceil, include_pad)
             with b.loop(0, yd[-1]) as ow:
                 st = as_dim(b, ow) * strides[last] - pads[last]
                 if include_pad:
-                    taps = _padded_taps(b, st, last, xd, kernel, dilations, pads, ceil)
+                    taps = padded_taps(b, st, last, xd[2:], kernel, dilations, pads, ceil)
                 else:
                     lo, hi = valid_taps(b, st, xd[-1], kernel[last], dilations[last],
                                         pads[last], exact_end[last])
@@ -98,22 +93,47 @@ def _pool(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -> list
     return [y]
 
 
-def _padded_taps(
+def padded_taps(
     b: LoopBuilder,
     start: Dim,
     i: int,
-    xd: Sequence[Dim],
+    sizes: Sequence[Dim],
     kernel: Sequence[int],
     dilations: Sequence[int],
     pads: Sequence[int],
     ceil: bool,
 ) -> Dim:
-    """Taps of dim i's window starting at `start` (o*s - pb) inside the padded input."""
+    """Taps of spatial dim i's window starting at `start` (o*s - pb) inside the padded
+    input, whose spatial sizes are `sizes`."""
     if not ceil:  # in floor mode no window passes the end padding
         return kernel[i]
     # taps whose position start + t*d lies in [-pb, size + pe): all from t = 0 on
-    end = xd[2 + i] + pads[len(kernel) + i] - 1 - start
+    end = sizes[i] + pads[len(kernel) + i] - 1 - start
     return imin(b, kernel[i], floor_div(b, end, dilations[i]) + 1)
+
+
+def window_count(
+    b: LoopBuilder,
+    starts: Sequence[Dim],
+    ranges: Sequence[tuple[Dim, Dim]],
+    sizes: Sequence[Dim],
+    kernel: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int],
+    ceil: bool,
+    include_pad: bool,
+) -> Dim:
+    """An average pool's divisor over the window dims given (`starts` and valid tap
+    `ranges` of each): the taps inside the input, or with `include_pad` inside the padded
+    input."""
+    count: Dim = 1
+    for i, st in enumerate(starts):
+        lo, hi = ranges[i]
+        count = count * (
+            padded_taps(b, st, i, sizes, kernel, dilations, pads, ceil) if include_pad
+            else hi - lo
+        )
+    return count
 
 
 def _global_pool(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -> list[SSAValue]:
