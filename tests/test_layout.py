@@ -97,14 +97,16 @@ def test_residual_block() -> None:
 
 
 def test_depthwise_separable() -> None:
-    """Depthwise 3x3 stride 2 with ReLU6, pointwise 16 -> 32, average pool with pads."""
+    """Pointwise, depthwise 3x3 stride 2 with ReLU6, pointwise 16 -> 32, average pool
+    with pads. A depthwise conv on the model input stays NCHW (it would be a region alone)."""
     g = Net(16, 11)
-    d = g.conv("x", 16, 16, group=16, strides=[2, 2])
+    lone = g.conv("x", 16, 16, group=16)
+    d = g.conv(g.node("Relu", [g.conv("x", 16, 16, k=1)]), 16, 16, group=16, strides=[2, 2])
     lo, hi = g.const(np.array(0, np.float32)), g.const(np.array(6, np.float32))
     c = g.node("Clip", [d, lo, hi])
     pw = g.conv(c, 16, 32, k=1)
     y = g.node("AveragePool", [pw], kernel_shape=[3, 3], pads=[1, 1, 1, 1])
-    _check(g.model(y), 2, 16, 11)
+    _check(g.model(y, lone), 3, 16, 11)
 
 
 def test_dense_block() -> None:

@@ -20,7 +20,8 @@ onnxruntime's MLAS picks it); the blocked kernels take it from the tensor types.
 
 Eligible ("where it pays"): 2-D f32 convs with constant weights whose channels fill whole
 blocks: C and M divisible by the block, and for a grouped conv the block divides C/group
-and M/group, or a depthwise conv (group = C = M). A group-1 conv with fewer input channels
+and M/group, or a depthwise conv (group = C = M) whose input is already blocked (alone,
+its reorders would cost what blocking saves). A group-1 conv with fewer input channels
 than a block (the 3-channel image stem) and M divisible by the block reads its NCHW input
 as is: `from_nchwc(conv_nchwc(x, packed W))`, weights [M/c, 1, *k, C, c], no reorder in
 (as onnxruntime's NCHW-input conv does); padding 3 channels to a block would waste 5/8 of
@@ -120,8 +121,11 @@ def conv_is_eligible(op: G.ConvOp, block: int) -> bool:
     g = G.get_int(op.properties, "group", 1)
     if g == 1:
         return True
-    if g == c == m:  # depthwise
-        return True
+    if g == c == m:
+        # A depthwise conv does 9 FMAs per element: about what reordering its input in and
+        # its output out costs. It pays inside a blocked region, not as one of its own
+        # (ShuffleNet's, between channel shuffles).
+        return _blocked_source(x) is not None
     return (c // g) % block == 0 and (m // g) % block == 0
 
 

@@ -16,9 +16,24 @@ func.func @conv(%x: tensor<?x16x8x8xf32>) -> tensor<?x32x8x8xf32> {
 }
 
 // A depthwise conv (group = C = M) packs one input channel per group: [C/8, 1, kh, kw, 1, 8].
+// It joins the region of a blocked producer ...
 // CHECK-LABEL: func.func @depthwise
-// CHECK:         graph.conv_nchwc %{{.*}}, %{{.*}} {group = 16 : i64} : (tensor<1x2x8x8x8xf32>, tensor<2x1x3x3x1x8xf32>) -> tensor<1x2x6x6x8xf32>
+// CHECK:         %[[P:.*]] = graph.conv_nchwc %x_nchwc
+// CHECK-NEXT:    %{{.*}} = graph.constant elided<{{.*}}> : tensor<2x1x3x3x1x8xf32>
+// CHECK-NEXT:    graph.conv_nchwc %[[P]], %{{.*}} {group = 16 : i64} : (tensor<1x2x8x8x8xf32>, tensor<2x1x3x3x1x8xf32>) -> tensor<1x2x6x6x8xf32>
 func.func @depthwise(%x: tensor<1x16x8x8xf32>) -> tensor<1x16x6x6xf32> {
+  %wp = graph.constant dense<0.5> : tensor<16x16x1x1xf32>
+  %p = graph.conv %x, %wp : (tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x8x8xf32>
+  %w = graph.constant dense<0.5> : tensor<16x1x3x3xf32>
+  %y = graph.conv %p, %w {group = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x6x6xf32>
+  func.return %y : tensor<1x16x6x6xf32>
+}
+
+// ... but does not start one: alone, its reorders in and out would cost what it saves.
+// CHECK-LABEL: func.func @lone_depthwise
+// CHECK-NOT:     nchwc
+// CHECK:         func.return
+func.func @lone_depthwise(%x: tensor<1x16x8x8xf32>) -> tensor<1x16x6x6xf32> {
   %w = graph.constant dense<0.5> : tensor<16x1x3x3xf32>
   %y = graph.conv %x, %w {group = 16 : i64} : (tensor<1x16x8x8xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x6x6xf32>
   func.return %y : tensor<1x16x6x6xf32>
