@@ -41,6 +41,8 @@ from infer.errors import UnsupportedError
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 
 LoweringFn = Callable[["Lowering", Operation, list[SSAValue]], list[SSAValue]]
+# Outlined kernels of a module: signature -> (function name, result types).
+Kernels = dict[tuple[object, ...], tuple[str, list[Attribute]]]
 
 
 def memref_type(t: Attribute) -> MemRefType:
@@ -55,8 +57,7 @@ class Lowering:
     b: LoopBuilder
     module: ModuleOp
     globals_count: list[int]
-    # Outlined kernels of the module: signature -> (function name, result types).
-    kernels: dict[tuple[object, ...], tuple[str, list[Attribute]]] = field(default_factory=dict)
+    kernels: Kernels = field(default_factory=dict)
     root: dict[SSAValue, SSAValue] = field(default_factory=dict)
     owned: set[SSAValue] = field(default_factory=set)
     # Graph values computed inside their users' lowerings (see INLINED_INTO_USER):
@@ -197,7 +198,7 @@ def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAVal
 
 
 def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int],
-                   kernels: dict[tuple[object, ...], tuple[str, list[Attribute]]] | None = None
+                   kernels: Kernels | None = None
                    ) -> None:
     """Rewrite `f` in place from tensors to buffers and loops; outline kernels into
     functions shared through `kernels` unless it is None."""
@@ -286,7 +287,7 @@ class GraphToLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         globals_count = [0]
-        kernels: dict[tuple[object, ...], tuple[str, list[Attribute]]] = {}
+        kernels: Kernels = {}
         for f in list(op.body.block.ops):
             if isinstance(f, func.FuncOp) and f.body.blocks:
                 lower_function(f, op, globals_count, kernels if self.outline else None)

@@ -32,6 +32,7 @@ the work. Other convs (C or M with a partial block) stay NCHW.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -56,13 +57,27 @@ def _blocked_source(v: SSAValue) -> SSAValue | None:
     return owner.X if isinstance(owner, G.FromNchwcOp) else None
 
 
-def _blockable(v: SSAValue, block: int) -> bool:
-    """An f32 4-D tensor whose channels are static and fill whole blocks."""
+def _channels(v: SSAValue) -> int:
+    """The channels of an f32 4-D tensor (-1 if dynamic), or 0 for any other value."""
     t = v.type
     if not isinstance(t, TensorType) or t.element_type != f32 or len(t.get_shape()) != 4:
-        return False
-    c = t.get_shape()[1]
+        return 0
+    return t.get_shape()[1]
+
+
+def _blockable(v: SSAValue, block: int) -> bool:
+    """An f32 4-D tensor whose channels are static and fill whole blocks."""
+    c = _channels(v)
     return c > 0 and c % block == 0
+
+
+def _region_block(values: Sequence[SSAValue]) -> int | None:
+    """The block of the first of `values` that comes out of a blocked region, if any."""
+    for v in values:
+        src = _blocked_source(v)
+        if src is not None:
+            return _shape(src)[-1]
+    return None
 
 
 def _to_blocked(v: SSAValue, new_ops: list[Operation], block: int) -> SSAValue:
@@ -100,10 +115,7 @@ def _replace_blocked(rewriter: PatternRewriter, op: Operation, new_ops: list[Ope
 def conv_reads_nchw(op: G.ConvOp, block: int) -> bool:
     """Whether `op` is a group-1 conv of an f32 NCHW input with fewer channels than a
     block (the image stem), which conv_nchwc runs without reordering its input."""
-    t = op.X.type
-    if not isinstance(t, TensorType) or t.element_type != f32 or len(t.get_shape()) != 4:
-        return False
-    return 0 < t.get_shape()[1] < block and G.get_int(op.properties, "group", 1) == 1
+    return 0 < _channels(op.X) < block and G.get_int(op.properties, "group", 1) == 1
 
 
 def conv_is_eligible(op: G.ConvOp, block: int) -> bool:
@@ -189,8 +201,7 @@ class ElementwiseThroughReorder(RewritePattern):
             return
         out = _shape(op.results[0])
         tensors = op.operands[:1] if isinstance(op, G.ClipOp) else op.operands
-        sources = [_blocked_source(v) for v in tensors if _shape(v) == out]
-        block = next((_shape(b)[-1] for b in sources if b is not None), None)
+        block = _region_block([v for v in tensors if _shape(v) == out])
         if block is None or not _blockable(op.results[0], block):
             return
         new_ops: list[Operation] = []
@@ -255,8 +266,7 @@ class ConcatThroughReorder(RewritePattern):
     def match_and_rewrite(self, op: G.ConcatOp, rewriter: PatternRewriter, /) -> None:
         if len(_shape(op.results[0])) != 4 or G.get_int(op.properties, "axis", 0) % 4 != 1:
             return
-        sources = [_blocked_source(v) for v in op.inputs]
-        block = next((_shape(b)[-1] for b in sources if b is not None), None)
+        block = _region_block(op.inputs)
         if block is None or not all(_blockable(v, block) for v in op.inputs):
             return
         new_ops: list[Operation] = []

@@ -57,7 +57,7 @@ from infer.lowering.graph_ops.conv import (
     window_attrs,
 )
 from infer.lowering.graph_ops.elementwise import activation
-from infer.lowering.graph_ops.pool import window_count
+from infer.lowering.graph_ops.pool import pool_window, window_count
 from infer.lowering.graph_to_loops import Lowering, LoweringFn
 
 # Register tile: TILE outputs x OUT_BLOCKS output channel blocks of accumulators, plus
@@ -269,12 +269,8 @@ def _pool_nchwc(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -
     c = cast(int, xd[-1])
     et = element_type(op)
     vt = VectorType(et, [c])
-    kernel = graph.get_ints(op.properties, "kernel_shape") or []
+    kernel, strides, dilations, pads, ceil, include_pad, exact_end = pool_window(op)
     n_sp = len(kernel)
-    strides, dilations, pads = window_attrs(op, n_sp, kernel)
-    ceil = bool(graph.get_int(op.properties, "ceil_mode", 0))
-    include_pad = bool(graph.get_int(op.properties, "count_include_pad", 0))
-    exact_end = [pads[n_sp + i] == 0 and not ceil for i in range(n_sp)]
     sp_in = xd[2:-1]
     init = b.const(float("-inf") if is_max else 0.0, vt)
 

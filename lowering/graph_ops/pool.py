@@ -14,6 +14,7 @@ sum so LLVM may vectorize it).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from xdsl.ir import Operation, SSAValue
 
@@ -34,19 +35,37 @@ from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import REDUCE, LoopBuilder
 
 
-def _pool(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -> list[SSAValue]:
-    (y,) = s.alloc_results(op, ins)
-    b = s.b
-    x = ins[0]
-    xd, yd = b.dims(x), b.dims(y)
-    et = element_type(op)
+class PoolWindow(NamedTuple):
+    """A pool op's window attributes, with ONNX defaults."""
+
+    kernel: list[int]
+    strides: list[int]
+    dilations: list[int]
+    pads: list[int]
+    ceil: bool
+    include_pad: bool
+    # per spatial dim: no window passes the input's end (no end pad, floor mode)
+    exact_end: list[bool]
+
+
+def pool_window(op: Operation) -> PoolWindow:
     kernel = graph.get_ints(op.properties, "kernel_shape") or []
     n_sp = len(kernel)
     strides, dilations, pads = window_attrs(op, n_sp, kernel)
     ceil = bool(graph.get_int(op.properties, "ceil_mode", 0))
     include_pad = bool(graph.get_int(op.properties, "count_include_pad", 0))
     exact_end = [pads[n_sp + i] == 0 and not ceil for i in range(n_sp)]
-    last = n_sp - 1
+    return PoolWindow(kernel, strides, dilations, pads, ceil, include_pad, exact_end)
+
+
+def _pool(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -> list[SSAValue]:
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    x = ins[0]
+    xd, yd = b.dims(x), b.dims(y)
+    et = element_type(op)
+    kernel, strides, dilations, pads, ceil, include_pad, exact_end = pool_window(op)
+    last = len(kernel) - 1
     init = b.const(float("-inf") if is_max else 0.0, et)
 
     with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as c, b.loop_nest(yd[2:-1]) as outer:
