@@ -24,8 +24,9 @@ from xdsl.parser import Parser
 
 from infer.api import compile_module
 from infer.context import make_context
-from infer.dialects import nchwc
+from infer.dialects import graph as G
 from infer.runtime.compiled_model import CompiledModel
+from infer.transforms import nchwc_packing
 
 # name -> (C, M, H, W, k, group)
 CASES = {
@@ -59,7 +60,7 @@ def bench(name: str, n: int, block: int, reps: int) -> dict[str, str]:
     b = rng.standard_normal(m).astype(np.float32)
     p = k // 2
     attrs = f"pads = array<i64: {p}, {p}, {p}, {p}>, group = {group} : i64"
-    xb, wp = nchwc.to_blocked(x, block), nchwc.pack_conv_weights(w, block)
+    xb, wp = G.to_blocked(x, block), nchwc_packing.pack_conv_weights(w, block)
     y_blocked = (n, m // block, h, w_, block)
     blocked = _compile("graph.conv_nchwc", [xb.shape, wp.shape, b.shape], y_blocked, attrs)
     plain = _compile("graph.conv", [x.shape, w.shape, b.shape], (n, m, h, w_), attrs)
@@ -86,7 +87,7 @@ def bench(name: str, n: int, block: int, reps: int) -> dict[str, str]:
     ref = sess.run(None, {"x": x})[0]
     (ours_b,) = blocked.run(feeds_b).values()
     (ours_p,) = plain.run(feeds_p).values()
-    np.testing.assert_allclose(nchwc.from_blocked(ours_b), ref, rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(G.from_blocked(ours_b), ref, rtol=1e-3, atol=1e-3)
     np.testing.assert_allclose(ours_p, ref, rtol=1e-3, atol=1e-3)
 
     times: dict[str, list[float]] = {key: [] for key in fns}
@@ -110,7 +111,7 @@ def bench(name: str, n: int, block: int, reps: int) -> dict[str, str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=50)
-    ap.add_argument("--block", type=int, default=nchwc.BLOCK)
+    ap.add_argument("--block", type=int, default=nchwc_packing.BLOCK)
     ap.add_argument("--batch", type=int, default=1)
     args = ap.parse_args()
     rows = [bench(name, args.batch, args.block, args.reps) for name in CASES]

@@ -30,3 +30,9 @@ def host_vector_bits() -> int:
     if features.get("avx512f"):
         return 512
     return 256 if features.get("avx") else 128
+
+
+def nchwc_block() -> int:
+    """Channels per block of the NCHWc layout on this machine: one vector register of f32
+    (16 with AVX-512, 8 with AVX2), as onnxruntime's MlasNchwcGetBlockSize picks it."""
+    return max(host_vector_bits() // 32, 8)

@@ -52,10 +52,6 @@ class _Dynamic:
 DYN = _Dynamic()
 
 
-def is_static(d: Dim) -> bool:
-    return isinstance(d, int)
-
-
 def dim_max(a: Dim, b: Dim) -> Dim:
     """The broadcast of dims a and b (numpy rule: equal, or one of them is 1).
 

@@ -19,7 +19,17 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, TensorType
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    StringAttr,
+    TensorType,
+    f32,
+    i64,
+)
 from xdsl.ir import Attribute, Block, SSAValue
 
 from infer.dialects import graph as G
@@ -50,7 +60,7 @@ def _prop(value: object) -> Attribute:
     if isinstance(value, float | np.floating):
         return G.float_attr(float(value))
     if isinstance(value, str):
-        return G.StringAttr(value)
+        return StringAttr(value)
     if isinstance(value, list | tuple):
         return G.ints_attr([int(v) for v in value])
     raise TypeError(f"cannot make a property of {value!r}")
@@ -233,18 +243,18 @@ def clip(b: OpBuilder, input: Value, min: Value | None = None, max: Value | None
 
 # ONNX TensorProto.DataType -> builtin element type (bf16 only where xDSL has it).
 ONNX_ELEMENT_TYPES: dict[int, Attribute] = {
-    1: G.f32,
-    2: G.IntegerType(8, G.Signedness.UNSIGNED),
-    3: G.IntegerType(8),
-    4: G.IntegerType(16, G.Signedness.UNSIGNED),
-    5: G.IntegerType(16),
-    6: G.IntegerType(32),
-    7: G.i64,
-    9: G.IntegerType(1),
-    10: G.Float16Type(),
-    11: G.Float64Type(),
-    12: G.IntegerType(32, G.Signedness.UNSIGNED),
-    13: G.IntegerType(64, G.Signedness.UNSIGNED),
+    1: f32,
+    2: IntegerType(8, Signedness.UNSIGNED),
+    3: IntegerType(8),
+    4: IntegerType(16, Signedness.UNSIGNED),
+    5: IntegerType(16),
+    6: IntegerType(32),
+    7: i64,
+    9: IntegerType(1),
+    10: Float16Type(),
+    11: Float64Type(),
+    12: IntegerType(32, Signedness.UNSIGNED),
+    13: IntegerType(64, Signedness.UNSIGNED),
     16: BFloat16Type(),
 }
 

@@ -25,6 +25,7 @@ from xdsl.context import Context
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
     FunctionType,
     MemRefType,
     ModuleOp,
@@ -108,12 +109,12 @@ class Lowering:
     def root_of(self, buf: SSAValue) -> SSAValue:
         return self.root.get(buf, buf)
 
-    def global_constant(self, value: graph.DenseIntOrFPElementsAttr) -> SSAValue:
+    def global_constant(self, value: DenseIntOrFPElementsAttr) -> SSAValue:
         t = value.type
         assert isinstance(t, TensorType)
         mt = memref_type(t)
         if mt.element_type != t.element_type:  # ui8 data stored as i8: same bytes
-            value = graph.DenseIntOrFPElementsAttr(
+            value = DenseIntOrFPElementsAttr(
                 TensorType(mt.element_type, t.get_shape()), value.data
             )
         name = f"__constant_{self.globals_count[0]}"

@@ -14,9 +14,9 @@ from onnx import TensorProto, helper, numpy_helper
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from infer.codegen import target
 from infer.dialects import graph as G
-from infer.dialects import nchwc
-from infer.dialects.graph_eval import can_evaluate, evaluate
+from infer.dialects.graph.evaluate import can_evaluate, evaluate
 from infer.frontend.onnx_import import import_model
 from infer.transforms.graph_optimize import op_counts, optimize, optimize_layout
 
@@ -197,7 +197,7 @@ def test_blocked_ops(monkeypatch: pytest.MonkeyPatch) -> None:
     one depthwise) and blocked pools, all interpreted through NCHW."""
     # blocks of 8 whatever the host: the 8-channel input is reordered in (with 16 its
     # conv would read it as NCHW, as test_blocked_stem does)
-    monkeypatch.setattr(nchwc, "host_block", lambda: 8)
+    monkeypatch.setattr(target, "nchwc_block", lambda: 8)
     nodes = [
         helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["c1"], ["r1"]),
@@ -223,7 +223,7 @@ def test_blocked_ops(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_blocked_stem(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """An image stem (3 channels, 7x7 stride 2, bias, summand, ReLU) blocked on its NCHW
     input: conv_nchwc reads x as is, only the summand is reordered in."""
-    monkeypatch.setattr(nchwc, "host_block", lambda: block)
+    monkeypatch.setattr(target, "nchwc_block", lambda: block)
     nodes = [
         helper.make_node("Conv", ["x", "w", "b"], ["c"], strides=[2, 2], pads=[3, 3, 3, 3]),
         helper.make_node("Add", ["c", "z"], ["s"]),

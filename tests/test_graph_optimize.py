@@ -11,9 +11,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import infer
+from infer.codegen import target
 from infer.dialects import graph as G
-from infer.dialects import nchwc
-from infer.dialects.graph_eval import evaluate
+from infer.dialects.graph.evaluate import evaluate
 from infer.frontend.onnx_import import import_model
 from infer.model_zoo import dummy_inputs, light_model_path, with_random_weights
 from infer.transforms.graph_optimize import (
@@ -225,7 +225,7 @@ BLOCKED = {"resnet50": (53, 0, 1), "squeezenet": (26, 0, 1), "densenet121": (121
 def test_light_model_level_3_blocks_convs(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Level 3 on a host with AVX2 blocks (8 channels): every conv is blocked (the
     3-channel stem on its NCHW input), and the whole network is one blocked region."""
-    monkeypatch.setattr(nchwc, "host_block", lambda: 8)
+    monkeypatch.setattr(target, "nchwc_block", lambda: 8)
     module = import_model(onnx.load(light_model_path(name)))
     optimize(module, 3)
     counts = op_counts(module)

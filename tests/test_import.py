@@ -12,7 +12,7 @@ import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr, f32
 from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 
@@ -66,7 +66,7 @@ def test_light_model_imports_verifies_and_round_trips(name: str) -> None:
     assert text(parse(printed), 64) == printed
     func = main_func(m)
     assert len(func.args) == 1  # initializers listed as inputs are constants
-    assert func.function_type.inputs.data[0] == G.tensor_type([1, 3, 224, 224], G.f32)
+    assert func.function_type.inputs.data[0] == G.tensor_type([1, 3, 224, 224], f32)
 
 
 def test_resnet50_round_trip_elided_weights() -> None:

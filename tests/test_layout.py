@@ -14,7 +14,7 @@ import pytest
 from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
-from infer.dialects import nchwc
+from infer.codegen import target
 from infer.frontend.onnx_import import import_model
 from infer.transforms.graph_optimize import op_counts, optimize
 
@@ -71,7 +71,7 @@ class Net:
 @pytest.fixture(params=[8, 16], ids=["block8", "block16"], autouse=True)
 def block(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
     """Level 3 blocks by the host's vector width: both widths run on any host."""
-    monkeypatch.setattr(nchwc, "host_block", lambda: request.param)
+    monkeypatch.setattr(target, "nchwc_block", lambda: request.param)
     return request.param
 
 

@@ -1,6 +1,6 @@
 """Numerics of the blocked-layout (NCHWc) lowerings: each graph.*_nchwc op written as IR,
 compiled without graph optimization and run on random data, against onnxruntime run on
-the plain NCHW tensors (dialects/nchwc.py converts between the two)."""
+the plain NCHW tensors (dialects/graph/nchwc.py converts between the two)."""
 
 from __future__ import annotations
 
@@ -16,14 +16,15 @@ from xdsl.parser import Parser
 
 from infer.api import compile_module
 from infer.context import make_context
-from infer.dialects import nchwc
+from infer.dialects import graph as G
 from infer.errors import UnsupportedError
 from infer.runtime.compiled_model import CompiledModel
+from infer.transforms import nchwc_packing
 
 from .helpers import node_model, run_onnxruntime
 
 RNG = np.random.default_rng(20240612)
-C = nchwc.BLOCK
+C = nchwc_packing.BLOCK
 
 
 def _rand(*shape: int) -> np.ndarray:
@@ -100,7 +101,7 @@ def test_to_from_nchwc(shape: tuple[int | str, ...]) -> None:
     for n in (1, 3):
         x = _rand(n, *shape[1:])  # type: ignore[arg-type]
         xb = _run(to, x)
-        np.testing.assert_array_equal(xb, nchwc.to_blocked(x, C))
+        np.testing.assert_array_equal(xb, G.to_blocked(x, C))
         np.testing.assert_array_equal(_run(back, xb), x)
 
 
@@ -158,7 +159,7 @@ def test_conv_nchwc(case: str) -> None:
     w = _rand(*w_shape)
     bias = _rand(w_shape[0])
     conv_attrs = {k: v for k, v in attrs.items() if not k.startswith("activation")}
-    packed = nchwc.pack_conv_weights(w, C)
+    packed = nchwc_packing.pack_conv_weights(w, C)
     blocked_x = _blocked_shape(["N", *x_shape[1:]])
 
     feeds_by_n = []  # (x, onnxruntime's conv, summand) at batch 1 and 2 or 3
@@ -175,16 +176,16 @@ def test_conv_nchwc(case: str) -> None:
         args.append(y_blocked)
     compiled = _compile("graph.conv_nchwc", args, y_blocked, attrs)
     for x, y, z in feeds_by_n:
-        inputs = [nchwc.to_blocked(x, C), packed]
+        inputs = [G.to_blocked(x, C), packed]
         if has_bias or has_z:
             inputs.append(bias if has_bias else np.zeros_like(bias))
         if z is not None:
             y = y + z
-            inputs.append(nchwc.to_blocked(z, C))
+            inputs.append(G.to_blocked(z, C))
         if "activation" in attrs:
             y = _ACTIVATIONS[attrs["activation"]](y, attrs.get("activation_params"))
         ours = _run(compiled, *inputs)
-        np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(G.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
 
 
 def test_conv_nchwc_channel_multiplier_unsupported() -> None:
@@ -233,8 +234,8 @@ def test_pool_nchwc(kind: str, case: str) -> None:
     compiled = _compile(f"graph.{kind}_pool_nchwc", [_blocked_shape(["N", *x_shape[1:]])],
                         y_blocked, onnx_attrs)
     for x, y in results:
-        ours = _run(compiled, nchwc.to_blocked(x, C))
-        np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-5, atol=1e-6)
+        ours = _run(compiled, G.to_blocked(x, C))
+        np.testing.assert_allclose(G.from_blocked(ours), y, rtol=1e-5, atol=1e-6)
 
 
 def test_static_spatial_and_dynamic_spatial() -> None:
@@ -245,14 +246,14 @@ def test_static_spatial_and_dynamic_spatial() -> None:
     for h, wd in ((5, 17), (3, 4), (1, 1)):
         x = _rand(2, 8, h, wd)
         y = _onnx("Conv", {"x": x, "w": w}, {"pads": [1, 1, 1, 1]})
-        ours = _run(compiled, nchwc.to_blocked(x, C), nchwc.pack_conv_weights(w, C))
-        np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
+        ours = _run(compiled, G.to_blocked(x, C), nchwc_packing.pack_conv_weights(w, C))
+        np.testing.assert_allclose(G.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
 
 
 def test_conv_nchwc_constant_weights() -> None:
     """Weights and bias as graph.constant (memref.global), as the layout pass makes them."""
     w, bias = _rand(16, 8, 3, 3), _rand(16)
-    packed = nchwc.pack_conv_weights(w, C)
+    packed = nchwc_packing.pack_conv_weights(w, C)
 
     def const(a: np.ndarray) -> str:
         return f'graph.constant dense<"0x{a.tobytes().hex().upper()}"> : {_t(a.shape)}'
@@ -268,8 +269,8 @@ def test_conv_nchwc_constant_weights() -> None:
     compiled = compile_module(Parser(make_context(), text).parse_module(), opt_level=0)
     x = _rand(2, 8, 6, 9)
     y = _onnx("Conv", {"x": x, "w": w, "b": bias}, {"pads": [1, 1, 1, 1]})
-    ours = _run(compiled, nchwc.to_blocked(x, C))
-    np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
+    ours = _run(compiled, G.to_blocked(x, C))
+    np.testing.assert_allclose(G.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("group", [1, 32])
@@ -277,14 +278,14 @@ def test_conv_nchwc_block16(group: int) -> None:
     """Nothing assumes c = 8: a 16-channel block (one zmm of f32 on AVX-512)."""
     block = 16
     w, bias = _rand(32, 32 // group, 3, 3), _rand(32)
-    packed = nchwc.pack_conv_weights(w, block)
+    packed = nchwc_packing.pack_conv_weights(w, block)
     attrs = {"pads": [1, 1, 1, 1], "group": group}
     compiled = _compile("graph.conv_nchwc", [["N", 2, 5, 11, block], list(packed.shape), [32]],
                         ["N", 2, 5, 11, block], attrs)
     x = _rand(2, 32, 5, 11)
     y = _onnx("Conv", {"x": x, "w": w, "b": bias}, attrs)
-    ours = _run(compiled, nchwc.to_blocked(x, block), packed, bias)
-    np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
+    ours = _run(compiled, G.to_blocked(x, block), packed, bias)
+    np.testing.assert_allclose(G.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
 
 
 # x NCHW shape (fewer channels than a block), ONNX weight shape [M, C, *k], bias, attributes
@@ -306,9 +307,9 @@ def test_conv_nchwc_nchw_input(case: str, block: int) -> None:
     a blocked output; at batch 1 and 3 (dynamic)."""
     x_shape, w_shape, has_bias, attrs = NCHW_INPUT_CASES[case]
     w, bias = _rand(*w_shape), _rand(w_shape[0])
-    packed = nchwc.pack_conv_weights(w, block, input_blocked=False)
+    packed = nchwc_packing.pack_conv_weights(w, block, input_blocked=False)
     assert packed.shape == (w_shape[0] // block, 1, *w_shape[2:], w_shape[1], block)
-    np.testing.assert_array_equal(nchwc.unpack_conv_weights(packed), w)
+    np.testing.assert_array_equal(G.unpack_conv_weights(packed), w)
     conv_attrs = {k: v for k, v in attrs.items() if not k.startswith("activation")}
     results = []
     for n in (1, x_shape[0]):
@@ -322,7 +323,7 @@ def test_conv_nchwc_nchw_input(case: str, block: int) -> None:
     compiled = _compile("graph.conv_nchwc", args, y_blocked, attrs)
     for x, y in results:
         ours = _run(compiled, x, packed, *([bias] if has_bias else []))
-        np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(G.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
 
 
 def test_conv_nchwc_nchw_input_needs_group_1() -> None:
@@ -335,11 +336,11 @@ def test_conv_nchwc_nchw_input_dynamic_spatial() -> None:
     """The stem with run-time image sizes: interior tile bounds computed at run time."""
     attrs = {"pads": [3, 3, 3, 3], "strides": [2, 2]}
     w = _rand(16, 3, 7, 7)
-    packed = nchwc.pack_conv_weights(w, C, input_blocked=False)
+    packed = nchwc_packing.pack_conv_weights(w, C, input_blocked=False)
     compiled = _compile("graph.conv_nchwc", [[1, 3, "H", "W"], list(packed.shape)],
                         [1, 2, "OH", "OW", C], attrs)
     for h, wd in ((23, 41), (7, 8), (1, 2)):
         x = _rand(1, 3, h, wd)
         y = _onnx("Conv", {"x": x, "w": w}, attrs)
         ours = _run(compiled, x, packed)
-        np.testing.assert_allclose(nchwc.from_blocked(ours), y, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(G.from_blocked(ours), y, rtol=1e-4, atol=1e-4)

@@ -1,6 +1,6 @@
 """Constant folding: a graph op whose operands are all `graph.constant` becomes a constant.
 
-The values come from the numpy semantics in `dialects/graph_eval.py`. This also turns the
+The values come from the numpy semantics in `dialects/graph/evaluate.py`. This also turns the
 light models' `ConstantOfShape` weights into real constants: a fill that ran on every
 inference becomes a weight bound once.
 
@@ -25,7 +25,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from infer.dialects import graph as G
-from infer.dialects.graph_eval import can_evaluate, evaluate
+from infer.dialects.graph.evaluate import can_evaluate, evaluate
 
 # Folded results above this many elements (512 MiB of f32) stay computed at run time: a
 # constant that size costs more memory than it saves. Below it, even a weight filled by

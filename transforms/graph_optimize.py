@@ -113,11 +113,11 @@ def optimize(module: ModuleOp, level: int = 2) -> None:
 
 def optimize_layout(module: ModuleOp, block: int = 0) -> None:
     """The layout phase of level 3: convs blocked by `block` channels (0: one vector
-    register of the host, see nchwc.host_block), reorders moved and cancelled."""
-    from infer.dialects.nchwc import host_block
+    register of the host, see codegen.target.nchwc_block), reorders moved and cancelled."""
+    from infer.codegen.target import nchwc_block
     from infer.transforms.layout import layout_patterns
 
-    patterns = [*layout_patterns(block or host_block()), *basic_patterns()]
+    patterns = [*layout_patterns(block or nchwc_block()), *basic_patterns()]
     for _ in range(MAX_ROUNDS):
         if not _rewrite(module, patterns):
             return

@@ -1,7 +1,7 @@
 """Level 3 of `graph-optimize`: the blocked channel layout NCHWc, where it pays.
 
 A conv in NCHW computes one output channel at a time and re-reads its output row once
-per kernel tap. In NCHWc ([N, C/c, H, W, c], dialects/nchwc.py) its kernel keeps a tile of
+per kernel tap. In NCHWc ([N, C/c, H, W, c], dialects/graph/nchwc.py) its kernel keeps a tile of
 output pixels x c channels in vector registers for the whole reduction (onnxruntime's
 NchwcTransformer and oneDNN's nChw8c do the same). What it costs is reordering tensors
 between the layouts, so the pass works on regions, as onnxruntime's does:
@@ -44,7 +44,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from infer.dialects import graph as G
-from infer.dialects import nchwc
+from infer.transforms.nchwc_packing import pack_conv_weights
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -156,7 +156,7 @@ class ConvToNchwc(RewritePattern):
         new_ops: list[Operation] = []
         plain = conv_reads_nchw(op, self.block)
         x = op.X if plain else _to_blocked(op.X, new_ops, self.block)
-        packed = nchwc.pack_conv_weights(cast(np.ndarray, G.constant_value(op.W)), self.block,
+        packed = pack_conv_weights(cast(np.ndarray, G.constant_value(op.W)), self.block,
                                          input_blocked=not plain)
         w = G.ConstantOp(packed)
         new_ops.append(w)
@@ -183,7 +183,7 @@ def _blocked_constant(c: np.ndarray, channels: int, block: int) -> np.ndarray | 
     full = c.reshape((1,) * (4 - c.ndim) + c.shape)
     if full.shape != (1, channels, 1, 1):
         return None
-    return nchwc.to_blocked(full, block)
+    return G.to_blocked(full, block)
 
 
 class ElementwiseThroughReorder(RewritePattern):
@@ -294,7 +294,7 @@ class BatchNormThroughReorder(RewritePattern):
         s = scale / np.sqrt(var + G.get_float(op.properties, "epsilon", 1e-5))
         c = _shape(op.X)[1]
         block = _shape(src)[-1]
-        consts = [G.ConstantOp(nchwc.to_blocked(v.reshape(1, c, 1, 1).astype(np.float32), block))
+        consts = [G.ConstantOp(G.to_blocked(v.reshape(1, c, 1, 1).astype(np.float32), block))
                   for v in (s, beta - mean * s)]
         mul = G.MulOp.make([src, consts[0].output])
         add = G.AddOp.make([mul.results[0], consts[1].output])

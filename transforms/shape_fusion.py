@@ -50,6 +50,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import graph
 from infer.dialects.shape import FoldStaticDims, OfOp, is_nonnegative, substitute_static
@@ -255,7 +256,7 @@ class RefineTypes(RewritePattern):
             return
         try:
             inferred = type(op).infer(list(op.operands), op.properties)
-        except Exception:
+        except VerifyException:
             return  # not ours to diagnose: the verifier does
         new_types = []
         changed = False

@@ -1,5 +1,5 @@
 // Constant folding: an op whose operands are all constants becomes a constant (numpy
-// semantics from dialects/graph_eval.py); its name and type are kept.
+// semantics from dialects/graph/evaluate.py); its name and type are kept.
 // RUN: infer-opt %s -p constant-folding | filecheck %s
 // RUN: infer-opt %s -p 'graph-optimize{level=1}' | filecheck %s
 

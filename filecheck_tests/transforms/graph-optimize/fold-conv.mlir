@@ -1,5 +1,5 @@
 // Convs and pools on constants fold at level 1 (numpy im2col forms in
-// dialects/graph_eval.py), with the bias and the fused activation applied.
+// dialects/graph/evaluate.py), with the bias and the fused activation applied.
 // RUN: infer-opt %s -p 'graph-optimize{level=1}' | filecheck %s
 // RUN: infer-opt %s -p constant-folding | filecheck %s
 

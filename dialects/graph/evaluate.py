@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, Tenso
 from xdsl.ir import Operation
 
 from infer.dialects import graph as G
-from infer.dialects import nchwc
 
 Result = np.ndarray | list[np.ndarray]
 Evaluator = Callable[[Operation, list[np.ndarray]], Result]
@@ -39,10 +38,6 @@ def _float(op: Operation, name: str, default: float) -> float:
 
 def _int(op: Operation, name: str, default: int) -> int:
     return G.get_int(_props(op), name, default)
-
-
-def _ints(x: np.ndarray) -> list[int]:
-    return [int(v) for v in np.asarray(x).reshape(-1)]
 
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -236,17 +231,17 @@ def _lrn(op: Operation, x: list[np.ndarray]) -> np.ndarray:
 def _conv_nchwc(op: Operation, x: list[np.ndarray]) -> np.ndarray:
     block = x[1].shape[-1]
     # X of rank W's - 2 is already NCHW (the image stem's form).
-    data = x[0] if x[0].ndim == x[1].ndim - 2 else nchwc.from_blocked(x[0])
-    plain = [data, nchwc.unpack_conv_weights(x[1]), *x[2:3]]
+    data = x[0] if x[0].ndim == x[1].ndim - 2 else G.from_blocked(x[0])
+    plain = [data, G.unpack_conv_weights(x[1]), *x[2:3]]
     if len(x) > 3:
-        plain.append(nchwc.from_blocked(x[3]))
-    return nchwc.to_blocked(_conv_nchw(op, plain), block)
+        plain.append(G.from_blocked(x[3]))
+    return G.to_blocked(_conv_nchw(op, plain), block)
 
 
 def _pool_nchwc(is_max: bool) -> Evaluator:
     def ev(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-        y = _pool_nchw(op, nchwc.from_blocked(x[0]), is_max)
-        return nchwc.to_blocked(y, x[0].shape[-1])
+        y = _pool_nchw(op, G.from_blocked(x[0]), is_max)
+        return G.to_blocked(y, x[0].shape[-1])
 
     return ev
 
@@ -397,8 +392,8 @@ EVALUATORS: dict[type[Operation], Evaluator] = {
     G.GlobalMaxPoolOp: _global_pool(np.max),
     G.GlobalAveragePoolOp: _global_pool(np.mean),
     G.LRNOp: _lrn,
-    G.ToNchwcOp: lambda op, x: nchwc.to_blocked(x[0], _int(op, "block", 0)),
-    G.FromNchwcOp: lambda op, x: nchwc.from_blocked(x[0]),
+    G.ToNchwcOp: lambda op, x: G.to_blocked(x[0], _int(op, "block", 0)),
+    G.FromNchwcOp: lambda op, x: G.from_blocked(x[0]),
     G.ConvNchwcOp: _conv_nchwc,
     G.MaxPoolNchwcOp: _pool_nchwc(True),
     G.AveragePoolNchwcOp: _pool_nchwc(False),

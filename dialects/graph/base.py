@@ -1,0 +1,342 @@
+"""Abstract bases of graph ops: shared syntax, verification and type inference from one
+shape function per op, and the operand/axis helpers shape functions use."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    operand_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.irdl.operations import VarOperandDef as VarOperandDefT
+from xdsl.irdl.operations import VarResultDef as VarResultDefT
+from xdsl.parser import Parser
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.printer import Printer
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from infer.dialects import dims as D
+from infer.dialects.dims import Dim
+from infer.dialects.graph.constant import constant_value
+from infer.dialects.graph.types import compatible, dims_of, is_float, tensor_type
+
+
+@dataclass(frozen=True)
+class SymbolicShape:
+    """A 1-D integer operand known as dims of some tensor rather than as data (`shape.of`):
+    ints where static, `DYN` in type inference. Shape functions get it through `consts`."""
+
+    dims: tuple[Dim, ...]
+
+
+class HasSymbolicShape(ABC):
+    """Ops of other dialects (`shape.of`) whose result is a shape known symbolically."""
+
+    @abstractmethod
+    def symbolic_shape(self) -> list[Dim]: ...
+
+
+def operand_values(operands: Sequence[SSAValue]) -> list[np.ndarray | SymbolicShape | None]:
+    """What shape functions know of each operand: its constant value, a shape expressed in
+    dims (an array when all of them are static), or None."""
+    out: list[np.ndarray | SymbolicShape | None] = []
+    for o in operands:
+        v: np.ndarray | SymbolicShape | None = constant_value(o)
+        if v is None and isinstance(o.owner, HasSymbolicShape):
+            ds = o.owner.symbolic_shape()
+            v = (np.array(ds, dtype=np.int64) if all(isinstance(d, int) for d in ds)
+                 else SymbolicShape(tuple(ds)))
+        out.append(v)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Base classes
+# ---------------------------------------------------------------------------------------
+
+
+class GraphOp(IRDLOperation, ABC):
+    """Shared syntax, verification and type inference of graph ops.
+
+    Subclasses define `output_dims` (and `output_elements` when it is not the first
+    operand's element type). Operands that are shape-like (Reshape's shape, Slice's starts)
+    are read through `consts`, the values of operands defined by constants (or None).
+    """
+
+    @classmethod
+    def output_dims(
+        cls,
+        props: Mapping[str, Attribute],
+        dims: list[list[Dim]],
+        consts: list[np.ndarray | None],
+    ) -> list[list[Dim]]:
+        return [list(dims[0])]
+
+    @classmethod
+    def output_elements(
+        cls, props: Mapping[str, Attribute], elements: list[Attribute]
+    ) -> list[Attribute]:
+        return [elements[0]]
+
+    @classmethod
+    def check(
+        cls, props: Mapping[str, Attribute], types: list[TensorType]
+    ) -> None:
+        """Verify operand element types and attributes; raise VerifyException."""
+
+    @classmethod
+    def infer(
+        cls, operands: Sequence[SSAValue], props: Mapping[str, Attribute]
+    ) -> list[TensorType]:
+        """Result types of this op applied to `operands` with properties `props`."""
+        types = [o.type for o in operands]
+        for t in types:
+            if not isinstance(t, TensorType):
+                raise VerifyException(f"'{cls.name}' expects tensor operands, got {t}")
+        cls.check(props, cast(list[TensorType], types))
+        consts = operand_values(operands)
+        try:
+            out_dims = cls.output_dims(props, [dims_of(t) for t in types], consts)
+        except ValueError as e:
+            raise VerifyException(f"'{cls.name}': {e}") from e
+        elements = cls.output_elements(props, [cast(TensorType, t).element_type for t in types])
+        return [tensor_type(d, e) for d, e in zip(out_dims, elements, strict=True)]
+
+    @classmethod
+    def make(
+        cls,
+        operands: Sequence[SSAValue | Operation],
+        props: Mapping[str, Attribute] | None = None,
+        result_types: Sequence[Attribute] | None = None,
+    ) -> GraphOp:
+        """Build the op, inferring result types unless given."""
+        values = [SSAValue.get(o) for o in operands]
+        props = dict(props or {})
+        if result_types is None:
+            result_types = cls.infer(values, props)
+        return cls.build(
+            operands=cls._segments(values),
+            result_types=cls._result_segments(list(result_types)),
+            properties=props,
+        )
+
+    @classmethod
+    def _segments(cls, values: list[SSAValue]) -> list[SSAValue | list[SSAValue]]:
+        """Split a flat operand list into the op definition's operand groups.
+
+        At most one group is optional or variadic, so lengths decide the split.
+        """
+        defs = cls.get_irdl_definition().operands
+        variadic = [i for i, (_, d) in enumerate(defs) if isinstance(d, VarOperandDefT)]
+        if not variadic:
+            if len(values) != len(defs):
+                raise VerifyException(
+                    f"'{cls.name}' expects {len(defs)} operands, got {len(values)}"
+                )
+            return list(values)
+        v = variadic[0]
+        n_fixed = len(defs) - 1
+        if len(values) < n_fixed:
+            raise VerifyException(
+                f"'{cls.name}' expects at least {n_fixed} operands, got {len(values)}"
+            )
+        n_var = len(values) - n_fixed
+        return [*values[:v], list(values[v : v + n_var]), *values[v + n_var :]]
+
+    @classmethod
+    def _result_segments(cls, types: list[Attribute]) -> list[Attribute | list[Attribute]]:
+        defs = cls.get_irdl_definition().results
+        if len(defs) == 1 and isinstance(defs[0][1], VarResultDefT):
+            return [types]
+        return list(types)
+
+    def verify_(self) -> None:
+        inferred = type(self).infer(list(self.operands), self.properties)
+        declared = [r.type for r in self.results]
+        if len(inferred) != len(declared):
+            raise VerifyException(
+                f"'{self.name}' has {len(declared)} results, expected {len(inferred)}"
+            )
+        for i, (a, b) in enumerate(zip(inferred, declared, strict=True)):
+            if not isinstance(b, TensorType) or not compatible(a, b):
+                raise VerifyException(
+                    f"'{self.name}' result #{i} has type {b}, but its operands give {a}"
+                )
+
+    # -- syntax -----------------------------------------------------------------------
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        defaults = type(self).get_irdl_definition().properties
+        attrs = {
+            k: v
+            for k, v in self.properties.items()
+            if k not in defaults or v != defaults[k].default_value
+        }
+        attrs.update(self.attributes)
+        if attrs:
+            printer.print_string(" ")
+            printer.print_attr_dict(attrs)
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GraphOp:
+        pos = parser.pos
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand, "operand"
+        ) if parser.parse_optional_punctuation(":") is None else None
+        attrs: dict[str, Attribute] = {}
+        if unresolved is not None:
+            attrs = parser.parse_optional_attr_dict()
+            parser.parse_punctuation(":")
+        else:
+            unresolved = []
+        ftype = parser.parse_function_type()
+        operands = parser.resolve_operands(unresolved, ftype.inputs.data, pos)
+        prop_names = cls.get_irdl_definition().properties
+        props = {k: v for k, v in attrs.items() if k in prop_names}
+        other = {k: v for k, v in attrs.items() if k not in prop_names}
+        op = cls.build(
+            operands=cls._segments(list(operands)),
+            result_types=cls._result_segments(list(ftype.outputs.data)),
+            properties=props,
+            attributes=other,
+        )
+        return op
+
+
+
+class GraphCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    """Canonicalization patterns of a graph op, looked up by its class in
+    `canonicalize.PATTERNS` (imported on first use: the patterns import this module)."""
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        from infer.dialects.graph.canonicalize import patterns_for
+
+        return patterns_for(op)
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
+
+
+TRAITS = traits_def(Pure(), GraphCanonicalizationPatterns())
+
+
+class UnaryOp(GraphOp, ABC):
+    """y = f(x), elementwise, same type."""
+
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    traits = TRAITS
+
+
+class FloatUnaryOp(UnaryOp, ABC):
+    @classmethod
+    def check(cls, props: Mapping[str, Attribute], types: list[TensorType]) -> None:
+        if not is_float(types[0].element_type):
+            raise VerifyException(
+                f"'{cls.name}' expects a floating-point tensor, got {types[0]}"
+            )
+
+
+class BinaryOp(GraphOp, ABC):
+    """C = A op B with numpy broadcasting; both operands have one element type."""
+
+    A = operand_def(TensorType)
+    B = operand_def(TensorType)
+    C = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props: Mapping[str, Attribute], types: list[TensorType]) -> None:
+        if types[0].element_type != types[1].element_type:
+            raise VerifyException(
+                f"'{cls.name}' operands have different element types: "
+                f"{types[0].element_type} and {types[1].element_type}"
+            )
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        return [D.broadcast(dims)]
+
+
+class CompareOp(BinaryOp, ABC):
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [IntegerType(1)]
+
+
+class VariadicOp(GraphOp, ABC):
+    """Sum, Max, Min, Mean: elementwise over any number of broadcast inputs."""
+
+    inputs = var_operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if not types:
+            raise VerifyException(f"'{cls.name}' needs at least one input")
+        if any(t.element_type != types[0].element_type for t in types):
+            raise VerifyException(f"'{cls.name}' inputs have different element types")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        return [D.broadcast(dims)]
+
+
+def normalize_axis(axis: int, rank: int, what: str) -> int:
+    if not -rank <= axis < max(rank, 1):
+        raise ValueError(f"{what} {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def const_ints(consts: list[np.ndarray | None], i: int) -> list[int] | None:
+    if i >= len(consts) or not isinstance(consts[i], np.ndarray):
+        return None
+    return [int(v) for v in np.asarray(consts[i]).reshape(-1)]
+
+
+def symbolic_dims(consts: Sequence[object], i: int) -> list[Dim] | None:
+    """The dims of operand i when it is a `SymbolicShape` (see `operand_values`)."""
+    v = consts[i] if i < len(consts) else None
+    return list(v.dims) if isinstance(v, SymbolicShape) else None
+
+
+def same_float(cls: type[GraphOp], types: list[TensorType]) -> None:
+    e = types[0].element_type
+    if not is_float(e):
+        raise VerifyException(f"'{cls.name}' expects floating-point tensors, got {types[0]}")
+    for t in types[1:]:
+        if t.element_type != e:
+            raise VerifyException(
+                f"'{cls.name}' operands have different element types: {e} and {t.element_type}"
+            )
+
+
+
+def check_broadcasts_to(p: Sequence[Dim], x: Sequence[Dim], what: str) -> None:
+    """Raise ValueError unless `p` broadcasts to `x` without growing it."""
+    if len(p) > len(x):
+        raise ValueError(f"{what} {D.format_shape(p)} outranks {D.format_shape(x)}")
+    for d, e in zip(reversed(p), reversed(x), strict=False):  # p may be shorter
+        if isinstance(d, int) and d != 1 and isinstance(e, int) and d != e:
+            raise ValueError(f"{what} {D.format_shape(p)} does not broadcast to "
+                             f"{D.format_shape(x)}")

@@ -1,0 +1,229 @@
+"""Linear algebra (MatMul, Gemm, fused attention), Softmax and the reductions."""
+
+from __future__ import annotations
+
+from abc import ABC
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+)
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from infer.dialects import dims as D
+from infer.dialects.graph.base import (
+    TRAITS,
+    GraphOp,
+    check_broadcasts_to,
+    const_ints,
+    normalize_axis,
+    same_float,
+)
+from infer.dialects.graph.elementwise import check_activation
+from infer.dialects.graph.types import float_attr, get_int, int_attr, is_float
+
+
+@irdl_op_definition
+class MatMulOp(GraphOp):
+    """numpy.matmul: batch dims broadcast, 1-D operands promoted and the dim dropped."""
+
+    name = "graph.matmul"
+    A = operand_def(TensorType)
+    B = operand_def(TensorType)
+    Y = result_def(TensorType)
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        same_float(cls, types)
+        check_activation(cls, props)
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        a, b = dims
+        if not a or not b:
+            raise ValueError("operands must have rank >= 1")
+        a2 = [1, *a] if len(a) == 1 else list(a)
+        b2 = [*b, 1] if len(b) == 1 else list(b)
+        k_a, k_b = a2[-1], b2[-2]
+        if isinstance(k_a, int) and isinstance(k_b, int) and k_a != k_b:
+            raise ValueError(
+                f"contraction dims differ: {D.format_shape(a)} x {D.format_shape(b)}"
+            )
+        batch = D.broadcast([a2[:-2], b2[:-2]])
+        out = [*batch, a2[-2], b2[-1]]
+        if len(a) == 1:
+            out.pop(-2)
+        if len(b) == 1:
+            out.pop(-1)
+        return [out]
+
+
+@irdl_op_definition
+class GemmOp(GraphOp):
+    """Y = alpha * A' @ B' + beta * C, with A' = A^T if transA, C broadcast to (M, N)."""
+
+    name = "graph.gemm"
+    A = operand_def(TensorType)
+    B = operand_def(TensorType)
+    C = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    alpha = prop_def(FloatAttr, default_value=float_attr(1.0))
+    beta = prop_def(FloatAttr, default_value=float_attr(1.0))
+    transA = prop_def(IntegerAttr, default_value=int_attr(0))
+    transB = prop_def(IntegerAttr, default_value=int_attr(0))
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        same_float(cls, types)
+        check_activation(cls, props)
+        if len(types) > 3:
+            raise VerifyException("'graph.gemm' takes at most one bias")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        a, b = dims[0], dims[1]
+        if len(a) != 2 or len(b) != 2:
+            raise ValueError(f"A and B must be 2-D, got {D.format_shape(a)}, {D.format_shape(b)}")
+        m, k = (a[1], a[0]) if get_int(props, "transA", 0) else (a[0], a[1])
+        k2, n = (b[1], b[0]) if get_int(props, "transB", 0) else (b[0], b[1])
+        if isinstance(k, int) and isinstance(k2, int) and k != k2:
+            raise ValueError(f"contraction dims differ: {k} and {k2}")
+        if len(dims) == 3:
+            D.broadcast([[m, n], dims[2]])
+            if len(dims[2]) > 2:
+                raise ValueError("C must be broadcastable to (M, N)")
+        return [[m, n]]
+
+
+@irdl_op_definition
+class AttentionOp(GraphOp):
+    """Y = softmax(scale * Q @ K^T + mask, axis=-1) @ V: scaled dot-product attention.
+
+    Q is [..., M, D]; K is [..., N, D], or K^T [..., D, N] when `k_transposed` = 1; V is
+    [..., N, Dv]; batch dims broadcast as in MatMul; the optional additive mask broadcasts
+    to the scores [..., M, N]. Y is [..., M, Dv].
+    """
+
+    name = "graph.attention"
+    Q = operand_def(TensorType)
+    K = operand_def(TensorType)
+    V = operand_def(TensorType)
+    mask = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    scale = prop_def(FloatAttr, default_value=float_attr(1.0))
+    k_transposed = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        same_float(cls, types)
+        if len(types) > 4:
+            raise VerifyException("'graph.attention' takes at most one mask")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        q, k, v = dims[:3]
+        if min(len(q), len(k), len(v)) < 2:
+            raise ValueError("Q, K and V must have rank >= 2")
+        n, d = (k[-1], k[-2]) if get_int(props, "k_transposed", 0) else (k[-2], k[-1])
+        for a, c, what in ((q[-1], d, "Q and K depths"), (n, v[-2], "K and V lengths")):
+            if isinstance(a, int) and isinstance(c, int) and a != c:
+                raise ValueError(f"{what} differ: {a} and {c}")
+        batch = D.broadcast([q[:-2], k[:-2], v[:-2]])
+        if len(dims) == 4:
+            check_broadcasts_to(dims[3], [*batch, q[-2], n], "mask")
+        return [[*batch, q[-2], v[-1]]]
+
+
+class AxisSoftmaxOp(GraphOp, ABC):
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=int_attr(-1))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if not is_float(types[0].element_type):
+            raise VerifyException(f"'{cls.name}' expects a floating-point tensor")
+        rank = len(types[0].get_shape())
+        try:
+            normalize_axis(get_int(props, "axis", -1), rank, "axis")
+        except ValueError as e:
+            raise VerifyException(f"'{cls.name}': {e}") from e
+
+
+@irdl_op_definition
+class SoftmaxOp(AxisSoftmaxOp):
+    name = "graph.softmax"
+
+
+@irdl_op_definition
+class LogSoftmaxOp(AxisSoftmaxOp):
+    name = "graph.log_softmax"
+
+
+class ReduceOp(GraphOp, ABC):
+    """Reduction over `axes` (an optional 1-D i64 operand; none means all axes)."""
+
+    data = operand_def(TensorType)
+    axes = var_operand_def(TensorType)
+    reduced = result_def(TensorType)
+    keepdims = prop_def(IntegerAttr, default_value=int_attr(1))
+    noop_with_empty_axes = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = TRAITS
+
+    @classmethod
+    def reduced_axes(cls, props, rank: int, consts: list[np.ndarray | None]) -> list[int]:
+        if len(consts) < 2:
+            return [] if get_int(props, "noop_with_empty_axes", 0) else list(range(rank))
+        axes = const_ints(consts, 1)
+        if axes is None:
+            raise ValueError("axes must be a constant")
+        if not axes and not get_int(props, "noop_with_empty_axes", 0):
+            return list(range(rank))
+        return sorted({normalize_axis(a, rank, "axis") for a in axes})
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        axes = cls.reduced_axes(props, len(x), consts)
+        keep = get_int(props, "keepdims", 1)
+        return [[1 if i in axes else d for i, d in enumerate(x) if keep or i not in axes]]
+
+
+@irdl_op_definition
+class ReduceMeanOp(ReduceOp):
+    name = "graph.reduce_mean"
+
+
+@irdl_op_definition
+class ReduceSumOp(ReduceOp):
+    name = "graph.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMaxOp(ReduceOp):
+    name = "graph.reduce_max"
+
+
+@irdl_op_definition
+class ReduceMinOp(ReduceOp):
+    name = "graph.reduce_min"

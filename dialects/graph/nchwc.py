@@ -1,0 +1,184 @@
+"""Ops of the blocked channel layout (NCHWc), introduced by graph-optimize level 3, and
+their layout in numpy (the reference that constant folding and tests use)."""
+
+from __future__ import annotations
+
+from abc import ABC
+from typing import cast
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    TensorType,
+)
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+)
+
+from infer.dialects import dims as D
+from infer.dialects.dims import DYN
+from infer.dialects.graph.base import TRAITS, GraphOp
+from infer.dialects.graph.nn import ConvLikeOp, PoolOp, check_summand, spatial_attrs, window_out
+from infer.dialects.graph.types import get_int, int_attr
+
+# ---------------------------------------------------------------------------------------
+# Blocked channel layout (NCHWc), introduced by graph-optimize level 3
+#
+# A blocked tensor [N, C/c, *spatial, c] holds channel k*c + j at [:, k, ..., j]: the c
+# channels of a block are contiguous, so a kernel computes c output channels as one
+# vector (c = 16 with AVX-512, 8 with AVX2) with every input pixel broadcast once per
+# block. The layout pass (transforms/layout.py) converts convs whose channels divide by
+# c (and image stems, which read their few input channels in NCHW), lets elementwise
+# ops, pooling, BatchNormalization and channel concats work on the blocked tensors in
+# between, and reorders back where an op needs NCHW.
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ToNchwcOp(GraphOp):
+    """[N, C, *spatial] -> [N, C/block, *spatial, block]; C must divide by `block`."""
+
+    name = "graph.to_nchwc"
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    block = prop_def(IntegerAttr)
+    traits = TRAITS
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        c = get_int(props, "block", 0)
+        if len(x) < 3 or c < 1:
+            raise ValueError(f"needs rank >= 3 and block >= 1, got {D.format_shape(x)}, {c}")
+        if not isinstance(x[1], int) or x[1] % c:
+            raise ValueError(f"channels {x[1]} must be static and divide by the block {c}")
+        return [[x[0], x[1] // c, *x[2:], c]]
+
+
+@irdl_op_definition
+class FromNchwcOp(GraphOp):
+    """[N, C/c, *spatial, c] -> [N, C, *spatial]: back to plain NCHW."""
+
+    name = "graph.from_nchwc"
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        if len(x) < 4 or not isinstance(x[1], int) or not isinstance(x[-1], int):
+            raise ValueError(f"expects a blocked tensor [N, C/c, ..., c], got {D.format_shape(x)}")
+        return [[x[0], x[1] * x[-1], *x[2:-1]]]
+
+
+@irdl_op_definition
+class ConvNchwcOp(ConvLikeOp):
+    """graph.conv on blocked tensors: X [N, C/c, *sp, c] -> Y [N, M/c, *osp, c].
+
+    W is packed [M/c, Cg/ci, *kernel, ci, c] where Cg = C/group is the input channels of a
+    group and ci = min(c, Cg) (ci = 1 for a depthwise conv): output channel m of input
+    channel j (within m's group) tap t has weight W[m // c, j // ci, t, j % ci, m % c].
+    B is [M] as in graph.conv; the optional summand Z is blocked like Y. Properties are
+    graph.conv's (strides, pads, dilations, group, activation).
+
+    X may also be plain NCHW [N, C, *sp] (rank W's - 2; group 1, ci = Cg = C, W packed
+    [M/c, 1, *kernel, C, c]): y[n, m, o] = sum_{j, t} W[m // c, 0, t, j, m % c] *
+    x[n, j, o*s - p + t*d]. That is the image stem, whose few channels fill no block: it
+    reads its input as is and writes blocked.
+    """
+
+    name = "graph.conv_nchwc"
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, w = dims[0], dims[1]
+        n = len(w) - 4
+        plain = len(x) == n + 2  # an NCHW input [N, C, *sp]
+        if n < 1 or len(x) != n + (2 if plain else 3):
+            raise ValueError(
+                f"X {D.format_shape(x)} and W {D.format_shape(w)} are not a blocked (or NCHW) "
+                "input [N, C/c, *sp, c] and packed weights [M/c, Cg/ci, *k, ci, c]"
+            )
+        if not all(isinstance(d, int) for d in [x[1], *w, *([] if plain else [x[-1]])]):
+            raise ValueError("channels, blocks and weights must be static")
+        mb, cgb, ci, co = cast(int, w[0]), cast(int, w[1]), cast(int, w[-2]), cast(int, w[-1])
+        c = co if plain else cast(int, x[-1])
+        cin = cast(int, x[1]) * (1 if plain else c)
+        g = get_int(props, "group", 1)
+        if plain and (g != 1 or cgb != 1 or ci != cin):
+            raise ValueError(
+                f"W {D.format_shape(w)} does not pack an NCHW input of {cin} channels "
+                f"[M/c, 1, *k, {cin}, c] (group 1 only)"
+            )
+        if co != c or g < 1 or cin % g or cgb * ci * g != cin or (mb * c) % g:
+            raise ValueError(
+                f"W {D.format_shape(w)} does not pack {cin} input channels in {g} groups "
+                f"with block {c}"
+            )
+        if len(dims) >= 3 and (len(dims[2]) != 1 or dims[2][0] not in (mb * c, DYN)):
+            raise ValueError(f"bias {D.format_shape(dims[2])} must be [{mb * c}]")
+        kernel = cast(list[int], w[2:-2])
+        strides, dilations, pads = spatial_attrs(props, n, kernel)
+        spatial = [
+            window_out(x[2 + i], kernel[i], strides[i], dilations[i], pads[i], pads[n + i])
+            for i in range(n)
+        ]
+        out = [x[0], mb, *spatial, c]
+        check_summand(dims, out)
+        return [out]
+
+
+class PoolNchwcOp(PoolOp, ABC):
+    """A pool of PoolOp's attributes on a blocked tensor [N, C/c, *sp, c]."""
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        if len(x) < 4:
+            raise ValueError(f"input {D.format_shape(x)} must be blocked [N, C/c, *sp, c]")
+        (y,) = super().output_dims(props, [x[:-1]], consts)
+        return [[*y, x[-1]]]
+
+
+@irdl_op_definition
+class MaxPoolNchwcOp(PoolNchwcOp):
+    name = "graph.max_pool_nchwc"
+
+
+@irdl_op_definition
+class AveragePoolNchwcOp(PoolNchwcOp):
+    name = "graph.average_pool_nchwc"
+    count_include_pad = prop_def(IntegerAttr, default_value=int_attr(0))
+
+
+# ---------------------------------------------------------------------------------------
+# The layout in numpy
+# ---------------------------------------------------------------------------------------
+
+
+def to_blocked(x: np.ndarray, block: int) -> np.ndarray:
+    """[N, C, *sp] -> [N, C/block, *sp, block]."""
+    n, c, *sp = x.shape
+    assert c % block == 0, (c, block)
+    y = x.reshape(n, c // block, block, *sp)
+    return np.ascontiguousarray(np.moveaxis(y, 2, -1))
+
+
+def from_blocked(x: np.ndarray) -> np.ndarray:
+    """[N, C/c, *sp, c] -> [N, C, *sp]."""
+    n, cb, *sp, c = x.shape
+    return np.ascontiguousarray(np.moveaxis(x, -1, 2)).reshape(n, cb * c, *sp)
+
+
+def unpack_conv_weights(w: np.ndarray) -> np.ndarray:
+    """The inverse of pack_conv_weights, blocked input or not ([M/c, 1, *k, C, c] of an
+    NCHW input is the case ci = Cg)."""
+    mb, cgb, *k, ci, c = w.shape
+    nk = len(k)
+    # (mb, cgb, *k, ci, co) -> (mb, co, cgb, ci, *k)
+    order = [0, 3 + nk, 1, 2 + nk, *range(2, 2 + nk)]
+    return np.ascontiguousarray(w.transpose(order)).reshape(mb * c, cgb * ci, *k)

@@ -1,0 +1,293 @@
+"""Neural-network ops: convolution, pooling and normalization (NCHW)."""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+from typing import cast
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+)
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from infer.dialects import dims as D
+from infer.dialects.dims import Dim
+from infer.dialects.graph.base import (
+    TRAITS,
+    GraphOp,
+    check_broadcasts_to,
+    normalize_axis,
+    same_float,
+)
+from infer.dialects.graph.elementwise import check_activation
+from infer.dialects.graph.types import float_attr, get_int, get_ints, int_attr, is_float
+
+
+def spatial_attrs(props, n: int, kernel: Sequence[int]):
+    strides = get_ints(props, "strides") or [1] * n
+    dilations = get_ints(props, "dilations") or [1] * n
+    pads = get_ints(props, "pads") or [0] * (2 * n)
+    if len(strides) != n or len(dilations) != n or len(pads) != 2 * n or len(kernel) != n:
+        raise ValueError(
+            f"strides/dilations/pads/kernel_shape do not match {n} spatial dims"
+        )
+    if min(strides) < 1 or min(dilations) < 1 or min(pads) < 0 or min(kernel) < 1:
+        raise ValueError("strides, dilations and kernel dims must be >= 1, pads >= 0")
+    return strides, dilations, pads
+
+
+def window_out(size: Dim, k: int, s: int, d: int, pb: int, pe: int, ceil: bool = False) -> Dim:
+    """Output length of a sliding window (conv/pool) along one dim."""
+    span = size + (pb + pe) - (d * (k - 1) + 1)
+    out = (span + (s - 1)) // s + 1 if ceil else span // s + 1
+    if ceil and isinstance(out, int) and isinstance(size, int) and (out - 1) * s >= size + pb:
+        out -= 1  # the last window must start inside the input or the begin padding
+    if isinstance(out, int) and out < 1:
+        raise ValueError(f"window of {k} (dilation {d}) does not fit input length {size}")
+    return out
+
+
+class ConvLikeOp(GraphOp, ABC):
+    """Operands and properties shared by graph.conv and graph.conv_nchwc: X, W, then
+    optionally the bias B [M] and, after it, a summand Z of Y's shape (a residual Add fused
+    by the graph optimizer; B is then present, zero if need be);
+    Y = activation(conv(X, W) + B + Z)."""
+
+    X = operand_def(TensorType)
+    W = operand_def(TensorType)
+    B = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    dilations = opt_prop_def(DenseArrayBase)
+    group = prop_def(IntegerAttr, default_value=int_attr(1))
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        same_float(cls, types)
+        check_activation(cls, props)
+        if len(types) > 4:
+            raise VerifyException(f"'{cls.name}' takes at most a bias and a summand")
+
+
+@irdl_op_definition
+class ConvOp(ConvLikeOp):
+    """N-D convolution, NCHW layout; pads are [begin..., end...] (auto_pad resolved).
+
+    Y = activation(conv(X, W) + B + Z), B and Z optional (see ConvLikeOp).
+    """
+
+    name = "graph.conv"
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        out = cls._conv_dims(props, dims[:3])
+        check_summand(dims, out[0])
+        return out
+
+    @classmethod
+    def _conv_dims(cls, props, dims):
+        x, w = dims[0], dims[1]
+        if len(x) < 3 or len(w) != len(x):
+            raise ValueError(
+                f"X {D.format_shape(x)} and W {D.format_shape(w)} must have one rank >= 3"
+            )
+        n = len(x) - 2
+        kernel = w[2:]
+        if not all(isinstance(k, int) for k in kernel):
+            raise ValueError("kernel dims must be static")
+        g = get_int(props, "group", 1)
+        if g < 1:
+            raise ValueError(f"group must be >= 1, got {g}")
+        c_in, m = x[1], w[0]
+        if isinstance(m, int) and m % g:
+            raise ValueError(f"output channels {m} not divisible by group {g}")
+        if isinstance(c_in, int) and isinstance(w[1], int) and c_in != w[1] * g:
+            raise ValueError(f"input channels {c_in} != {w[1]} x group {g}")
+        if len(dims) == 3 and (len(dims[2]) != 1 or
+                               (isinstance(dims[2][0], int) and isinstance(m, int)
+                                and dims[2][0] != m)):
+            raise ValueError(f"bias {D.format_shape(dims[2])} must be [{m}]")
+        strides, dilations, pads = spatial_attrs(props, n, cast(list[int], kernel))
+        spatial = [
+            window_out(x[2 + i], cast(int, kernel[i]), strides[i], dilations[i], pads[i],
+                       pads[n + i])
+            for i in range(n)
+        ]
+        return [[x[0], m, *spatial]]
+
+
+class PoolOp(GraphOp, ABC):
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    kernel_shape = prop_def(DenseArrayBase)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    dilations = opt_prop_def(DenseArrayBase)
+    ceil_mode = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if not is_float(types[0].element_type):
+            raise VerifyException(f"'{cls.name}' expects a floating-point tensor")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        if len(x) < 3:
+            raise ValueError(f"input {D.format_shape(x)} must have rank >= 3")
+        n = len(x) - 2
+        kernel = get_ints(props, "kernel_shape") or []
+        strides, dilations, pads = spatial_attrs(props, n, kernel)
+        ceil = bool(get_int(props, "ceil_mode", 0))
+        spatial = [
+            window_out(x[2 + i], kernel[i], strides[i], dilations[i], pads[i], pads[n + i], ceil)
+            for i in range(n)
+        ]
+        return [[x[0], x[1], *spatial]]
+
+
+@irdl_op_definition
+class MaxPoolOp(PoolOp):
+    name = "graph.max_pool"
+
+
+@irdl_op_definition
+class AveragePoolOp(PoolOp):
+    name = "graph.average_pool"
+    count_include_pad = prop_def(IntegerAttr, default_value=int_attr(0))
+
+
+class GlobalPoolOp(GraphOp, ABC):
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if not is_float(types[0].element_type) or len(types[0].get_shape()) < 3:
+            raise VerifyException(f"'{cls.name}' expects a float tensor of rank >= 3")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        return [[x[0], x[1], *([1] * (len(x) - 2))]]
+
+
+@irdl_op_definition
+class GlobalAveragePoolOp(GlobalPoolOp):
+    name = "graph.global_average_pool"
+
+
+@irdl_op_definition
+class GlobalMaxPoolOp(GlobalPoolOp):
+    name = "graph.global_max_pool"
+
+
+def check_summand(dims: list[list[Dim]], out: list[Dim]) -> None:
+    """A conv's optional 4th operand Z is added to Y: it must have Y's dims."""
+    z = dims[3] if len(dims) == 4 else out
+    if len(z) != len(out) or any(
+        isinstance(a, int) and isinstance(b, int) and a != b for a, b in zip(z, out, strict=False)
+    ):
+        raise ValueError(
+            f"summand {D.format_shape(dims[3])} must have the output's shape "
+            f"{D.format_shape(out)}"
+        )
+
+
+@irdl_op_definition
+class BatchNormalizationOp(GraphOp):
+    """Inference form: Y = (X - mean) / sqrt(var + epsilon) * scale + B, per channel."""
+
+    name = "graph.batch_normalization"
+    X = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    B = operand_def(TensorType)
+    mean = operand_def(TensorType)
+    var = operand_def(TensorType)
+    Y = result_def(TensorType)
+    epsilon = prop_def(FloatAttr, default_value=float_attr(1e-5))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        same_float(cls, types)
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        if len(x) < 2:
+            raise ValueError(f"input {D.format_shape(x)} must have rank >= 2")
+        for p in dims[1:]:
+            if len(p) != 1 or (isinstance(p[0], int) and isinstance(x[1], int) and p[0] != x[1]):
+                raise ValueError(f"parameter {D.format_shape(p)} must be [{x[1]}]")
+        return [list(x)]
+
+
+@irdl_op_definition
+class LRNOp(GraphOp):
+    name = "graph.lrn"
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    size = prop_def(IntegerAttr)
+    alpha = prop_def(FloatAttr, default_value=float_attr(1e-4))
+    beta = prop_def(FloatAttr, default_value=float_attr(0.75))
+    bias = prop_def(FloatAttr, default_value=float_attr(1.0))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if not is_float(types[0].element_type) or len(types[0].get_shape()) < 3:
+            raise VerifyException("'graph.lrn' expects a float tensor of rank >= 3")
+        if get_int(props, "size", 1) < 1:
+            raise VerifyException("'graph.lrn' size must be >= 1")
+
+
+@irdl_op_definition
+class LayerNormalizationOp(GraphOp):
+    """Y = (X - mean) / sqrt(var + epsilon) * Scale + B, mean and var over axes axis.. .
+
+    ONNX LayerNormalization's Y (the Mean and InvStdDev outputs are not supported); Scale
+    and the optional B broadcast to X's shape.
+    """
+
+    name = "graph.layer_normalization"
+    X = operand_def(TensorType)
+    Scale = operand_def(TensorType)
+    B = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=int_attr(-1))
+    epsilon = prop_def(FloatAttr, default_value=float_attr(1e-5))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        same_float(cls, types)
+        if len(types) > 3:
+            raise VerifyException("'graph.layer_normalization' takes at most one bias")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        normalize_axis(get_int(props, "axis", -1), len(x), "axis")
+        for p, what in zip(dims[1:], ("Scale", "B"), strict=False):
+            check_broadcasts_to(p, x, what)
+        return [list(x)]
