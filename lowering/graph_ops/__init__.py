@@ -1,8 +1,16 @@
-"""Lowerings of graph ops to loops, one module per op family, each exporting `LOWERINGS`."""
+"""Lowerings of graph ops to loops, one module per op family.
 
-from infer.lowering.graph_ops import (
+Each family registers its lowerings with `base.lowers` (and elementwise ops their scalar
+bodies with `elementwise.scalar`); importing this package imports them all, so that
+`LOWERINGS` holds every op class that has a lowering.
+"""
+
+from xdsl.ir import Operation
+
+from infer.lowering.graph_ops import (  # noqa: F401 - imported to register their lowerings
     attention,
     channel_shuffle,
+    constant,
     conv,
     elementwise,
     layer_norm,
@@ -15,6 +23,18 @@ from infer.lowering.graph_ops import (
     shape_dialect,
     shape_ops,
 )
+from infer.lowering.graph_ops.base import (
+    INLINED_INTO_USER,
+    LOWERINGS,
+    OUTLINED,
+    Lowering,
+    LoweringFn,
+)
 
-FAMILIES = [elementwise, conv, linalg, normalization, pad, pool, reduction, shape_ops,
-            layer_norm, attention, shape_dialect, channel_shuffle, nchwc]
+__all__ = ["INLINED_INTO_USER", "LOWERINGS", "OUTLINED", "Lowering", "LoweringFn",
+           "lowering_for"]
+
+
+def lowering_for(cls: type[Operation]) -> LoweringFn | None:
+    """The lowering registered for op class `cls`, or None."""
+    return LOWERINGS.get(cls)

@@ -15,23 +15,22 @@ pass 3 runs along v_j and y_i.
 from __future__ import annotations
 
 from xdsl.dialects import math, memref
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from infer.dialects import graph
-from infer.lowering.graph_ops.conv import element_type
+from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import broadcast_index
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import REDUCE
 
 
-def _attention(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    assert isinstance(op, graph.AttentionOp)
+@lowers(graph.AttentionOp)
+def _attention(s: Lowering, op: graph.AttentionOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
     q, k, v = ins[:3]
-    mask = ins[3] if len(ins) > 3 else None
-    k_t = bool(graph.get_int(op.properties, "k_transposed", 0))
-    scale = graph.get_float(op.properties, "scale", 1.0)
+    (mask,) = optional(ins, 3)
+    k_t = bool(op.k_transposed.value.data)
+    scale = op.scale.value.data
     et = element_type(op)
     qd, kd, vd, yd = b.dims(q), b.dims(k), b.dims(v), b.dims(y)
     md = b.dims(mask) if mask is not None else []
@@ -96,8 +95,3 @@ def _attention(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue
                 b.store(acc, y, [*bt, i, c])
     b.insert(memref.DeallocOp.get(row))
     return [y]
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.AttentionOp: _attention,
-}

@@ -6,18 +6,20 @@ rows of one input channel into one output channel; no index division is needed.
 
 from __future__ import annotations
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from infer.dialects import graph
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.loop_builder import Index
 
 
-def _channel_shuffle(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.ChannelShuffleOp)
+def _channel_shuffle(s: Lowering, op: graph.ChannelShuffleOp, ins: list[SSAValue]
+                     ) -> list[SSAValue]:
     b = s.b
     (out,) = s.alloc_results(op, ins)
     x = b.dims(ins[0])
-    g = graph.get_int(op.properties, "groups", 1)
+    g = op.groups.value.data
     per_group = x[1] // g
     with b.loop_nest([x[0], per_group, g, *x[2:]]) as ivs:
         n, i, j, rest = ivs[0], Index(b, ivs[1]), Index(b, ivs[2]), ivs[3:]
@@ -25,8 +27,3 @@ def _channel_shuffle(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SS
         dst = b.idx(i * g + j)
         b.store(b.load(ins[0], [n, src, *rest]), out, [n, dst, *rest])
     return [out]
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.ChannelShuffleOp: _channel_shuffle,
-}

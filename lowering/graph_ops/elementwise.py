@@ -1,5 +1,11 @@
 """Elementwise ops → one loop nest over the output, operands read with broadcasting.
 
+Each elementwise op has one scalar body, registered with `@scalar(OpClass)`: the loop
+nest of the op itself, of a chain of them fused into one loop nest, and the activation
+epilogue of conv / gemm / matmul (`epilogue`) all run it. A body marked `vector=True` is
+built from min/max/mul/add on constants of its value's type, so the blocked conv kernel
+may run it on its accumulator vectors.
+
 The innermost loop runs over the last (contiguous) dim with unit stride, so LLVM's loop
 vectorizer turns it into vector code. A broadcast operand dim that is statically 1 is read
 at index 0, a static one (or one known equal to the output's) at the output index; a
@@ -10,19 +16,29 @@ dynamic operand dim that may be 1 at run time is read at `i * (dim != 1)` (see
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType, IntegerType, TensorType
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.graph_ops.base import (
+    Lowering,
+    inlined_if,
+    lowers,
+    operand_element,
+)
 from infer.lowering.loop_builder import Index, LoopBuilder, is_unsigned, storage_type
 
-ScalarFn = Callable[[LoopBuilder, list[SSAValue]], SSAValue]
+OpT = TypeVar("OpT", bound=Operation)
+# The scalar body of an elementwise op: (builder, the op, operand values) -> result value.
+# The op may be a detached instance (`Epilogue`): its properties, but no operands.
+ScalarFn = Callable[[LoopBuilder, Any, list[SSAValue]], SSAValue]
 
 
 def broadcast_index(
@@ -80,8 +96,9 @@ def result_dims(s: Lowering, op: Operation, dims: Sequence[Sequence[Dim]]) -> li
     return s.typed_dims(out, op.results[0].type)
 
 
-def elementwise(s: Lowering, op: Operation, ins: list[SSAValue], fn: ScalarFn) -> list[SSAValue]:
-    """out[i] = fn(in_0[bcast(i)], in_1[bcast(i)], ...) over the op's only result.
+def elementwise(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+    """out[i] = body(in_0[bcast(i)], in_1[bcast(i)], ...) over the op's only result, with
+    the scalar body registered for the op's class.
 
     An operand computed by an inlined producer (`inlined_into_user`) is evaluated at the
     same index inside this loop nest, recursively: a chain of elementwise ops becomes one
@@ -110,7 +127,7 @@ def elementwise(s: Lowering, op: Operation, ins: list[SSAValue], fn: ScalarFn) -
         if v in s.inlined:
             producer, pins = s.inlined[v]
             vals = [value_at(x, xb, ivs) for x, xb in zip(producer.operands, pins, strict=True)]
-            return SCALAR[type(producer)](producer)(b, vals)
+            return SCALAR[type(producer)].fn(b, producer, vals)
         return b.load(buf, broadcast_index(ivs, leaf_dims[buf], y_dims))
 
     t = op.results[0].type
@@ -119,11 +136,12 @@ def elementwise(s: Lowering, op: Operation, ins: list[SSAValue], fn: ScalarFn) -
     out = s.alloc(y_dims, t.element_type)
     with b.loop_nest(y_dims) as ivs:
         vals = [value_at(v, buf, ivs) for v, buf in zip(op.operands, ins, strict=True)]
-        b.store(fn(b, vals), out, ivs)
+        b.store(SCALAR[type(op)].fn(b, op, vals), out, ivs)
     return [out]
 
 
-def inlined_into_user(op: Operation) -> bool:
+@inlined_if
+def _in_users_loop_nest(op: Operation) -> bool:
     """Whether `op` is computed inside its user's loop nest: both are elementwise, the user
     is its only reader and has its shape (each element is computed once, where used)."""
     if type(op) not in SCALAR or len(op.results) != 1:
@@ -138,61 +156,137 @@ def inlined_into_user(op: Operation) -> bool:
     )
 
 
-def _element(op: Operation, i: int = 0) -> Attribute:
-    t = op.operands[i].type
-    assert isinstance(t, TensorType)
-    return t.element_type
+
+# ---------------------------------------------------------------------------------------
+# Scalar bodies, one per op class
+# ---------------------------------------------------------------------------------------
 
 
-def _lower(fn: Callable[[Operation], ScalarFn]) -> LoweringFn:
-    """A lowering from a function of the op to its scalar body."""
-    return lambda s, op, ins: elementwise(s, op, ins, fn(op))
+@dataclass(frozen=True)
+class Scalar:
+    """The scalar body of an elementwise op class; `vector`: it is built from
+    min/max/mul/add on constants of its value's type only, so it is valid on vectors too."""
+
+    fn: ScalarFn
+    vector: bool = False
+
+
+# elementwise op class -> its scalar body; each class is lowered by `elementwise`
+SCALAR: dict[type[Operation], Scalar] = {}
+
+
+def scalar(*classes: type[OpT], vector: bool = False
+           ) -> Callable[[Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]],
+                         Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]]:
+    """Register the decorated function as the scalar body of op `classes` (see `Scalar`)
+    and `elementwise` as their lowering."""
+
+    def register(fn: Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]
+                 ) -> Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]:
+        for cls in classes:
+            SCALAR[cls] = Scalar(fn, vector)
+        lowers(*classes)(elementwise)
+        return fn
+
+    return register
+
+
+@dataclass(frozen=True)
+class Epilogue:
+    """An activation fused into a conv / gemm / matmul (`graph.ACTIVATIONS`) as a function
+    of one value: the scalar body of the op that computes it alone, run on a detached
+    instance of that op carrying the activation's properties, with its operand params
+    (Clip's bounds) as constants of the value's type."""
+
+    body: Scalar
+    op: Operation
+    operands: list[float]
+
+    @property
+    def vector(self) -> bool:
+        return self.body.vector
+
+    def __call__(self, b: LoopBuilder, v: SSAValue) -> SSAValue:
+        return self.body.fn(b, self.op, [v, *(b.const(p, v.type) for p in self.operands)])
+
+
+def epilogue(op: Operation) -> Epilogue | None:
+    """The activation fused into a conv / gemm / matmul, or None."""
+    act = graph.activation_of(op.properties)
+    if act is None:
+        return None
+    name, params = act
+    activation = graph.ACTIVATIONS.get(name)
+    body = SCALAR.get(activation.op) if activation is not None else None
+    if activation is None or body is None:
+        raise UnsupportedError(f"no lowering for the fused activation '{name}'")
+    return Epilogue(body, activation.instance(params), activation.operand_params(params))
+
+
+def _unsigned(op: Operation) -> bool:
+    """Whether the op's first operand is unsigned; False for a detached instance (a fused
+    activation, on floats)."""
+    return bool(op.operands) and is_unsigned(operand_element(op))
 
 
 def _zero(b: LoopBuilder, like: SSAValue) -> SSAValue:
     return b.const(0, like.type)
 
 
-def _relu(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+@scalar(graph.ReluOp, vector=True)
+def _relu(b: LoopBuilder, op: graph.ReluOp, x: list[SSAValue]) -> SSAValue:
     return b.max(x[0], _zero(b, x[0]))
 
 
-def _sigmoid(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+@scalar(graph.SigmoidOp)
+def _sigmoid(b: LoopBuilder, op: graph.SigmoidOp, x: list[SSAValue]) -> SSAValue:
     one = b.const(1.0, x[0].type)
     neg = b.insert(arith.NegfOp(x[0])).results[0]
     return b.div(one, b.add(one, b.unary(math.ExpOp, neg)))
 
 
-def _neg(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+# graph ops that are one `math` op
+_MATH: dict[type[Operation], type[Operation]] = {
+    graph.TanhOp: math.TanhOp,
+    graph.ExpOp: math.ExpOp,
+    graph.LogOp: math.LogOp,
+    graph.SqrtOp: math.SqrtOp,
+    graph.ErfOp: math.ErfOp,
+    graph.FloorOp: math.FloorOp,
+    graph.CeilOp: math.CeilOp,
+}
+
+
+@scalar(*_MATH)
+def _math(b: LoopBuilder, op: Operation, x: list[SSAValue]) -> SSAValue:
+    return b.unary(_MATH[type(op)], x[0])
+
+
+@scalar(graph.ReciprocalOp)
+def _reciprocal(b: LoopBuilder, op: graph.ReciprocalOp, x: list[SSAValue]) -> SSAValue:
+    return b.div(b.const(1.0, x[0].type), x[0])
+
+
+@scalar(graph.NegOp)
+def _neg(b: LoopBuilder, op: graph.NegOp, x: list[SSAValue]) -> SSAValue:
     if graph.is_float(x[0].type):
         return b.insert(arith.NegfOp(x[0])).results[0]
     return b.sub(_zero(b, x[0]), x[0])
 
 
-def _abs(op: Operation) -> ScalarFn:
-    if is_unsigned(_element(op)):  # already non-negative (AbsI would read it as signed)
-        return lambda b, x: x[0]
-    if graph.is_float(_element(op)):
-        return lambda b, x: b.unary(math.AbsFOp, x[0])
-    return lambda b, x: b.unary(math.AbsIOp, x[0])
+@scalar(graph.AbsOp)
+def _abs(b: LoopBuilder, op: graph.AbsOp, x: list[SSAValue]) -> SSAValue:
+    if _unsigned(op):  # already non-negative (AbsI would read it as signed)
+        return x[0]
+    if graph.is_float(x[0].type):
+        return b.unary(math.AbsFOp, x[0])
+    return b.unary(math.AbsIOp, x[0])
 
 
-def _reciprocal(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
-    return b.div(b.const(1.0, x[0].type), x[0])
-
-
-def _math(op_cls: type[Operation]) -> ScalarFn:
-    return lambda b, x: b.unary(op_cls, x[0])
-
-
-def _leaky_relu(op: Operation) -> ScalarFn:
-    alpha = graph.get_float(op.properties, "alpha", 0.01)
-
-    def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
-        neg = b.cmpf("olt", x[0], _zero(b, x[0]))
-        return b.select(neg, b.mul(x[0], b.const(alpha, x[0].type)), x[0])
-
-    return fn
+@scalar(graph.LeakyReluOp)
+def _leaky_relu(b: LoopBuilder, op: graph.LeakyReluOp, x: list[SSAValue]) -> SSAValue:
+    neg = b.cmpf("olt", x[0], _zero(b, x[0]))
+    return b.select(neg, b.mul(x[0], b.const(op.alpha.value.data, x[0].type)), x[0])
 
 
 def _hard_sigmoid_of(b: LoopBuilder, x: SSAValue, alpha: float, beta: float) -> SSAValue:
@@ -202,212 +296,131 @@ def _hard_sigmoid_of(b: LoopBuilder, x: SSAValue, alpha: float, beta: float) -> 
     return b.max(b.min(y, b.const(1.0, t)), b.const(0.0, t))
 
 
-def _hard_sigmoid(op: Operation) -> ScalarFn:
-    alpha = graph.get_float(op.properties, "alpha", 0.2)
-    beta = graph.get_float(op.properties, "beta", 0.5)
-    return lambda b, x: _hard_sigmoid_of(b, x[0], alpha, beta)
+@scalar(graph.HardSigmoidOp, vector=True)
+def _hard_sigmoid(b: LoopBuilder, op: graph.HardSigmoidOp, x: list[SSAValue]) -> SSAValue:
+    return _hard_sigmoid_of(b, x[0], op.alpha.value.data, op.beta.value.data)
 
 
-def _hard_swish(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+@scalar(graph.HardSwishOp, vector=True)
+def _hard_swish(b: LoopBuilder, op: graph.HardSwishOp, x: list[SSAValue]) -> SSAValue:
     """x * hard_sigmoid(x) with alpha = 1/6, beta = 0.5"""
     return b.mul(x[0], _hard_sigmoid_of(b, x[0], 1.0 / 6.0, 0.5))
 
 
-def _gelu(op: Operation) -> ScalarFn:
-    return _gelu_of(graph.get_str(op.properties, "approximate", "none") == "tanh")
+@scalar(graph.GeluOp)
+def _gelu(b: LoopBuilder, op: graph.GeluOp, x: list[SSAValue]) -> SSAValue:
+    t, v = x[0].type, x[0]
+    half = b.const(0.5, t)
+    if op.approximate.data == "tanh":  # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+        inner = b.add(v, b.mul(b.const(0.044715, t), b.mul(v, b.mul(v, v))))
+        th = b.unary(math.TanhOp, b.mul(b.const(0.7978845608028654, t), inner))
+    else:  # 0.5 x (1 + erf(x / sqrt(2)))
+        th = b.unary(math.ErfOp, b.mul(v, b.const(0.7071067811865476, t)))
+    return b.mul(b.mul(half, v), b.add(b.const(1.0, t), th))
 
 
-def _gelu_of(tanh_form: bool) -> ScalarFn:
-    def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
-        t, v = x[0].type, x[0]
-        half = b.const(0.5, t)
-        if tanh_form:  # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-            inner = b.add(v, b.mul(b.const(0.044715, t), b.mul(v, b.mul(v, v))))
-            th = b.unary(math.TanhOp, b.mul(b.const(0.7978845608028654, t), inner))
-        else:  # 0.5 x (1 + erf(x / sqrt(2)))
-            th = b.unary(math.ErfOp, b.mul(v, b.const(0.7071067811865476, t)))
-        return b.mul(b.mul(half, v), b.add(b.const(1.0, t), th))
-
-    return fn
+@scalar(graph.ClipOp, vector=True)
+def _clip(b: LoopBuilder, op: graph.ClipOp, x: list[SSAValue]) -> SSAValue:
+    unsigned = _unsigned(op)
+    return b.min(b.max(x[0], x[1], unsigned), x[2], unsigned)
 
 
-def activation(name: str, params: Sequence[float]) -> Callable[[LoopBuilder, SSAValue], SSAValue]:
-    """The scalar body of a fused activation (`graph.ACTIVATIONS`), on a float value."""
-
-    def clip(b: LoopBuilder, v: SSAValue) -> SSAValue:
-        return b.min(b.max(v, b.const(params[0], v.type)), b.const(params[1], v.type))
-
-    def leaky(b: LoopBuilder, v: SSAValue) -> SSAValue:
-        neg = b.cmpf("olt", v, _zero(b, v))
-        return b.select(neg, b.mul(v, b.const(params[0], v.type)), v)
-
-    gelu = _gelu_of(name == "gelu_tanh")
-    fns: dict[str, Callable[[LoopBuilder, SSAValue], SSAValue]] = {
-        "relu": lambda b, v: _relu(b, [v]),
-        "clip": clip,
-        "sigmoid": lambda b, v: _sigmoid(b, [v]),
-        "tanh": lambda b, v: b.unary(math.TanhOp, v),
-        "hard_sigmoid": lambda b, v: _hard_sigmoid_of(b, v, params[0], params[1]),
-        "hard_swish": lambda b, v: _hard_swish(b, [v]),
-        "leaky_relu": leaky,
-        "gelu": lambda b, v: gelu(b, [v]),
-        "gelu_tanh": lambda b, v: gelu(b, [v]),
-    }
-    if name not in fns:
-        raise UnsupportedError(f"no lowering for the fused activation '{name}'")
-    return fns[name]
+@scalar(graph.AddOp)
+def _add(b: LoopBuilder, op: graph.AddOp, x: list[SSAValue]) -> SSAValue:
+    return b.add(x[0], x[1])
 
 
-def epilogue(op: Operation) -> Callable[[LoopBuilder, SSAValue], SSAValue] | None:
-    """The activation fused into a conv / gemm / matmul, as a scalar function, or None."""
-    act = graph.activation_of(op.properties)
-    return None if act is None else activation(*act)
+@scalar(graph.SubOp)
+def _sub(b: LoopBuilder, op: graph.SubOp, x: list[SSAValue]) -> SSAValue:
+    return b.sub(x[0], x[1])
 
 
-def _clip(op: Operation) -> ScalarFn:
-    unsigned = is_unsigned(_element(op))
-    return lambda b, x: b.min(b.max(x[0], x[1], unsigned), x[2], unsigned)
+@scalar(graph.MulOp)
+def _mul(b: LoopBuilder, op: graph.MulOp, x: list[SSAValue]) -> SSAValue:
+    return b.mul(x[0], x[1])
 
 
-def _binary(kind: str) -> Callable[[Operation], ScalarFn]:
-    def make(op: Operation) -> ScalarFn:
-        unsigned = is_unsigned(_element(op))
-        if kind == "add":
-            return lambda b, x: b.add(x[0], x[1])
-        if kind == "sub":
-            return lambda b, x: b.sub(x[0], x[1])
-        if kind == "mul":
-            return lambda b, x: b.mul(x[0], x[1])
-        if kind == "div":
-            return lambda b, x: b.div(x[0], x[1], unsigned)
-        if kind == "pow":
-            if not graph.is_float(_element(op)):
-                raise UnsupportedError("graph.pow on integers is not supported yet")
-            return lambda b, x: b.insert(math.PowFOp(x[0], x[1])).results[0]
-        raise AssertionError(kind)
-
-    return make
+@scalar(graph.DivOp)
+def _div(b: LoopBuilder, op: graph.DivOp, x: list[SSAValue]) -> SSAValue:
+    return b.div(x[0], x[1], _unsigned(op))
 
 
-def _compare(fpred: str, spred: str, upred: str) -> Callable[[Operation], ScalarFn]:
-    def make(op: Operation) -> ScalarFn:
-        e = _element(op)
-        if graph.is_float(e):
-            return lambda b, x: b.cmpf(fpred, x[0], x[1])
-        pred = upred if is_unsigned(e) else spred
-        return lambda b, x: b.cmpi(pred, x[0], x[1])
-
-    return make
+@scalar(graph.PowOp)
+def _pow(b: LoopBuilder, op: graph.PowOp, x: list[SSAValue]) -> SSAValue:
+    if not graph.is_float(operand_element(op)):
+        raise UnsupportedError("graph.pow on integers is not supported yet")
+    return b.insert(math.PowFOp(x[0], x[1])).results[0]
 
 
-def _variadic(kind: str) -> Callable[[Operation], ScalarFn]:
-    def make(op: Operation) -> ScalarFn:
-        unsigned = is_unsigned(_element(op))
-        n = len(op.operands)
-
-        def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
-            acc = x[0]
-            for v in x[1:]:
-                if kind in ("sum", "mean"):
-                    acc = b.add(acc, v)
-                elif kind == "max":
-                    acc = b.max(acc, v, unsigned)
-                else:
-                    acc = b.min(acc, v, unsigned)
-            if kind == "mean":
-                acc = b.div(acc, b.const(n, acc.type), unsigned)
-            return acc
-
-        return fn
-
-    return make
+# comparison predicates: (float, signed, unsigned)
+_PREDICATES: dict[type[Operation], tuple[str, str, str]] = {
+    graph.EqualOp: ("oeq", "eq", "eq"),
+    graph.LessOp: ("olt", "slt", "ult"),
+    graph.GreaterOp: ("ogt", "sgt", "ugt"),
+}
 
 
-def _cast(op: Operation) -> ScalarFn:
-    src = _element(op)
+@scalar(*_PREDICATES)
+def _compare(b: LoopBuilder, op: graph.CompareOp, x: list[SSAValue]) -> SSAValue:
+    fpred, spred, upred = _PREDICATES[type(op)]
+    if graph.is_float(operand_element(op)):
+        return b.cmpf(fpred, x[0], x[1])
+    return b.cmpi(upred if _unsigned(op) else spred, x[0], x[1])
+
+
+@scalar(graph.SumOp, graph.MaxOp, graph.MinOp, graph.MeanOp)
+def _variadic(b: LoopBuilder, op: graph.VariadicOp, x: list[SSAValue]) -> SSAValue:
+    unsigned = _unsigned(op)
+    acc = x[0]
+    for v in x[1:]:
+        if isinstance(op, graph.SumOp | graph.MeanOp):
+            acc = b.add(acc, v)
+        elif isinstance(op, graph.MaxOp):
+            acc = b.max(acc, v, unsigned)
+        else:
+            acc = b.min(acc, v, unsigned)
+    if isinstance(op, graph.MeanOp):
+        acc = b.div(acc, b.const(len(x), acc.type), unsigned)
+    return acc
+
+
+@scalar(graph.CastOp)
+def _cast(b: LoopBuilder, op: graph.CastOp, x: list[SSAValue]) -> SSAValue:
     dst_graph = op.results[0].type
     assert isinstance(dst_graph, TensorType)
     dst = storage_type(dst_graph.element_type)
-    src_unsigned, dst_unsigned = is_unsigned(src), is_unsigned(dst_graph.element_type)
-
-    def fn(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
-        v = x[0]
-        st = v.type
-        if st == dst:
-            return v
-        if graph.is_float(st) and graph.is_float(dst):
-            wider = graph.numpy_dtype(dst).itemsize > graph.numpy_dtype(st).itemsize
-            return b.insert((arith.ExtFOp if wider else arith.TruncFOp)(v, dst)).results[0]
-        if dst == IntegerType(1):  # x != 0
-            zero = b.const(0, st)
-            if graph.is_float(st):
-                return b.cmpf("une", v, zero)
-            return b.cmpi("ne", v, zero)
+    src_unsigned, dst_unsigned = _unsigned(op), is_unsigned(dst_graph.element_type)
+    v = x[0]
+    st = v.type
+    if st == dst:
+        return v
+    if graph.is_float(st) and graph.is_float(dst):
+        wider = graph.numpy_dtype(dst).itemsize > graph.numpy_dtype(st).itemsize
+        return b.insert((arith.ExtFOp if wider else arith.TruncFOp)(v, dst)).results[0]
+    if dst == IntegerType(1):  # x != 0
+        zero = b.const(0, st)
         if graph.is_float(st):
-            op_cls = arith.FPToUIOp if dst_unsigned else arith.FPToSIOp
-            return b.insert(op_cls(v, dst)).results[0]
-        if graph.is_float(dst):
-            op_cls = arith.UIToFPOp if src_unsigned or st == IntegerType(1) else arith.SIToFPOp
-            return b.insert(op_cls(v, dst)).results[0]
-        assert isinstance(st, IntegerType) and isinstance(dst, IntegerType)
-        if dst.width.data < st.width.data:
-            return b.insert(arith.TruncIOp(v, dst)).results[0]
-        ext = arith.ExtUIOp if src_unsigned or st == IntegerType(1) else arith.ExtSIOp
-        return b.insert(ext(v, dst)).results[0]
+            return b.cmpf("une", v, zero)
+        return b.cmpi("ne", v, zero)
+    if graph.is_float(st):
+        op_cls = arith.FPToUIOp if dst_unsigned else arith.FPToSIOp
+        return b.insert(op_cls(v, dst)).results[0]
+    if graph.is_float(dst):
+        op_cls = arith.UIToFPOp if src_unsigned or st == IntegerType(1) else arith.SIToFPOp
+        return b.insert(op_cls(v, dst)).results[0]
+    assert isinstance(st, IntegerType) and isinstance(dst, IntegerType)
+    if dst.width.data < st.width.data:
+        return b.insert(arith.TruncIOp(v, dst)).results[0]
+    ext = arith.ExtUIOp if src_unsigned or st == IntegerType(1) else arith.ExtSIOp
+    return b.insert(ext(v, dst)).results[0]
 
-    return fn
 
-
-def _where(b: LoopBuilder, x: list[SSAValue]) -> SSAValue:
+@scalar(graph.WhereOp)
+def _where(b: LoopBuilder, op: graph.WhereOp, x: list[SSAValue]) -> SSAValue:
     return b.select(x[0], x[1], x[2])
 
 
+@lowers(graph.IdentityOp, graph.DropoutOp)
 def _same(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     """Identity and inference-mode Dropout: the result is the operand's buffer."""
     return [s.alias(ins[0], ins[0])]
-
-
-def _const(fn: ScalarFn) -> Callable[[Operation], ScalarFn]:
-    return lambda op: fn
-
-
-# Elementwise ops by their scalar body (given the op), lowered by `elementwise`.
-SCALAR: dict[type[Operation], Callable[[Operation], ScalarFn]] = {
-    graph.ReluOp: _const(_relu),
-    graph.SigmoidOp: _const(_sigmoid),
-    graph.TanhOp: _const(_math(math.TanhOp)),
-    graph.ExpOp: _const(_math(math.ExpOp)),
-    graph.LogOp: _const(_math(math.LogOp)),
-    graph.SqrtOp: _const(_math(math.SqrtOp)),
-    graph.ErfOp: _const(_math(math.ErfOp)),
-    graph.FloorOp: _const(_math(math.FloorOp)),
-    graph.CeilOp: _const(_math(math.CeilOp)),
-    graph.ReciprocalOp: _const(_reciprocal),
-    graph.NegOp: _const(_neg),
-    graph.AbsOp: _abs,
-    graph.LeakyReluOp: _leaky_relu,
-    graph.HardSigmoidOp: _hard_sigmoid,
-    graph.HardSwishOp: _const(_hard_swish),
-    graph.GeluOp: _gelu,
-    graph.ClipOp: _clip,
-    graph.CastOp: _cast,
-    graph.AddOp: _binary("add"),
-    graph.SubOp: _binary("sub"),
-    graph.MulOp: _binary("mul"),
-    graph.DivOp: _binary("div"),
-    graph.PowOp: _binary("pow"),
-    graph.EqualOp: _compare("oeq", "eq", "eq"),
-    graph.LessOp: _compare("olt", "slt", "ult"),
-    graph.GreaterOp: _compare("ogt", "sgt", "ugt"),
-    graph.WhereOp: _const(_where),
-    graph.SumOp: _variadic("sum"),
-    graph.MaxOp: _variadic("max"),
-    graph.MinOp: _variadic("min"),
-    graph.MeanOp: _variadic("mean"),
-}
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    **{cls: _lower(make) for cls, make in SCALAR.items()},
-    graph.IdentityOp: _same,
-    graph.DropoutOp: _same,
-}

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects import math
+from xdsl.ir import SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim, product
-from infer.lowering.graph_ops.conv import element_type
+from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import broadcast_index
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.graph_ops.index import to_float
 from infer.lowering.loop_builder import REDUCE, LoopBuilder
 
 
@@ -44,29 +43,22 @@ def sum_over(
     return level(0, [], init)
 
 
-def as_float(b: LoopBuilder, n: Dim, t: Attribute) -> SSAValue:
-    """The dim `n` as a float scalar of type `t`."""
-    if isinstance(n, int):
-        return b.const(float(n), t)
-    v = b.insert(arith.IndexCastOp(b.idx(n), i64)).results[0]
-    return b.insert(arith.SIToFPOp(v, t)).results[0]
-
-
-def _layer_norm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    assert isinstance(op, graph.LayerNormalizationOp)
+@lowers(graph.LayerNormalizationOp)
+def _layer_norm(s: Lowering, op: graph.LayerNormalizationOp, ins: list[SSAValue]
+                ) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
-    x, scale = ins[0], ins[1]
-    bias = ins[2] if len(ins) > 2 else None
+    x, scale = ins[:2]
+    (bias,) = optional(ins, 2)
     et = element_type(op)
     xd = b.dims(x)
-    axis = graph.get_int(op.properties, "axis", -1)
+    axis = op.axis.value.data
     axis = axis + len(xd) if axis < 0 else axis
-    eps = graph.get_float(op.properties, "epsilon", 1e-5)
+    eps = op.epsilon.value.data
     outer, inner = xd[:axis], xd[axis:]
     sd = b.dims(scale)
     bd = b.dims(bias) if bias is not None else []
-    count = as_float(b, product(inner), et)
+    count = to_float(b, product(inner), et)
     with b.loop_nest(outer) as ivs:
         zero = b.const(0.0, et)
         total = sum_over(b, inner, lambda jv: b.load(x, [*ivs, *jv]), zero)
@@ -87,8 +79,3 @@ def _layer_norm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
                 v = b.add(v, b.load(bias, broadcast_index(at, bd)))
             b.store(v, y, at)
     return [y]
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.LayerNormalizationOp: _layer_norm,
-}

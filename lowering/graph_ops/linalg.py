@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
-from infer.lowering.graph_ops.conv import element_type
+from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import broadcast_index, epilogue, result_dims
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
 from infer.lowering.loop_builder import REDUCE, LoopBuilder
 
 Idx: TypeAlias = "list[Dim | SSAValue]"
@@ -40,8 +39,8 @@ def _dot(b: LoopBuilder, k: Dim, a_at: Callable[[SSAValue], Idx], a: SSAValue,
     return b.reduce_loop(0, k, [init], body)[0]
 
 
-def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    assert isinstance(op, graph.MatMulOp)
+@lowers(graph.MatMulOp, outline=True)
+def _matmul(s: Lowering, op: graph.MatMulOp, ins: list[SSAValue]) -> list[SSAValue]:
     b = s.b
     a, bm = ins
     # The result's dims from these operand dims: batch dims broadcast at run time.
@@ -90,18 +89,15 @@ def _matmul(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     return [y]
 
 
-def _gemm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.GemmOp, outline=True)
+def _gemm(s: Lowering, op: graph.GemmOp, ins: list[SSAValue]) -> list[SSAValue]:
     """Y = alpha * A' B' + beta * C; alpha scales A's scalar (i-k-j) or the dot (i-j-k)."""
-    assert isinstance(op, graph.GemmOp)
     (y,) = s.alloc_results(op, ins)
     b = s.b
-    a, bm = ins[0], ins[1]
-    c = ins[2] if len(ins) > 2 else None
-    props = op.properties
-    alpha = graph.get_float(props, "alpha", 1.0)
-    beta = graph.get_float(props, "beta", 1.0)
-    trans_a = bool(graph.get_int(props, "transA", 0))
-    trans_b = bool(graph.get_int(props, "transB", 0))
+    a, bm = ins[:2]
+    (c,) = optional(ins, 2)
+    alpha, beta = op.alpha.value.data, op.beta.value.data
+    trans_a, trans_b = bool(op.transA.value.data), bool(op.transB.value.data)
     et = element_type(op)
     ad, yd = b.dims(a), b.dims(y)
     m, n = yd
@@ -143,12 +139,3 @@ def _gemm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
                 with b.loop(0, n) as j:
                     b.store(act(b, b.load(y, [i, j])), y, [i, j])
     return [y]
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.MatMulOp: _matmul,
-    graph.GemmOp: _gemm,
-}
-
-# One kernel function per distinct signature (see graph_to_loops: kernel outlining).
-OUTLINED = {graph.MatMulOp, graph.GemmOp}

@@ -40,35 +40,21 @@ from __future__ import annotations
 from typing import cast
 
 from xdsl.dialects.builtin import VectorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
-from infer.lowering.graph_ops.conv import (
-    as_dim,
-    ceil_div,
-    element_type,
-    floor_div,
-    imax,
-    imin,
-    to_float,
-    valid_taps,
-    window_attrs,
-)
-from infer.lowering.graph_ops.elementwise import activation
-from infer.lowering.graph_ops.pool import pool_window, window_count
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
+from infer.lowering.graph_ops.elementwise import epilogue
+from infer.lowering.graph_ops.index import as_dim, ceil_div, floor_div, imax, imin, to_float
+from infer.lowering.graph_ops.pool import include_pad
+from infer.lowering.graph_ops.window import Window
 
 # Register tile: TILE outputs x OUT_BLOCKS output channel blocks of accumulators, plus
 # OUT_BLOCKS weight vectors and one broadcast input, within AVX2's 16 ymm registers.
 TILE = 6
 OUT_BLOCKS = 2
-
-# Fused activations built from min/max/mul/add only: applied to the accumulators as
-# vectors before the store. The others (cmpf/select or transcendental math) run as the
-# scalar epilogue over the finished row, which LLVM vectorizes.
-_VECTOR_ACTIVATIONS = {"relu", "clip", "hard_sigmoid", "hard_swish"}
 
 
 # ---------------------------------------------------------------------------------------
@@ -76,7 +62,8 @@ _VECTOR_ACTIVATIONS = {"relu", "clip", "hard_sigmoid", "hard_swish"}
 # ---------------------------------------------------------------------------------------
 
 
-def _to_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.ToNchwcOp)
+def _to_nchwc(s: Lowering, op: graph.ToNchwcOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
     yd = b.dims(y)
@@ -89,7 +76,8 @@ def _to_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]
     return [y]
 
 
-def _from_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.FromNchwcOp)
+def _from_nchwc(s: Lowering, op: graph.FromNchwcOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
     x = ins[0]
@@ -109,20 +97,18 @@ def _from_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
 # ---------------------------------------------------------------------------------------
 
 
-def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    assert isinstance(op, graph.ConvNchwcOp)
+@lowers(graph.ConvNchwcOp, outline=True)
+def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
-    x, w = ins[0], ins[1]
-    bias = ins[2] if len(ins) > 2 else None
-    z = ins[3] if len(ins) > 3 else None
+    x, w = ins[:2]
+    bias, z = optional(ins, 2, 3)
     xd, wd, yd = b.dims(x), b.dims(w), b.dims(y)
     n_sp = len(wd) - 4
     plain = len(xd) == n_sp + 2  # an NCHW input (the image stem), read as x[n, ic, *sp]
     c, ci = cast(int, wd[-1]), cast(int, wd[-2])
-    kernel = cast(list[int], wd[2:-2])
-    strides, dilations, pads = window_attrs(op, n_sp, kernel)
-    group = graph.get_int(op.properties, "group", 1)
+    window = Window.of_conv(op, cast(list[int], wd[2:-2]))
+    group = op.group.value.data
     cin, m = cast(int, xd[1]) * (1 if plain else c), cast(int, wd[0]) * c
     cg, mg = cin // group, m // group
     depthwise = not plain and ci == 1 and cg == 1 and m == cin
@@ -139,14 +125,14 @@ def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
         )
     et = element_type(op)
     vt = VectorType(et, [c])
-    act = graph.activation_of(op.properties)
-    vector_act = activation(*act) if act is not None and act[0] in _VECTOR_ACTIVATIONS else None
-    row_act = activation(*act) if act is not None and vector_act is None else None
+    act = epilogue(op)
+    vector_act = act if act is not None and act.vector else None
+    row_act = act if act is not None and not act.vector else None
 
     last = n_sp - 1
-    k_w, s_w, d_w, pl = kernel[last], strides[last], dilations[last], pads[last]
+    k_w, s_w, d_w = window.kernel[last], window.strides[last], window.dilations[last]
+    pl = window.pads[last]
     in_w, out_w = xd[2 + last], yd[2 + last]
-    exact_end = [pads[n_sp + i] == 0 for i in range(n_sp)]
     cgb = 1 if depthwise or plain else cg // c  # input blocks of a group
     blocks_per_group = mg // c
     # Output blocks per tile: they share each broadcast input (a depthwise conv has no
@@ -169,25 +155,15 @@ def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
         inits = [b.vload(bias, [blk * c], c) if bias is not None else b.const(0.0, vt)
                  for blk in blocks]
         rows = [[n, blk, *outer] for blk in blocks]
-        starts = [as_dim(b, o) * strides[i] - pads[i] for i, o in enumerate(outer)]
-        ranges = [
-            valid_taps(b, st, xd[2 + i], kernel[i], dilations[i], pads[i], exact_end[i])
-            for i, st in enumerate(starts)
-        ]
+        outer_taps = window.taps_at(b, outer, xd[2:])
 
         def tile(ow0: Dim, size: int, kw_range: tuple[Dim, Dim]) -> None:
             """Outputs ow0 .. ow0 + size - 1 of the row, every one with taps kw_range;
             accumulator j * size + t is output block j, output t."""
 
-            def taps(i: int, icb: Dim, tap: list[SSAValue], pos: list[Dim],
-                     accs: list[SSAValue]) -> list[SSAValue]:
-                """Loops over the valid taps of dim i.., innermost kw then ii."""
-                if i < last:
-                    def outer_tap(t: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                        p = starts[i] + as_dim(b, t) * dilations[i]
-                        return taps(i + 1, icb, [*tap, t], [*pos, p], carried)
-
-                    return b.reduce_loop(*ranges[i], accs, outer_tap)
+            def taps(icb: Dim, tap: list[SSAValue], pos: list[Dim], accs: list[SSAValue]
+                     ) -> list[SSAValue]:
+                """The taps of the last dim (within outer taps `tap`), innermost ii."""
 
                 def kw_tap(kw: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
                     iw0 = as_dim(b, ow0) * s_w - pl + as_dim(b, kw) * d_w
@@ -214,11 +190,15 @@ def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
                 return b.reduce_loop(*kw_range, accs, kw_tap)
 
             accs = [init for init in inits for _ in range(size)]
+
+            def block_taps(icb: Dim, carried: list[SSAValue]) -> list[SSAValue]:
+                return outer_taps.loop(b, carried, lambda tap, pos, c: taps(icb, tap, pos, c))
+
             if depthwise:
-                accs = taps(0, 0, [], [], accs)
+                accs = block_taps(0, accs)
             else:
                 accs = b.reduce_loop(
-                    0, cgb, accs, lambda icb, carried: taps(0, as_dim(b, icb), [], [], carried)
+                    0, cgb, accs, lambda icb, carried: block_taps(as_dim(b, icb), carried)
                 )
             for k, acc in enumerate(accs):
                 at = [*rows[k // size], as_dim(b, ow0) + k % size, 0]
@@ -229,8 +209,7 @@ def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
 
         def single(ow: SSAValue) -> None:
             """One output whose window may reach into the padding: its own kw range."""
-            st = as_dim(b, ow) * s_w - pl
-            tile(ow, 1, valid_taps(b, st, in_w, k_w, d_w, pl, exact_end[last]))
+            tile(ow, 1, window.taps(b, last, window.start(b, last, ow), in_w))
 
         # Interior outputs [lo, hi): ow*s - pl >= 0 and ow*s - pl + (k-1)*d <= in_w - 1.
         lo = imin(b, ceil_div(b, pl, s_w), out_w)
@@ -259,59 +238,32 @@ def _conv_nchwc(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
 # ---------------------------------------------------------------------------------------
 
 
-def _pool_nchwc(s: Lowering, op: Operation, ins: list[SSAValue], is_max: bool) -> list[SSAValue]:
+@lowers(graph.MaxPoolNchwcOp, graph.AveragePoolNchwcOp, outline=True)
+def _pool_nchwc(s: Lowering, op: graph.PoolNchwcOp, ins: list[SSAValue]) -> list[SSAValue]:
     """pool.py's windows (pads skipped, ceil mode, count_include_pad) per output, with
     the block's c channels as one vector."""
     (y,) = s.alloc_results(op, ins)
     b = s.b
     x = ins[0]
+    is_max = isinstance(op, graph.MaxPoolNchwcOp)
     xd, yd = b.dims(x), b.dims(y)
     c = cast(int, xd[-1])
     et = element_type(op)
     vt = VectorType(et, [c])
-    kernel, strides, dilations, pads, ceil, include_pad, exact_end = pool_window(op)
-    n_sp = len(kernel)
+    window = Window.of_pool(op)
     sp_in = xd[2:-1]
     init = b.const(float("-inf") if is_max else 0.0, vt)
 
     with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as cb, b.loop_nest(yd[2:-1]) as out:
-        starts = [as_dim(b, o) * strides[i] - pads[i] for i, o in enumerate(out)]
-        ranges = [
-            valid_taps(b, st, sp_in[i], kernel[i], dilations[i], pads[i], exact_end[i])
-            for i, st in enumerate(starts)
-        ]
+        taps = window.taps_at(b, out, sp_in)
 
-        def taps(i: int, pos: list[Dim], acc: SSAValue) -> SSAValue:
-            if i == n_sp:
-                v = b.vload(x, [n, cb, *pos, 0], c)
-                return b.max(acc, v) if is_max else b.add(acc, v)
+        def tap(_: list[SSAValue], pos: list[Dim], acc: list[SSAValue]) -> list[SSAValue]:
+            v = b.vload(x, [n, cb, *pos, 0], c)
+            return [b.max(acc[0], v) if is_max else b.add(acc[0], v)]
 
-            def body(t: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                p = starts[i] + as_dim(b, t) * dilations[i]
-                return [taps(i + 1, [*pos, p], carried[0])]
-
-            return b.reduce_loop(*ranges[i], [acc], body)[0]
-
-        total = taps(0, [], init)
+        (total,) = taps.loop(b, [init], tap)
         if not is_max:
-            count = window_count(b, starts, ranges, sp_in, kernel, dilations, pads, ceil,
-                                 include_pad)
+            count = window.count(b, taps, sp_in, include_pad(op))
             total = b.div(total, b.splat(to_float(b, count, et), c))
         b.vstore(total, y, [n, cb, *out, 0])
     return [y]
-
-
-def _pool(is_max: bool) -> LoweringFn:
-    return lambda s, op, ins: _pool_nchwc(s, op, ins, is_max)
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.ToNchwcOp: _to_nchwc,
-    graph.FromNchwcOp: _from_nchwc,
-    graph.ConvNchwcOp: _conv_nchwc,
-    graph.MaxPoolNchwcOp: _pool(True),
-    graph.AveragePoolNchwcOp: _pool(False),
-}
-
-# One kernel function per distinct signature (see graph_to_loops: kernel outlining).
-OUTLINED = {graph.ConvNchwcOp, graph.MaxPoolNchwcOp, graph.AveragePoolNchwcOp}

@@ -15,12 +15,13 @@ LRN accumulates the squares of the channel window into the output row, then resc
 from __future__ import annotations
 
 from xdsl.dialects import math, memref
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim, product
-from infer.lowering.graph_ops.conv import as_dim, element_type, flatten_from, imax, imin
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.graph_ops.base import Lowering, element_type, lowers
+from infer.lowering.graph_ops.index import as_dim, imax, imin
+from infer.lowering.graph_ops.window import flatten_from
 from infer.lowering.loop_builder import LoopBuilder
 
 
@@ -33,13 +34,14 @@ def _planes(b: LoopBuilder, bufs: list[SSAValue]) -> tuple[list[SSAValue], list[
     return bufs, dims
 
 
-def _batch_norm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    assert isinstance(op, graph.BatchNormalizationOp)
+@lowers(graph.BatchNormalizationOp)
+def _batch_norm(s: Lowering, op: graph.BatchNormalizationOp, ins: list[SSAValue]
+                ) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
     x, scale, shift, mean, var = ins
     et = element_type(op)
-    eps = graph.get_float(op.properties, "epsilon", 1e-5)
+    eps = op.epsilon.value.data
     xd = b.dims(x)
     channels = xd[1]
     # temporaries, freed below: not results the function-level buffer tracking knows about
@@ -60,15 +62,12 @@ def _batch_norm(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
     return [y]
 
 
-def _lrn(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    assert isinstance(op, graph.LRNOp)
+@lowers(graph.LRNOp)
+def _lrn(s: Lowering, op: graph.LRNOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
-    props = op.properties
-    size = graph.get_int(props, "size", 1)
-    alpha = graph.get_float(props, "alpha", 1e-4)
-    beta = graph.get_float(props, "beta", 0.75)
-    bias = graph.get_float(props, "bias", 1.0)
+    size = op.size.value.data
+    alpha, beta, bias = op.alpha.value.data, op.beta.value.data, op.bias.value.data
     et = element_type(op)
     before = (size - 1) // 2
     after = size - 1 - before  # ceil((size - 1) / 2)
@@ -91,9 +90,3 @@ def _lrn(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
             scale = b.insert(math.PowFOp(base, b.const(-beta, et))).results[0]
             b.store(b.mul(b.load(x, [n, c, *p]), scale), yv, [n, c, *p])
     return [y]
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.BatchNormalizationOp: _batch_norm,
-    graph.LRNOp: _lrn,
-}

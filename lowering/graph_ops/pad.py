@@ -11,17 +11,17 @@ nest with a few index ops per element (only the innermost dim's run in the inner
 
 from __future__ import annotations
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
-from infer.lowering.graph_ops.conv import as_dim, imax, imin
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.graph_ops.base import Lowering, lowers
+from infer.lowering.graph_ops.index import as_dim, imax, imin
 from infer.lowering.loop_builder import LoopBuilder
 
 
-def _pads(op: Operation) -> list[int]:
+def _pads(op: graph.PadOp) -> list[int]:
     value = graph.constant_value(op.operands[1])
     if value is None:
         raise UnsupportedError("graph.pad needs constant pads")
@@ -32,8 +32,8 @@ def _iabs(b: LoopBuilder, x: Dim) -> Dim:
     return imax(b, x, 0 - x)
 
 
-def _pad(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    assert isinstance(op, graph.PadOp)
+@lowers(graph.PadOp)
+def _pad(s: Lowering, op: graph.PadOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
     x, fill = ins[0], ins[2]
@@ -41,7 +41,7 @@ def _pad(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     rank = len(xd)
     pads = _pads(op)
     begin = pads[:rank]
-    mode = graph.get_str(op.properties, "mode", "constant")
+    mode = op.mode.data
 
     if mode == "constant":
         value = b.load(fill, [0] * len(b.dims(fill)))
@@ -81,8 +81,3 @@ def _copy_interior(
             nest(i + 1, [*ivs, iv])
 
     nest(0, [])
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.PadOp: _pad,
-}

@@ -5,7 +5,7 @@ The map is evaluated with the same `Dim` arithmetic as the graph ops' shape func
 no kernel ever computes a shape. Where it is evaluated depends on its users:
 
   - every user takes it as its shape operand (Reshape, Expand, ConstantOfShape), or as
-    a scalar operand of Range: the `shape.of` is inlined (`inlined_into_user`), has no
+    a scalar operand of Range: the `shape.of` is inlined (`_evaluated_by_users`), has no
     buffer, and each user evaluates the map on the source tensor's dims where it needs
     the sizes or values (`inline_shape`);
   - some user needs the i64 tensor itself (it is returned, or feeds an op that reads its
@@ -22,7 +22,7 @@ from xdsl.ir import Operation, SSAValue
 
 from infer.dialects import graph, shape
 from infer.dialects.dims import Dim
-from infer.lowering.graph_to_loops import Lowering, LoweringFn
+from infer.lowering.graph_ops.base import Lowering, inlined_if, lowers
 from infer.lowering.loop_builder import storage_type
 
 # Ops whose lowering evaluates a `shape.of` fed to them, by the indices of such operands
@@ -35,7 +35,8 @@ EVALUATES_SHAPE_OPERAND: dict[type[Operation], tuple[int, ...]] = {
 }
 
 
-def inlined_into_user(op: Operation) -> bool:
+@inlined_if
+def _evaluated_by_users(op: Operation) -> bool:
     """Whether `op` is a `shape.of` that every user evaluates itself (no buffer)."""
     return isinstance(op, shape.OfOp) and all(
         use.index in EVALUATES_SHAPE_OPERAND.get(type(use.operation), ())
@@ -55,9 +56,9 @@ def inline_shape(s: Lowering, v: SSAValue) -> list[Dim] | None:
     return producer.evaluate(s.b.dims(bufs[0]))
 
 
-def _shape_of(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(shape.OfOp)
+def _shape_of(s: Lowering, op: shape.OfOp, ins: list[SSAValue]) -> list[SSAValue]:
     """A `shape.of` some user needs as a tensor: its entries stored into a buffer."""
-    assert isinstance(op, shape.OfOp)
     b = s.b
     t = cast(TensorType, op.result.type)
     element = storage_type(t.element_type)
@@ -67,8 +68,3 @@ def _shape_of(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]
             b.insert(arith.IndexCastOp(b.idx(d), element)).results[0]
         b.store(v, out, [k] if t.get_shape() else [])
     return [out]
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    shape.OfOp: _shape_of,
-}

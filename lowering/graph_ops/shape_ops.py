@@ -20,7 +20,6 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseIntOrFPElementsAttr,
     TensorType,
     f64,
     i64,
@@ -31,8 +30,8 @@ from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
+from infer.lowering.graph_ops.base import Lowering, lowers, memref_type
 from infer.lowering.graph_ops.shape_dialect import inline_shape
-from infer.lowering.graph_to_loops import Lowering, LoweringFn, memref_type
 from infer.lowering.loop_builder import Index, LoopBuilder, index, storage_type
 
 # -- helpers ---------------------------------------------------------------------------
@@ -89,6 +88,7 @@ def view(s: Lowering, src: SSAValue, dims: Sequence[Dim], t: Attribute) -> SSAVa
     return s.alias(b.insert(op).results[0], of=src)
 
 
+@lowers(graph.FlattenOp, graph.SqueezeOp, graph.UnsqueezeOp)
 def _view_of_result(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     """Reshape/Flatten/Squeeze/Unsqueeze with sizes from the op's shape function."""
     (dims,) = s.out_dims(op, ins)
@@ -137,7 +137,8 @@ def _fresh(s: Lowering, op: Operation, dims: Sequence[Dim], i: int = 0) -> SSAVa
 # -- views -----------------------------------------------------------------------------
 
 
-def _reshape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.ReshapeOp)
+def _reshape(s: Lowering, op: graph.ReshapeOp, ins: list[SSAValue]) -> list[SSAValue]:
     dims = out_dims_of_shape_user(s, op, ins)
     if not _is_known(dims):  # a shape tensor computed by some op: ONNX's rules at run time
         dims = _runtime_reshape_dims(s.b, s.b.dims(ins[0]), ins[1], len(dims), op)
@@ -145,10 +146,10 @@ def _reshape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
 
 
 def _runtime_reshape_dims(
-    b: LoopBuilder, x: list[Dim], shape: SSAValue, n: int, op: Operation
+    b: LoopBuilder, x: list[Dim], shape: SSAValue, n: int, op: graph.ReshapeOp
 ) -> list[Dim]:
     """ONNX's reshape rules on a shape read at run time: 0 copies x's dim, -1 is inferred."""
-    allowzero = graph.get_int(op.properties, "allowzero", 0)
+    allowzero = op.allowzero.value.data
     raw = dims_from_buffer(b, shape, n)
     out: list[Dim] = []
     for i, r in enumerate(raw):
@@ -165,7 +166,8 @@ def _runtime_reshape_dims(
 # -- copies ----------------------------------------------------------------------------
 
 
-def _transpose(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.TransposeOp)
+def _transpose(s: Lowering, op: graph.TransposeOp, ins: list[SSAValue]) -> list[SSAValue]:
     """out[i_0, ..., i_n] = in[j] with j[perm[k]] = i_k; loops follow the output."""
     b = s.b
     (out,) = s.alloc_results(op, ins)
@@ -176,7 +178,8 @@ def _transpose(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue
     return [out]
 
 
-def _shape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.ShapeOp)
+def _shape(s: Lowering, op: graph.ShapeOp, ins: list[SSAValue]) -> list[SSAValue]:
     b = s.b
     (out,) = s.alloc_results(op, ins)
     x = b.dims(ins[0])
@@ -189,14 +192,14 @@ def _shape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     return [out]
 
 
-def _gather(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.GatherOp)
+def _gather(s: Lowering, op: graph.GatherOp, ins: list[SSAValue]) -> list[SSAValue]:
     """out[a, j, c] = data[a, wrap(indices[j]), c]; negative indices count from the end."""
     b = s.b
     data, indices = ins
     (out,) = s.alloc_results(op, ins)
     x = b.dims(data)
-    axis = graph.get_int(op.properties, "axis", 0)
-    axis = axis + len(x) if axis < 0 else axis
+    axis = _axis(op, len(x))
     r = len(b.dims(indices))
     with b.loop_nest(b.dims(out)) as ivs:
         i = to_index(b, b.load(indices, ivs[axis : axis + r]))
@@ -228,7 +231,8 @@ def slice_bounds(b: LoopBuilder, n: Dim, start: int, end: int, step: int) -> tup
     return first, _clamp(b, count, 0, n)
 
 
-def _slice(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.SliceOp)
+def _slice(s: Lowering, op: graph.SliceOp, ins: list[SSAValue]) -> list[SSAValue]:
     b = s.b
     x = b.dims(ins[0])
     consts = [graph.constant_value(o) for o in op.operands]
@@ -248,12 +252,14 @@ def _slice(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     return [out]
 
 
-def _axis(op: Operation, rank: int, default: int = 0) -> int:
-    a = graph.get_int(op.properties, "axis", default)
+def _axis(op: graph.GatherOp | graph.ConcatOp | graph.SplitOp, rank: int) -> int:
+    """The op's axis in [0, rank)."""
+    a = op.axis.value.data
     return a + rank if a < 0 else a
 
 
-def _concat(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.ConcatOp)
+def _concat(s: Lowering, op: graph.ConcatOp, ins: list[SSAValue]) -> list[SSAValue]:
     """Each input is copied into its slab of the output, at a running offset on `axis`."""
     b = s.b
     (out,) = s.alloc_results(op, ins)
@@ -269,7 +275,8 @@ def _concat(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     return [out]
 
 
-def _split(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.SplitOp)
+def _split(s: Lowering, op: graph.SplitOp, ins: list[SSAValue]) -> list[SSAValue]:
     """Each output copies its slab of the input, at a running offset on `axis`."""
     b = s.b
     outs = s.alloc_results(op, ins)
@@ -298,7 +305,8 @@ def expand_dim(b: LoopBuilder, x: Dim, e: Dim) -> Dim:
     return _select(b, b.cmpi("eq", b.idx(e), b.idx(1)), x, e)
 
 
-def _expand(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.ExpandOp)
+def _expand(s: Lowering, op: graph.ExpandOp, ins: list[SSAValue]) -> list[SSAValue]:
     """Broadcast copy: input dims statically 1 are read at index 0. A dynamic input dim
     that is not the output's own size may be 1 at run time (even facing a static output
     dim): it is read at `i * (dim != 1)`, the factor computed before the loops."""
@@ -326,7 +334,9 @@ def _expand(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     return [out]
 
 
-def _constant_of_shape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.ConstantOfShapeOp)
+def _constant_of_shape(s: Lowering, op: graph.ConstantOfShapeOp, ins: list[SSAValue]
+                       ) -> list[SSAValue]:
     b = s.b
     dims = out_dims_of_shape_user(s, op, ins)
     if not _is_known(dims):
@@ -334,8 +344,7 @@ def _constant_of_shape(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[
     out = _fresh(s, op, dims)
     t = op.results[0].type
     assert isinstance(t, TensorType)
-    value = op.properties.get("value")
-    fill = cast(DenseIntOrFPElementsAttr, value).get_values()[0] if value is not None else 0
+    fill = op.value.get_values()[0] if op.value is not None else 0  # ONNX: a zero
     element = storage_type(t.element_type)  # ui8 200 becomes i8 -56: the same bits
     with b.loop_nest(b.dims(out)) as ivs:
         b.store(b.const(fill, element), out, ivs)
@@ -397,7 +406,8 @@ def _float_range_length(b: LoopBuilder, start: SSAValue, limit: SSAValue, delta:
     return to_index(b, n)
 
 
-def _range(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+@lowers(graph.RangeOp)
+def _range(s: Lowering, op: graph.RangeOp, ins: list[SSAValue]) -> list[SSAValue]:
     """y[i] = start + i * delta. The length is the type's when static, else computed at
     run time from the scalars: index arithmetic on integers (on the source's memref.dims
     when they come from a `shape.of`), a float division for floats."""
@@ -423,20 +433,3 @@ def _range(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
             k = b.insert(arith.IndexCastOp(ivs[0], element)).results[0]
         b.store(b.add(start, b.mul(k, delta)), out, ivs)
     return [out]
-
-
-LOWERINGS: dict[type[Operation], LoweringFn] = {
-    graph.ReshapeOp: _reshape,
-    graph.FlattenOp: _view_of_result,
-    graph.SqueezeOp: _view_of_result,
-    graph.UnsqueezeOp: _view_of_result,
-    graph.TransposeOp: _transpose,
-    graph.ShapeOp: _shape,
-    graph.GatherOp: _gather,
-    graph.SliceOp: _slice,
-    graph.ConcatOp: _concat,
-    graph.SplitOp: _split,
-    graph.ExpandOp: _expand,
-    graph.ConstantOfShapeOp: _constant_of_shape,
-    graph.RangeOp: _range,
-}

@@ -22,7 +22,8 @@ func.func @conv_relu(%x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>, %b: tenso
   func.return %y : tensor<?x4x3x3xf32>
 }
 
-// Gemm i-k-j: the row is finished after the k loop; clip(0, 6) then runs over it.
+// Gemm i-k-j: the row is finished after the k loop; clip(0, 6) then runs over it (Clip's
+// scalar body, its bounds materialized as constants).
 // CHECK-LABEL: func.func @gemm_relu6
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:               arith.mulf
@@ -32,10 +33,10 @@ func.func @conv_relu(%x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>, %b: tenso
 // CHECK-NEXT:      }
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:        %[[V:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]]
-// CHECK-NEXT:        arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:        arith.maximumf %[[V]]
-// CHECK-NEXT:        arith.constant 6.000000e+00 : f32
-// CHECK-NEXT:        arith.minimumf
+// CHECK-NEXT:        %[[LO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:        %[[HI:.*]] = arith.constant 6.000000e+00 : f32
+// CHECK-NEXT:        %[[M:.*]] = arith.maximumf %[[V]], %[[LO]]
+// CHECK-NEXT:        arith.minimumf %[[M]], %[[HI]]
 // CHECK-NEXT:        memref.store
 func.func @gemm_relu6(%a: tensor<2x4xf32>, %b: tensor<4x3xf32>, %c: tensor<3xf32>) -> tensor<2x3xf32> {
   %y = graph.gemm %a, %b, %c {activation = "clip", activation_params = array<f32: 0.0, 6.0>} : (tensor<2x4xf32>, tensor<4x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>

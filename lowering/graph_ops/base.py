@@ -1,0 +1,174 @@
+"""The base layer of the graph lowerings: the state of lowering one function (`Lowering`),
+and the registry that the op families fill with `@lowers(OpClass, ...)`.
+
+A lowering is a function `(s, op, ins) -> outs` from the op (typed by the classes it is
+registered for) and the buffers of its operands to the buffers of its results, which it
+builds with `s.b` (a `LoopBuilder`). `graph-to-loops` imports the families (importing
+`infer.lowering.graph_ops` registers them all) and looks lowerings up by op class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
+
+LoweringFn = Callable[["Lowering", Operation, list[SSAValue]], list[SSAValue]]
+# Outlined kernels of a module: signature -> (function name, result types).
+Kernels = dict[tuple[object, ...], tuple[str, list[Attribute]]]
+
+OpT = TypeVar("OpT", bound=Operation)
+
+
+def memref_type(t: Attribute) -> MemRefType:
+    assert isinstance(t, TensorType), t
+    return MemRefType(storage_type(t.element_type), t.get_shape())
+
+
+def element_type(op: Operation) -> Attribute:
+    """The element type of `op`'s first result (as the graph types it: signedness kept)."""
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    return t.element_type
+
+
+def operand_element(op: Operation, i: int = 0) -> Attribute:
+    """The element type of `op`'s operand i (as the graph types it: signedness kept)."""
+    t = op.operands[i].type
+    assert isinstance(t, TensorType)
+    return t.element_type
+
+
+def optional(ins: Sequence[SSAValue], *at: int) -> list[SSAValue | None]:
+    """The operand buffers at positions `at`, None where absent (optional operands such as
+    a conv's bias B and summand Z)."""
+    return [ins[i] if i < len(ins) else None for i in at]
+
+
+@dataclass
+class Lowering:
+    """State of lowering one function: the builder, buffer aliases and module globals."""
+
+    b: LoopBuilder
+    module: ModuleOp
+    globals_count: list[int]
+    kernels: Kernels = field(default_factory=dict)
+    root: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    owned: set[SSAValue] = field(default_factory=set)
+    # Graph values computed inside their users' lowerings (see `inlined_if`):
+    # value -> (its op, the buffers of that op's operands). Such a value has no buffer.
+    inlined: dict[SSAValue, tuple[Operation, list[SSAValue]]] = field(default_factory=dict)
+
+    def out_dims(self, op: Operation, ins: list[SSAValue]) -> list[list[Dim]]:
+        """The op's result dims from its shape function, as run-time `index` values."""
+        assert isinstance(op, graph.GraphOp)
+        consts = [graph.constant_value(o) for o in op.operands]
+        dims = [self.b.dims(v) for v in ins]
+        return type(op).output_dims(op.properties, dims, consts)
+
+    def typed_dims(self, dims: Sequence[Dim], t: Attribute) -> list[Dim]:
+        """`dims` made to agree with tensor type `t`: its static sizes, and run-time values
+        where it is dynamic even if the shape function folded them (the buffer's memref
+        type must match what users of the result were typed against)."""
+        assert isinstance(t, TensorType)
+        out: list[Dim] = []
+        for d, static in zip(dims, t.get_shape(), strict=True):
+            if static != DYNAMIC_INDEX:
+                out.append(static)
+            else:  # an int here would make the memref's dim static
+                out.append(Index(self.b, self.b.idx(d)) if isinstance(d, int) else d)
+        return out
+
+    def alloc_results(self, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
+        """Fresh buffers for all results of `op`, sized by its shape function."""
+        outs = []
+        for dims, res in zip(self.out_dims(op, ins), op.results, strict=True):
+            t = res.type
+            assert isinstance(t, TensorType)
+            outs.append(self.alloc(self.typed_dims(dims, t), t.element_type))
+        return outs
+
+    def alloc(self, dims: list[Dim], element: Attribute) -> SSAValue:
+        buf = self.b.alloc(dims, element)
+        self.owned.add(buf)
+        return buf
+
+    def alias(self, view: SSAValue, of: SSAValue) -> SSAValue:
+        """Record that `view` shares `of`'s memory (freed with it)."""
+        self.root[view] = self.root_of(of)
+        return view
+
+    def root_of(self, buf: SSAValue) -> SSAValue:
+        return self.root.get(buf, buf)
+
+    def global_constant(self, value: DenseIntOrFPElementsAttr) -> SSAValue:
+        t = value.type
+        assert isinstance(t, TensorType)
+        mt = memref_type(t)
+        if mt.element_type != t.element_type:  # ui8 data stored as i8: same bytes
+            value = DenseIntOrFPElementsAttr(
+                TensorType(mt.element_type, t.get_shape()), value.data
+            )
+        name = f"__constant_{self.globals_count[0]}"
+        self.globals_count[0] += 1
+        g = memref.GlobalOp.get(StringAttr(name), mt, value, constant=UnitAttr(), alignment=64)
+        self.module.body.block.add_op(g)
+        return self.b.insert(memref.GetGlobalOp(name, mt)).results[0]
+
+
+# ---------------------------------------------------------------------------------------
+# The registry, filled by the decorators below when the families are imported
+# ---------------------------------------------------------------------------------------
+
+# graph op class -> its lowering
+LOWERINGS: dict[type[Operation], LoweringFn] = {}
+# Op classes lowered as calls to shared kernel functions (`outline=True`). Their
+# lowerings may depend only on operand types and the op's properties (the kernel key),
+# never on the values of constant operands.
+OUTLINED: set[type[Operation]] = set()
+# Lowering-level fusion: predicates telling which ops are not lowered alone but inside
+# their users' lowerings, with no buffer between (an elementwise op in its only user's
+# loop nest; a shape.of in each of its users).
+INLINED_INTO_USER: list[Callable[[Operation], bool]] = []
+
+
+def lowers(
+    *classes: type[OpT], outline: bool = False
+) -> Callable[[Callable[[Lowering, OpT, list[SSAValue]], list[SSAValue]]],
+              Callable[[Lowering, OpT, list[SSAValue]], list[SSAValue]]]:
+    """Register the decorated function as the lowering of op `classes`; with `outline`,
+    the op is lowered into one kernel function per distinct signature (graph-to-loops)."""
+
+    def register(
+        fn: Callable[[Lowering, OpT, list[SSAValue]], list[SSAValue]],
+    ) -> Callable[[Lowering, OpT, list[SSAValue]], list[SSAValue]]:
+        for cls in classes:
+            assert cls not in LOWERINGS, f"two lowerings for {cls.__name__}"
+            LOWERINGS[cls] = fn  # type: ignore[assignment]  # called only with a cls op
+            if outline:
+                OUTLINED.add(cls)
+        return fn
+
+    return register
+
+
+def inlined_if(pred: Callable[[Operation], bool]) -> Callable[[Operation], bool]:
+    """Register `pred`: the ops it accepts are computed inside their users' lowerings."""
+    INLINED_INTO_USER.append(pred)
+    return pred
