@@ -1,0 +1,50 @@
+"""The lowering registry: every graph op has a lowering, every fused activation a scalar
+body, and the bodies marked safe on vectors build only min/max/mul/add."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects.builtin import DenseArrayBase, StringAttr, VectorType, f32
+from xdsl.ir import Attribute, Block
+
+from infer.dialects import graph, shape
+from infer.lowering.graph_ops import OUTLINED, lowering_for
+from infer.lowering.graph_ops.elementwise import SCALAR, epilogue
+from infer.lowering.loop_builder import LoopBuilder
+
+OPS = [*graph.GRAPH.operations, *shape.SHAPE.operations]
+VECTOR_OPS = {"arith.constant", "arith.maximumf", "arith.minimumf", "arith.mulf", "arith.addf"}
+
+
+@pytest.mark.parametrize("cls", OPS, ids=lambda c: c.name)
+def test_every_op_has_a_lowering(cls: type) -> None:
+    assert lowering_for(cls) is not None
+
+
+def test_kernels_are_outlined() -> None:
+    assert {graph.ConvOp, graph.ConvNchwcOp, graph.MaxPoolOp, graph.GemmOp,
+            graph.MatMulOp} <= OUTLINED
+
+
+@pytest.mark.parametrize("name", sorted(graph.ACTIVATIONS))
+def test_activation_epilogue(name: str) -> None:
+    """Each fused activation runs its op's scalar body; a vector-safe one builds only
+    min/max/mul/add on a vector (the blocked conv applies it to its accumulators)."""
+    act = graph.ACTIVATIONS[name]
+    assert act.op in SCALAR
+    props: dict[str, Attribute] = {"activation": StringAttr(name)}
+    if act.n_params:
+        props["activation_params"] = DenseArrayBase.from_list(f32, [0.5] * act.n_params)
+    ep = epilogue(graph.ConvOp.create(properties=props))
+    assert ep is not None and ep.vector == SCALAR[act.op].vector
+    block = Block(arg_types=[VectorType(f32, [8]) if ep.vector else f32])
+    out = ep(LoopBuilder.at_end(block), block.args[0])
+    assert out.type == block.args[0].type
+    if ep.vector:
+        assert {op.name for op in block.ops} <= VECTOR_OPS
+
+
+
+def test_vector_safe_activations() -> None:
+    safe = {n for n, a in graph.ACTIVATIONS.items() if SCALAR[a.op].vector}
+    assert safe == {"relu", "clip", "hard_sigmoid", "hard_swish"}
