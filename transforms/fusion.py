@@ -141,7 +141,7 @@ class FoldBatchNormIntoConv(RewritePattern):
         if wb is None or any(p is None for p in params):
             return
         scale, beta, mean, var = (cast(np.ndarray, p).astype(np.float64) for p in params)
-        eps = G.get_float(op.properties, "epsilon", 1e-5)
+        eps = op.epsilon.value.data
         a = scale / np.sqrt(var + eps)
         w, b = wb
         new_w = w.astype(np.float64) * a.reshape((-1,) + (1,) * (w.ndim - 1))
@@ -302,7 +302,7 @@ class FoldBiasIntoGemm(RewritePattern):
                 old, new = G.constant_value(gemm.C[0]), G.constant_value(c)
                 if old is None or new is None:
                     continue
-                beta = G.get_float(gemm.properties, "beta", 1.0)
+                beta = gemm.beta.value.data
                 folded = beta * old.astype(np.float64) + new.astype(np.float64)
                 bias = _constant(rewriter, folded, old.dtype, op)
             new_op = G.GemmOp.make([gemm.A, gemm.B, bias], props, [op.C.type])
@@ -322,37 +322,16 @@ def _scalar(v: SSAValue) -> float | None:
 
 
 def _activation(op: Operation) -> tuple[str, list[float]] | None:
-    """The `graph.ACTIVATIONS` entry computing `op`, or None."""
-    if isinstance(op, G.ReluOp):
+    """The `graph.ACTIVATIONS` entry computing `op`, or None: Clip(0, inf) is relu, and a
+    clip with an infinite bound is not fused (xDSL would print an infinite f32 array
+    entry as an integer)."""
+    act = G.activation_computed_by(op)
+    if act is None or act[0] != "clip":
+        return act
+    lo, hi = act[1]
+    if lo == 0.0 and hi == float("inf"):
         return "relu", []
-    if isinstance(op, G.SigmoidOp):
-        return "sigmoid", []
-    if isinstance(op, G.TanhOp):
-        return "tanh", []
-    if isinstance(op, G.HardSwishOp):
-        return "hard_swish", []
-    if isinstance(op, G.HardSigmoidOp):
-        p = op.properties
-        return "hard_sigmoid", [G.get_float(p, "alpha", 0.2), G.get_float(p, "beta", 0.5)]
-    if isinstance(op, G.LeakyReluOp):
-        return "leaky_relu", [G.get_float(op.properties, "alpha", 0.01)]
-    if isinstance(op, G.GeluOp):
-        tanh = G.get_str(op.properties, "approximate", "none") == "tanh"
-        return ("gelu_tanh" if tanh else "gelu"), []
-    if isinstance(op, G.ClipOp):
-        lo, hi = _scalar(op.min), _scalar(op.max)
-        if lo is None or hi is None:
-            return None
-        if lo == 0.0 and hi == float("inf"):
-            return "relu", []
-        if not (np.isfinite(lo) and np.isfinite(hi)):
-            return None  # xDSL would print an infinite f32 array entry as an integer
-        return "clip", [lo, hi]
-    return None
-
-
-_ACTIVATION_OPS = (G.ReluOp, G.SigmoidOp, G.TanhOp, G.HardSwishOp, G.HardSigmoidOp,
-                   G.LeakyReluOp, G.GeluOp, G.ClipOp)
+    return act if np.isfinite(lo) and np.isfinite(hi) else None
 
 
 class FuseActivation(RewritePattern):
@@ -360,11 +339,11 @@ class FuseActivation(RewritePattern):
     the activation runs as the kernel's epilogue on each finished output row."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, _ACTIVATION_OPS):
+        act = _activation(op)
+        if act is None:
             return
         prod = _producer(op.operands[0], _FUSABLE, op)
-        act = _activation(op)
-        if prod is None or act is None or not _plain(prod):
+        if prod is None or not _plain(prod):
             return
         name, params = act
         props: dict[str, Attribute] = dict(prod.properties)
@@ -385,7 +364,7 @@ def _spatial_pads(pad: G.PadOp, fill_ok: float) -> list[int] | None:
     """The pad's [begin..., end...] over the spatial dims when it pads only those, by
     non-negative amounts, in constant mode with fill `fill_ok`."""
     pads = G.constant_value(pad.pads)
-    if pads is None or G.get_str(pad.properties, "mode", "constant") != "constant":
+    if pads is None or pad.mode.data != "constant":
         return None
     if _scalar(pad.constant_value) != fill_ok:
         return None
@@ -434,10 +413,10 @@ class FoldPadIntoPool(RewritePattern):
         if isinstance(op, G.MaxPoolOp):
             extra = _spatial_pads(pad, float("-inf"))
         else:
-            if G.get_int(props, "ceil_mode", 0):
+            if op.ceil_mode.value.data:
                 return
             own = any(G.get_ints(props, "pads") or [])
-            if own and not G.get_int(props, "count_include_pad", 0):
+            if own and not op.count_include_pad.value.data:
                 return
             extra = _spatial_pads(pad, 0.0)
             props["count_include_pad"] = G.int_attr(1)

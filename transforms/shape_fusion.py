@@ -284,7 +284,7 @@ class ReshapeCopiesDims(RewritePattern):
     def match_and_rewrite(self, op: graph.ReshapeOp, rewriter: PatternRewriter) -> None:
         of = op.shape.owner
         if (not isinstance(of, OfOp) or of.input != op.data
-                or graph.get_int(op.properties, "allowzero", 0)):
+                or op.allowzero.value.data):
             return
         exprs = [AffineExpr.constant(0) if e == AffineExpr.dimension(i) else e
                  for i, e in enumerate(of.exprs)]
@@ -315,7 +315,7 @@ def _reshape_target(op: graph.ReshapeOp, x: SSAValue, in_exprs: Sequence[AffineE
     if rows is None or rows.source not in (None, x):
         return None
     exprs = substitute_static(rows.exprs, cast(TensorType, x.type))
-    allowzero = graph.get_int(op.properties, "allowzero", 0)
+    allowzero = op.allowzero.value.data
     out: list[AffineExpr | None] = []
     for i, e in enumerate(exprs):
         c = e.value if isinstance(e, AffineConstantExpr) else None

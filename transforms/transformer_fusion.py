@@ -153,7 +153,8 @@ def build(
 def _trailing_mean(v: SSAValue, of: SSAValue) -> tuple[Operation, int] | None:
     """(op, k) when `v` = ReduceMean(`of`) over its last k axes with keepdims."""
     op = owner(v, graph.ReduceMeanOp)
-    if op is None or op.operands[0] is not of or not graph.get_int(op.properties, "keepdims", 1):
+    if (op is None or op.operands[0] is not of
+            or not cast(graph.ReduceMeanOp, op).keepdims.value.data):
         return None
     rank = len(graph.dims_of(of.type))
     consts = [graph.constant_value(o) for o in op.operands]
@@ -346,7 +347,7 @@ class FuseAttention(RewritePattern):
         if sm is None:
             return
         rank = len(graph.dims_of(p.type))
-        axis = graph.get_int(sm.properties, "axis", -1)
+        axis = cast(graph.SoftmaxOp, sm).axis.value.data
         if rank < 2 or len(graph.dims_of(v.type)) < 2 or axis not in (-1, rank - 1):
             return
         chain: list[Operation] = [op, sm]
@@ -364,17 +365,15 @@ class FuseAttention(RewritePattern):
         mm, scale = found
         chain.append(mm)
         if isinstance(mm, graph.GemmOp):
-            props = mm.properties
-            if graph.get_int(props, "transA", 0) or (
-                len(mm.operands) > 2
-                and (mask is not None or graph.get_float(props, "beta", 1.0) != 1.0)
+            if mm.transA.value.data or (
+                len(mm.operands) > 2 and (mask is not None or mm.beta.value.data != 1.0)
             ):
                 return
             if len(mm.operands) > 2:
                 mask = mm.operands[2]
             q, k = mm.operands[0], mm.operands[1]
-            scale *= graph.get_float(props, "alpha", 1.0)
-            k_transposed = 0 if graph.get_int(props, "transB", 0) else 1
+            scale *= mm.alpha.value.data
+            k_transposed = 0 if mm.transB.value.data else 1
         else:
             q, f = strip_scale(mm.operands[0], chain)
             scale *= f

@@ -37,7 +37,7 @@ from infer.dialects.graph.base import (
     const_ints,
     normalize_axis,
     operand_values,
-    same_float,
+    same_element_type,
     symbolic_dims,
 )
 from infer.dialects.graph.constant import (
@@ -366,7 +366,7 @@ __all__ = [
     "operand_values",
     "range_length",
     "reshape_dims",
-    "same_float",
+    "same_element_type",
     "spatial_attrs",
     "symbolic_dims",
     "tensor_type",

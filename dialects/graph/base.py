@@ -6,11 +6,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
     IntegerType,
+    StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -21,6 +25,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
+from xdsl.irdl.operations import OptPropertyDef
 from xdsl.irdl.operations import VarOperandDef as VarOperandDefT
 from xdsl.irdl.operations import VarResultDef as VarResultDefT
 from xdsl.parser import Parser
@@ -75,7 +80,39 @@ class GraphOp(IRDLOperation, ABC):
     Subclasses define `output_dims` (and `output_elements` when it is not the first
     operand's element type). Operands that are shape-like (Reshape's shape, Slice's starts)
     are read through `consts`, the values of operands defined by constants (or None).
+
+    Each op also states, once, the facts the rest of the compiler and docs/operators.md
+    read: `ONNX_OP`, the ONNX op type imported as this op (None: made by passes only);
+    `FLOAT_ONLY`, whether its first operand must be a float tensor (checked here); and its
+    numpy semantics, either a `numpy(self, *operands)` method (elementwise ops), an entry
+    in `evaluate.EVALUATORS`, or `FOLDABLE = False` (never constant-folded).
     """
+
+    ONNX_OP: ClassVar[str | None]
+    FLOAT_ONLY: ClassVar[bool] = False
+    FOLDABLE: ClassVar[bool] = True
+
+    @classmethod
+    def prop(cls, props: Mapping[str, Attribute], name: str) -> Any:
+        """The value of property `name` in `props` (int, float, str, list of ints for an
+        array, else the attribute), the op definition's default where it is absent; None
+        for an absent optional property. Shape functions, which get a mapping rather than
+        an op, read properties through it, so no default is restated."""
+        attr = props.get(name)
+        if attr is None:
+            definition = cls.get_irdl_definition().properties[name]
+            attr = definition.default_value
+            if attr is None:
+                if isinstance(definition, OptPropertyDef):
+                    return None
+                raise VerifyException(f"'{cls.name}' needs the property '{name}'")
+        if isinstance(attr, IntegerAttr | FloatAttr):
+            return attr.value.data
+        if isinstance(attr, StringAttr):
+            return attr.data
+        if isinstance(attr, DenseArrayBase):
+            return list(attr.get_values())
+        return attr
 
     @classmethod
     def output_dims(
@@ -107,6 +144,9 @@ class GraphOp(IRDLOperation, ABC):
         for t in types:
             if not isinstance(t, TensorType):
                 raise VerifyException(f"'{cls.name}' expects tensor operands, got {t}")
+        first = cast(TensorType, types[0]) if types else None
+        if cls.FLOAT_ONLY and first is not None and not is_float(first.element_type):
+            raise VerifyException(f"'{cls.name}' expects a floating-point tensor, got {first}")
         cls.check(props, cast(list[TensorType], types))
         consts = operand_values(operands)
         try:
@@ -248,12 +288,7 @@ class UnaryOp(GraphOp, ABC):
 
 
 class FloatUnaryOp(UnaryOp, ABC):
-    @classmethod
-    def check(cls, props: Mapping[str, Attribute], types: list[TensorType]) -> None:
-        if not is_float(types[0].element_type):
-            raise VerifyException(
-                f"'{cls.name}' expects a floating-point tensor, got {types[0]}"
-            )
+    FLOAT_ONLY: ClassVar[bool] = True
 
 
 class BinaryOp(GraphOp, ABC):
@@ -320,10 +355,8 @@ def symbolic_dims(consts: Sequence[object], i: int) -> list[Dim] | None:
     return list(v.dims) if isinstance(v, SymbolicShape) else None
 
 
-def same_float(cls: type[GraphOp], types: list[TensorType]) -> None:
+def same_element_type(cls: type[GraphOp], types: list[TensorType]) -> None:
     e = types[0].element_type
-    if not is_float(e):
-        raise VerifyException(f"'{cls.name}' expects floating-point tensors, got {types[0]}")
     for t in types[1:]:
         if t.element_type != e:
             raise VerifyException(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import cast
+from typing import ClassVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -78,6 +78,7 @@ class ConstantOp(IRDLOperation):
 
     name = "graph.constant"
     value = opt_prop_def(DenseIntOrFPElementsAttr)
+    ONNX_OP: ClassVar[str | None] = "Constant"
     elided = opt_prop_def(StringAttr)
     output = result_def(TensorType)
     traits = traits_def(Pure(), ConstantLike())

@@ -4,10 +4,12 @@ matmul can apply to their results."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import ClassVar, cast
 
+import numpy as np
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
@@ -36,76 +38,137 @@ from infer.dialects.graph.base import (
     VariadicOp,
 )
 from infer.dialects.graph.constant import constant_value
-from infer.dialects.graph.types import float_attr, get_str, is_float
+from infer.dialects.graph.types import float_attr, is_float
 
 # ---------------------------------------------------------------------------------------
-# Elementwise
+# Elementwise: each op's numpy form is its `numpy` method (constant folding, the fused
+# activations' reference); results are cast to the declared type by `evaluate`.
 # ---------------------------------------------------------------------------------------
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _int_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """C-style integer division (truncates toward zero), as the kernels' divsi does."""
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) != (b < 0), -q, q)
 
 
 @irdl_op_definition
 class ReluOp(UnaryOp):
     name = "graph.relu"
+    ONNX_OP: ClassVar[str | None] = "Relu"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.maximum(x, 0)
 
 
 @irdl_op_definition
 class SigmoidOp(FloatUnaryOp):
     name = "graph.sigmoid"
+    ONNX_OP: ClassVar[str | None] = "Sigmoid"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return 1 / (1 + np.exp(-x))
 
 
 @irdl_op_definition
 class TanhOp(FloatUnaryOp):
     name = "graph.tanh"
+    ONNX_OP: ClassVar[str | None] = "Tanh"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.tanh(x)
 
 
 @irdl_op_definition
 class ExpOp(FloatUnaryOp):
     name = "graph.exp"
+    ONNX_OP: ClassVar[str | None] = "Exp"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.exp(x)
 
 
 @irdl_op_definition
 class LogOp(FloatUnaryOp):
     name = "graph.log"
+    ONNX_OP: ClassVar[str | None] = "Log"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.log(x)
 
 
 @irdl_op_definition
 class SqrtOp(FloatUnaryOp):
     name = "graph.sqrt"
+    ONNX_OP: ClassVar[str | None] = "Sqrt"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.sqrt(x)
 
 
 @irdl_op_definition
 class ErfOp(FloatUnaryOp):
     name = "graph.erf"
+    ONNX_OP: ClassVar[str | None] = "Erf"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return _erf(x)
 
 
 @irdl_op_definition
 class ReciprocalOp(FloatUnaryOp):
     name = "graph.reciprocal"
+    ONNX_OP: ClassVar[str | None] = "Reciprocal"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return 1 / x
 
 
 @irdl_op_definition
 class FloorOp(FloatUnaryOp):
     name = "graph.floor"
+    ONNX_OP: ClassVar[str | None] = "Floor"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.floor(x)
 
 
 @irdl_op_definition
 class CeilOp(FloatUnaryOp):
     name = "graph.ceil"
+    ONNX_OP: ClassVar[str | None] = "Ceil"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.ceil(x)
 
 
 @irdl_op_definition
 class NegOp(UnaryOp):
     name = "graph.neg"
+    ONNX_OP: ClassVar[str | None] = "Neg"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.negative(x)
 
 
 @irdl_op_definition
 class AbsOp(UnaryOp):
     name = "graph.abs"
+    ONNX_OP: ClassVar[str | None] = "Abs"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.abs(x)
 
 
 @irdl_op_definition
 class IdentityOp(UnaryOp):
     name = "graph.identity"
+    ONNX_OP: ClassVar[str | None] = "Identity"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return x
 
 
 @irdl_op_definition
@@ -113,12 +176,20 @@ class DropoutOp(UnaryOp):
     """Inference-mode dropout: the identity (the mask output is not supported)."""
 
     name = "graph.dropout"
+    ONNX_OP: ClassVar[str | None] = "Dropout"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return x
 
 
 @irdl_op_definition
 class LeakyReluOp(FloatUnaryOp):
     name = "graph.leaky_relu"
     alpha = prop_def(FloatAttr, default_value=float_attr(0.01))
+    ONNX_OP: ClassVar[str | None] = "LeakyRelu"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.where(x >= 0, x, self.alpha.value.data * x)
 
 
 @irdl_op_definition
@@ -126,23 +197,37 @@ class HardSigmoidOp(FloatUnaryOp):
     name = "graph.hard_sigmoid"
     alpha = prop_def(FloatAttr, default_value=float_attr(0.2))
     beta = prop_def(FloatAttr, default_value=float_attr(0.5))
+    ONNX_OP: ClassVar[str | None] = "HardSigmoid"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.clip(self.alpha.value.data * x + self.beta.value.data, 0, 1)
 
 
 @irdl_op_definition
 class HardSwishOp(FloatUnaryOp):
     name = "graph.hard_swish"
+    ONNX_OP: ClassVar[str | None] = "HardSwish"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return x * np.clip(x / 6 + 0.5, 0, 1)
 
 
 @irdl_op_definition
 class GeluOp(FloatUnaryOp):
     name = "graph.gelu"
     approximate = prop_def(StringAttr, default_value=StringAttr("none"))
+    ONNX_OP: ClassVar[str | None] = "Gelu"
 
     @classmethod
     def check(cls, props, types):
-        super().check(props, types)
-        if get_str(props, "approximate", "none") not in ("none", "tanh"):
+        if cls.prop(props, "approximate") not in ("none", "tanh"):
             raise VerifyException("'graph.gelu' approximate must be \"none\" or \"tanh\"")
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        v = x.astype(np.float64)
+        if self.approximate.data == "tanh":
+            return 0.5 * v * (1 + np.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v**3)))
+        return 0.5 * v * (1 + _erf(v / math.sqrt(2)))
 
 
 @irdl_op_definition
@@ -155,6 +240,7 @@ class ClipOp(GraphOp):
     max = operand_def(TensorType)
     output = result_def(TensorType)
     traits = TRAITS
+    ONNX_OP: ClassVar[str | None] = "Clip"
 
     @classmethod
     def check(cls, props, types):
@@ -164,6 +250,9 @@ class ClipOp(GraphOp):
             if t.element_type != types[0].element_type:
                 raise VerifyException("'graph.clip' bounds must have the input's element type")
 
+    def numpy(self, x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        return np.minimum(np.maximum(x, lo.reshape(())), hi.reshape(()))
+
 
 @irdl_op_definition
 class CastOp(GraphOp):
@@ -172,6 +261,7 @@ class CastOp(GraphOp):
     output = result_def(TensorType)
     to = prop_def(AnyAttr())
     traits = TRAITS
+    ONNX_OP: ClassVar[str | None] = "Cast"
 
     @classmethod
     def check(cls, props, types):
@@ -183,45 +273,80 @@ class CastOp(GraphOp):
     def output_elements(cls, props, elements):
         return [props["to"]]
 
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return x  # `evaluate` casts every result to its declared type
+
 
 @irdl_op_definition
 class AddOp(BinaryOp):
     name = "graph.add"
+    ONNX_OP: ClassVar[str | None] = "Add"
+
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.add(a, b)
 
 
 @irdl_op_definition
 class SubOp(BinaryOp):
     name = "graph.sub"
+    ONNX_OP: ClassVar[str | None] = "Sub"
+
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.subtract(a, b)
 
 
 @irdl_op_definition
 class MulOp(BinaryOp):
     name = "graph.mul"
+    ONNX_OP: ClassVar[str | None] = "Mul"
+
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.multiply(a, b)
 
 
 @irdl_op_definition
 class DivOp(BinaryOp):
     name = "graph.div"
+    ONNX_OP: ClassVar[str | None] = "Div"
+
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return _int_div(a, b) if a.dtype.kind in "iu" else a / b
 
 
 @irdl_op_definition
 class PowOp(BinaryOp):
     name = "graph.pow"
+    ONNX_OP: ClassVar[str | None] = "Pow"
+
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.power(a, b)
 
 
 @irdl_op_definition
 class EqualOp(CompareOp):
     name = "graph.equal"
+    ONNX_OP: ClassVar[str | None] = "Equal"
+
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.equal(a, b)
 
 
 @irdl_op_definition
 class LessOp(CompareOp):
     name = "graph.less"
+    ONNX_OP: ClassVar[str | None] = "Less"
+
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.less(a, b)
 
 
 @irdl_op_definition
 class GreaterOp(CompareOp):
     name = "graph.greater"
+    ONNX_OP: ClassVar[str | None] = "Greater"
+
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.greater(a, b)
 
 
 @irdl_op_definition
@@ -232,6 +357,7 @@ class WhereOp(GraphOp):
     Y = operand_def(TensorType)
     output = result_def(TensorType)
     traits = TRAITS
+    ONNX_OP: ClassVar[str | None] = "Where"
 
     @classmethod
     def check(cls, props, types):
@@ -248,25 +374,44 @@ class WhereOp(GraphOp):
     def output_elements(cls, props, elements):
         return [elements[1]]
 
+    def numpy(self, condition: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.where(condition, x, y)
+
 
 @irdl_op_definition
 class SumOp(VariadicOp):
     name = "graph.sum"
+    ONNX_OP: ClassVar[str | None] = "Sum"
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return np.sum(np.broadcast_arrays(*x), axis=0)
 
 
 @irdl_op_definition
 class MaxOp(VariadicOp):
     name = "graph.max"
+    ONNX_OP: ClassVar[str | None] = "Max"
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return np.max(np.broadcast_arrays(*x), axis=0)
 
 
 @irdl_op_definition
 class MinOp(VariadicOp):
     name = "graph.min"
+    ONNX_OP: ClassVar[str | None] = "Min"
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return np.min(np.broadcast_arrays(*x), axis=0)
 
 
 @irdl_op_definition
 class MeanOp(VariadicOp):
     name = "graph.mean"
+    ONNX_OP: ClassVar[str | None] = "Mean"
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return np.mean(np.broadcast_arrays(*x), axis=0)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,7 @@
-"""Numpy semantics of graph ops: `evaluate(op, inputs) -> outputs`, one entry per op class.
+"""Numpy semantics of graph ops: `evaluate(op, inputs) -> outputs`.
+
+Elementwise ops carry their numpy form as their `numpy` method (dialects/graph/
+elementwise.py); the larger evaluators are here, one entry per op class in `EVALUATORS`.
 
 Used by constant folding, and usable as a reference interpreter in tests. Results are cast
 to the op's declared element type and shape, so a folded constant has exactly the type of
@@ -7,13 +10,12 @@ the value it replaces (float32 math stays float32, as in the compiled kernels).
 Convolutions and pools (NCHW and blocked NCHWc) are evaluated im2col-style: a strided
 `sliding_window_view` of the padded input gives every window without copying, and the
 conv is one `einsum` (BLAS) over it; there are no Python loops over pixels. Their fused
-activation and summand are applied as in the kernels. Ops without an entry here
-(attention, pad, ...) are never folded.
+activation and summand are applied as in the kernels. Ops marked `FOLDABLE = False`
+(attention, pad, ...) have neither and are never folded.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -28,87 +30,30 @@ Result = np.ndarray | list[np.ndarray]
 Evaluator = Callable[[Operation, list[np.ndarray]], Result]
 
 
-def _props(op: Operation):
-    return op.properties
-
-
-def _float(op: Operation, name: str, default: float) -> float:
-    return G.get_float(_props(op), name, default)
-
-
-def _int(op: Operation, name: str, default: int) -> int:
-    return G.get_int(_props(op), name, default)
-
-
-_erf = np.vectorize(math.erf, otypes=[np.float64])
-
-
-def _int_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """C-style integer division (truncates toward zero), as the kernels' divsi does."""
-    q = np.abs(a) // np.abs(b)
-    return np.where((a < 0) != (b < 0), -q, q)
-
-
-def _div(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    a, b = x
-    if a.dtype.kind in "iu":
-        return _int_div(a, b)
-    return a / b
-
-
-def _gelu_of(x: np.ndarray, tanh_form: bool) -> np.ndarray:
-    v = x.astype(np.float64)
-    if tanh_form:
-        return 0.5 * v * (1 + np.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v**3)))
-    return 0.5 * v * (1 + _erf(v / math.sqrt(2)))
-
-
-def _gelu(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    return _gelu_of(x[0], G.get_str(_props(op), "approximate", "none") == "tanh")
-
-
-def _hard_sigmoid(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    alpha, beta = _float(op, "alpha", 0.2), _float(op, "beta", 0.5)
-    return np.clip(alpha * x[0] + beta, 0, 1)
-
-
-def _activation(op: Operation, v: np.ndarray) -> np.ndarray:
-    """The activation fused into a conv / gemm / matmul (`G.ACTIVATIONS`), if any; the
-    numpy form of lowering/graph_ops/elementwise.py's `activation`."""
-    act = G.activation_of(_props(op))
+def _epilogue(op: Operation, v: np.ndarray) -> np.ndarray:
+    """The activation fused into a conv / gemm / matmul, if any: the numpy form of the op
+    that computes it alone (`G.ACTIVATIONS`), its operand params (Clip's bounds) as
+    scalars of v's dtype."""
+    act = G.activation_of(op.properties)
     if act is None:
         return v
-    name, p = act
-    if name == "relu":
-        return np.maximum(v, 0)
-    if name == "clip":
-        return np.minimum(np.maximum(v, p[0]), p[1])
-    if name == "sigmoid":
-        return 1 / (1 + np.exp(-v))
-    if name == "tanh":
-        return np.tanh(v)
-    if name == "hard_sigmoid":
-        return np.clip(p[0] * v + p[1], 0, 1)
-    if name == "hard_swish":
-        return v * np.clip(v / 6 + 0.5, 0, 1)
-    if name == "leaky_relu":
-        return np.where(v < 0, v * p[0], v)
-    if name in ("gelu", "gelu_tanh"):
-        return _gelu_of(v, name == "gelu_tanh")
-    raise ValueError(f"no numpy form for the fused activation '{name}'")
+    name, params = act
+    activation = G.ACTIVATIONS[name]
+    bounds = [np.array(p, dtype=v.dtype) for p in activation.operand_params(params)]
+    return activation.instance(params).numpy(v, *bounds)  # type: ignore[attr-defined]
 
 
-def _matmul(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    return _activation(op, np.matmul(x[0], x[1]))
+def _matmul(op: G.MatMulOp, x: list[np.ndarray]) -> np.ndarray:
+    return _epilogue(op, np.matmul(x[0], x[1]))
 
 
-def _gemm(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    a = x[0].T if _int(op, "transA", 0) else x[0]
-    b = x[1].T if _int(op, "transB", 0) else x[1]
-    y = _float(op, "alpha", 1.0) * (a @ b)
+def _gemm(op: G.GemmOp, x: list[np.ndarray]) -> np.ndarray:
+    a = x[0].T if op.transA.value.data else x[0]
+    b = x[1].T if op.transB.value.data else x[1]
+    y = op.alpha.value.data * (a @ b)
     if len(x) > 2:
-        y = y + _float(op, "beta", 1.0) * x[2]
-    return _activation(op, y)
+        y = y + op.beta.value.data * x[2]
+    return _epilogue(op, y)
 
 
 # -- convolution and pooling --------------------------------------------------------------
@@ -121,7 +66,7 @@ def _work(x: np.ndarray) -> np.ndarray:
 
 def _window_attrs(op: Operation, n: int) -> tuple[list[int], list[int], list[int]]:
     """strides, dilations, pads ([begin..., end...]) of a conv / pool over n dims."""
-    props = _props(op)
+    props = op.properties
     strides = G.get_ints(props, "strides") or [1] * n
     dilations = G.get_ints(props, "dilations") or [1] * n
     return strides, dilations, G.get_ints(props, "pads") or [0] * (2 * n)
@@ -131,7 +76,7 @@ def _window_outputs(op: Operation, shape: Sequence[int], kernel: Sequence[int]) 
     """The output spatial sizes of a conv / pool over NCHW input of `shape`."""
     n = len(kernel)
     strides, dilations, pads = _window_attrs(op, n)
-    ceil = bool(_int(op, "ceil_mode", 0))
+    ceil = isinstance(op, G.PoolOp) and bool(op.ceil_mode.value.data)
     return [
         cast(int, G.window_out(shape[2 + i], kernel[i], strides[i], dilations[i], pads[i],
                                pads[n + i], ceil))
@@ -162,13 +107,13 @@ def _windows(
     return view[(slice(None), slice(None), *at_outputs, *taps)]
 
 
-def _conv_nchw(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+def _conv_nchw(op: G.ConvLikeOp, x: list[np.ndarray]) -> np.ndarray:
     """activation(conv(X, W) + B + Z) on NCHW X [N, C, *sp] and W [M, C/group, *k]."""
     data, w = _work(x[0]), _work(x[1])
     n = data.ndim - 2
     kernel = list(w.shape[2:])
     out = _window_outputs(op, data.shape, kernel)
-    g = _int(op, "group", 1)
+    g = op.group.value.data
     win = _windows(data, op, kernel, out, 0.0)  # [N, C, *out, *k]
     batch, c = win.shape[:2]
     win = win.reshape(batch, g, c // g, *win.shape[2:])  # splits the C axis: still a view
@@ -180,15 +125,15 @@ def _conv_nchw(op: Operation, x: list[np.ndarray]) -> np.ndarray:
         y = y + x[2].reshape(-1, *([1] * n))
     if len(x) > 3:
         y = y + x[3]
-    return _activation(op, y)
+    return _epilogue(op, y)
 
 
-def _pool_nchw(op: Operation, x: np.ndarray, is_max: bool) -> np.ndarray:
+def _pool_nchw(op: G.PoolOp, x: np.ndarray, is_max: bool) -> np.ndarray:
     """Max / average pool of x [N, C, *sp], as the kernels compute it: padding never
     wins a max; the average divides by the taps inside the input, or with
     count_include_pad inside the padded input (not the ceil-mode overhang)."""
     data = _work(x)
-    kernel = G.get_ints(_props(op), "kernel_shape") or []
+    kernel = list(op.kernel_shape.get_values())
     n = len(kernel)
     out = _window_outputs(op, data.shape, kernel)
     axes = tuple(range(2 + n, 2 + 2 * n))
@@ -196,7 +141,7 @@ def _pool_nchw(op: Operation, x: np.ndarray, is_max: bool) -> np.ndarray:
         return np.max(_windows(data, op, kernel, out, -np.inf), axis=axes)
     total = np.sum(_windows(data, op, kernel, out, 0.0), axis=axes)
     strides, dilations, pads = _window_attrs(op, n)
-    include_pad = bool(_int(op, "count_include_pad", 0))
+    include_pad = bool(cast(G.AveragePoolOp, op).count_include_pad.value.data)
     count = np.ones((), dtype=total.dtype)
     for i in range(n):  # the count is a product of per-dim counts (a separable window)
         size = data.shape[2 + i]
@@ -212,23 +157,23 @@ def _global_pool(fn: Callable[..., np.ndarray]) -> Evaluator:
     return lambda op, x: fn(x[0], axis=tuple(range(2, x[0].ndim)), keepdims=True)
 
 
-def _lrn(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+def _lrn(op: G.LRNOp, x: list[np.ndarray]) -> np.ndarray:
     """y = x / (bias + alpha / size * sum of x^2 over the channel window)^beta; the
     window [c - (size-1)//2, c + ceil((size-1)/2)] is clipped to the channels."""
     data = _work(x[0])
-    size = _int(op, "size", 1)
+    size = op.size.value.data
     before = (size - 1) // 2
     widths = [(0, 0), (before, size - 1 - before)] + [(0, 0)] * (data.ndim - 2)
     sq = np.pad(data * data, widths)
     window_sum = np.sum(sliding_window_view(sq, size, axis=1), axis=-1)
-    base = _float(op, "bias", 1.0) + _float(op, "alpha", 1e-4) / size * window_sum
-    return data * base ** -_float(op, "beta", 0.75)
+    base = op.bias.value.data + op.alpha.value.data / size * window_sum
+    return data * base ** -op.beta.value.data
 
 
 # Blocked (NCHWc) ops: converted to NCHW, evaluated as above, and blocked back.
 
 
-def _conv_nchwc(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+def _conv_nchwc(op: G.ConvNchwcOp, x: list[np.ndarray]) -> np.ndarray:
     block = x[1].shape[-1]
     # X of rank W's - 2 is already NCHW (the image stem's form).
     data = x[0] if x[0].ndim == x[1].ndim - 2 else G.from_blocked(x[0])
@@ -239,36 +184,36 @@ def _conv_nchwc(op: Operation, x: list[np.ndarray]) -> np.ndarray:
 
 
 def _pool_nchwc(is_max: bool) -> Evaluator:
-    def ev(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+    def ev(op: G.PoolNchwcOp, x: list[np.ndarray]) -> np.ndarray:
         y = _pool_nchw(op, G.from_blocked(x[0]), is_max)
         return G.to_blocked(y, x[0].shape[-1])
 
     return ev
 
 
-def _batch_norm(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+def _batch_norm(op: G.BatchNormalizationOp, x: list[np.ndarray]) -> np.ndarray:
     data, scale, bias, mean, var = x
     shape = (1, -1) + (1,) * (data.ndim - 2)
-    eps = _float(op, "epsilon", 1e-5)
+    eps = op.epsilon.value.data
     inv = scale.reshape(shape) / np.sqrt(var.reshape(shape) + eps)
     return (data - mean.reshape(shape)) * inv + bias.reshape(shape)
 
 
-def _softmax(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    axis = _int(op, "axis", -1)
+def _softmax(op: G.AxisSoftmaxOp, x: list[np.ndarray]) -> np.ndarray:
+    axis = op.axis.value.data
     e = np.exp(x[0] - np.max(x[0], axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def _log_softmax(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+def _log_softmax(op: G.LogSoftmaxOp, x: list[np.ndarray]) -> np.ndarray:
     return np.log(_softmax(op, x))
 
 
 def _reduce(fn: Callable[..., np.ndarray]) -> Evaluator:
-    def ev(op: Operation, x: list[np.ndarray]) -> np.ndarray:
+    def ev(op: G.ReduceOp, x: list[np.ndarray]) -> np.ndarray:
         consts: list[np.ndarray | None] = list(x)
-        axes = G.ReduceOp.reduced_axes(_props(op), x[0].ndim, consts)
-        keep = bool(_int(op, "keepdims", 1))
+        axes = G.ReduceOp.reduced_axes(op.properties, x[0].ndim, consts)
+        keep = bool(op.keepdims.value.data)
         if not axes:
             return x[0]
         return fn(x[0], axis=tuple(axes), keepdims=keep)
@@ -277,16 +222,16 @@ def _reduce(fn: Callable[..., np.ndarray]) -> Evaluator:
 
 
 def _transpose(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    return np.transpose(x[0], G.TransposeOp.permutation(_props(op), x[0].ndim))
+    return np.transpose(x[0], G.TransposeOp.permutation(op.properties, x[0].ndim))
 
 
 def _shape(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    start, end = G.ShapeOp.bounds(_props(op), x[0].ndim)
+    start, end = G.ShapeOp.bounds(op.properties, x[0].ndim)
     return np.array(x[0].shape[start:end], dtype=np.int64)
 
 
-def _gather(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    return np.take(x[0], x[1].astype(np.int64), axis=_int(op, "axis", 0))
+def _gather(op: G.GatherOp, x: list[np.ndarray]) -> np.ndarray:
+    return np.take(x[0], x[1].astype(np.int64), axis=op.axis.value.data)
 
 
 def _slice(op: Operation, x: list[np.ndarray]) -> np.ndarray:
@@ -298,10 +243,10 @@ def _slice(op: Operation, x: list[np.ndarray]) -> np.ndarray:
     return x[0][tuple(index)]
 
 
-def _split(op: Operation, x: list[np.ndarray]) -> list[np.ndarray]:
+def _split(op: G.SplitOp, x: list[np.ndarray]) -> list[np.ndarray]:
     consts: list[np.ndarray | None] = list(x)
     sizes = cast(list[int], G.SplitOp.sizes(op.properties, list(x[0].shape), consts))
-    return np.split(x[0], np.cumsum(sizes)[:-1], axis=_int(op, "axis", 0))
+    return np.split(x[0], np.cumsum(sizes)[:-1], axis=op.axis.value.data)
 
 
 def _shape_of(op: Operation, x: list[np.ndarray]) -> list[int]:
@@ -314,10 +259,6 @@ def _shape_of(op: Operation, x: list[np.ndarray]) -> list[int]:
 def _to_result_shape(op: Operation, x: list[np.ndarray]) -> np.ndarray:
     """Reshape, Flatten, Squeeze, Unsqueeze: the same data in the op's result shape."""
     return x[0].reshape(_shape_of(op, x))
-
-
-def _same(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    return x[0]
 
 
 def _constant_of_shape(op: Operation, x: list[np.ndarray]) -> np.ndarray:
@@ -336,54 +277,9 @@ def _range(op: Operation, x: list[np.ndarray]) -> np.ndarray:
     return start + np.arange(n, dtype=start.dtype) * delta
 
 
-def _unary(fn: Callable[[np.ndarray], np.ndarray]) -> Evaluator:
-    return lambda op, x: fn(x[0])
-
-
-def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Evaluator:
-    return lambda op, x: fn(x[0], x[1])
-
-
-def _variadic(fn: Callable[[Sequence[np.ndarray]], np.ndarray]) -> Evaluator:
-    return lambda op, x: fn(np.broadcast_arrays(*x))
-
-
 EVALUATORS: dict[type[Operation], Evaluator] = {
     G.ConstantOfShapeOp: _constant_of_shape,
     G.RangeOp: _range,
-    G.ReluOp: _unary(lambda v: np.maximum(v, 0)),
-    G.SigmoidOp: _unary(lambda v: 1 / (1 + np.exp(-v))),
-    G.TanhOp: _unary(np.tanh),
-    G.ExpOp: _unary(np.exp),
-    G.LogOp: _unary(np.log),
-    G.SqrtOp: _unary(np.sqrt),
-    G.ErfOp: _unary(_erf),
-    G.ReciprocalOp: _unary(lambda v: 1 / v),
-    G.FloorOp: _unary(np.floor),
-    G.CeilOp: _unary(np.ceil),
-    G.NegOp: _unary(np.negative),
-    G.AbsOp: _unary(np.abs),
-    G.IdentityOp: _same,
-    G.DropoutOp: _same,
-    G.LeakyReluOp: lambda op, x: np.where(x[0] >= 0, x[0], _float(op, "alpha", 0.01) * x[0]),
-    G.HardSigmoidOp: _hard_sigmoid,
-    G.HardSwishOp: lambda op, x: x[0] * np.clip(x[0] / 6 + 0.5, 0, 1),
-    G.GeluOp: _gelu,
-    G.ClipOp: lambda op, x: np.minimum(np.maximum(x[0], x[1].reshape(())), x[2].reshape(())),
-    G.CastOp: lambda op, x: x[0],  # the cast to the result type happens in `evaluate`
-    G.AddOp: _binary(np.add),
-    G.SubOp: _binary(np.subtract),
-    G.MulOp: _binary(np.multiply),
-    G.DivOp: _div,
-    G.PowOp: _binary(np.power),
-    G.EqualOp: _binary(np.equal),
-    G.LessOp: _binary(np.less),
-    G.GreaterOp: _binary(np.greater),
-    G.WhereOp: lambda op, x: np.where(x[0], x[1], x[2]),
-    G.SumOp: _variadic(lambda xs: np.sum(xs, axis=0)),
-    G.MaxOp: _variadic(lambda xs: np.max(xs, axis=0)),
-    G.MinOp: _variadic(lambda xs: np.min(xs, axis=0)),
-    G.MeanOp: _variadic(lambda xs: np.mean(xs, axis=0)),
     G.MatMulOp: _matmul,
     G.GemmOp: _gemm,
     G.ConvOp: _conv_nchw,
@@ -392,7 +288,7 @@ EVALUATORS: dict[type[Operation], Evaluator] = {
     G.GlobalMaxPoolOp: _global_pool(np.max),
     G.GlobalAveragePoolOp: _global_pool(np.mean),
     G.LRNOp: _lrn,
-    G.ToNchwcOp: lambda op, x: G.to_blocked(x[0], _int(op, "block", 0)),
+    G.ToNchwcOp: lambda op, x: G.to_blocked(x[0], op.block.value.data),
     G.FromNchwcOp: lambda op, x: G.from_blocked(x[0]),
     G.ConvNchwcOp: _conv_nchwc,
     G.MaxPoolNchwcOp: _pool_nchwc(True),
@@ -412,23 +308,35 @@ EVALUATORS: dict[type[Operation], Evaluator] = {
     G.ShapeOp: _shape,
     G.GatherOp: _gather,
     G.SliceOp: _slice,
-    G.ConcatOp: lambda op, x: np.concatenate(x, axis=_int(op, "axis", 0)),
+    G.ConcatOp: lambda op, x: np.concatenate(x, axis=op.axis.value.data),
     G.ExpandOp: lambda op, x: np.broadcast_to(x[0], _shape_of(op, x)),
     G.SplitOp: _split,
 }
 
 
+def evaluator_of(cls: type[Operation]) -> Evaluator | None:
+    """The registered evaluator of `cls`, else its `numpy` form (elementwise ops)."""
+    if cls in EVALUATORS:
+        return EVALUATORS[cls]
+    if callable(getattr(cls, "numpy", None)):
+        return lambda op, x: op.numpy(*x)  # type: ignore[attr-defined]
+    return None
+
+
 def can_evaluate(op: Operation) -> bool:
-    return type(op) in EVALUATORS
+    return evaluator_of(type(op)) is not None
 
 
 def evaluate(op: Operation, inputs: list[np.ndarray]) -> list[np.ndarray]:
     """The values of `op`'s results for operand values `inputs`.
 
     Each result is cast to its declared element type; raises KeyError for an op without
-    numpy semantics here and ValueError when a result does not fit its declared type.
+    numpy semantics and ValueError when a result does not fit its declared type.
     """
-    raw = EVALUATORS[type(op)](op, inputs)
+    evaluator = evaluator_of(type(op))
+    if evaluator is None:
+        raise KeyError(f"'{op.name}' has no numpy semantics")
+    raw = evaluator(op, inputs)
     outs = raw if isinstance(raw, list) else [raw]
     results = []
     for res, value in zip(op.results, outs, strict=True):

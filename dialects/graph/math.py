@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC
+from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -29,10 +30,10 @@ from infer.dialects.graph.base import (
     check_broadcasts_to,
     const_ints,
     normalize_axis,
-    same_float,
+    same_element_type,
 )
 from infer.dialects.graph.elementwise import check_activation
-from infer.dialects.graph.types import float_attr, get_int, int_attr, is_float
+from infer.dialects.graph.types import float_attr, int_attr
 
 
 @irdl_op_definition
@@ -40,6 +41,8 @@ class MatMulOp(GraphOp):
     """numpy.matmul: batch dims broadcast, 1-D operands promoted and the dim dropped."""
 
     name = "graph.matmul"
+    ONNX_OP: ClassVar[str | None] = "MatMul"
+    FLOAT_ONLY: ClassVar[bool] = True
     A = operand_def(TensorType)
     B = operand_def(TensorType)
     Y = result_def(TensorType)
@@ -49,7 +52,7 @@ class MatMulOp(GraphOp):
 
     @classmethod
     def check(cls, props, types):
-        same_float(cls, types)
+        same_element_type(cls, types)
         check_activation(cls, props)
 
     @classmethod
@@ -78,6 +81,8 @@ class GemmOp(GraphOp):
     """Y = alpha * A' @ B' + beta * C, with A' = A^T if transA, C broadcast to (M, N)."""
 
     name = "graph.gemm"
+    ONNX_OP: ClassVar[str | None] = "Gemm"
+    FLOAT_ONLY: ClassVar[bool] = True
     A = operand_def(TensorType)
     B = operand_def(TensorType)
     C = var_operand_def(TensorType)
@@ -92,7 +97,7 @@ class GemmOp(GraphOp):
 
     @classmethod
     def check(cls, props, types):
-        same_float(cls, types)
+        same_element_type(cls, types)
         check_activation(cls, props)
         if len(types) > 3:
             raise VerifyException("'graph.gemm' takes at most one bias")
@@ -102,8 +107,8 @@ class GemmOp(GraphOp):
         a, b = dims[0], dims[1]
         if len(a) != 2 or len(b) != 2:
             raise ValueError(f"A and B must be 2-D, got {D.format_shape(a)}, {D.format_shape(b)}")
-        m, k = (a[1], a[0]) if get_int(props, "transA", 0) else (a[0], a[1])
-        k2, n = (b[1], b[0]) if get_int(props, "transB", 0) else (b[0], b[1])
+        m, k = (a[1], a[0]) if cls.prop(props, "transA") else (a[0], a[1])
+        k2, n = (b[1], b[0]) if cls.prop(props, "transB") else (b[0], b[1])
         if isinstance(k, int) and isinstance(k2, int) and k != k2:
             raise ValueError(f"contraction dims differ: {k} and {k2}")
         if len(dims) == 3:
@@ -123,6 +128,9 @@ class AttentionOp(GraphOp):
     """
 
     name = "graph.attention"
+    ONNX_OP: ClassVar[str | None] = None  # made by transformer fusion
+    FLOAT_ONLY: ClassVar[bool] = True
+    FOLDABLE: ClassVar[bool] = False
     Q = operand_def(TensorType)
     K = operand_def(TensorType)
     V = operand_def(TensorType)
@@ -134,7 +142,7 @@ class AttentionOp(GraphOp):
 
     @classmethod
     def check(cls, props, types):
-        same_float(cls, types)
+        same_element_type(cls, types)
         if len(types) > 4:
             raise VerifyException("'graph.attention' takes at most one mask")
 
@@ -143,7 +151,7 @@ class AttentionOp(GraphOp):
         q, k, v = dims[:3]
         if min(len(q), len(k), len(v)) < 2:
             raise ValueError("Q, K and V must have rank >= 2")
-        n, d = (k[-1], k[-2]) if get_int(props, "k_transposed", 0) else (k[-2], k[-1])
+        n, d = (k[-1], k[-2]) if cls.prop(props, "k_transposed") else (k[-2], k[-1])
         for a, c, what in ((q[-1], d, "Q and K depths"), (n, v[-2], "K and V lengths")):
             if isinstance(a, int) and isinstance(c, int) and a != c:
                 raise ValueError(f"{what} differ: {a} and {c}")
@@ -158,14 +166,13 @@ class AxisSoftmaxOp(GraphOp, ABC):
     output = result_def(TensorType)
     axis = prop_def(IntegerAttr, default_value=int_attr(-1))
     traits = TRAITS
+    FLOAT_ONLY: ClassVar[bool] = True
 
     @classmethod
     def check(cls, props, types):
-        if not is_float(types[0].element_type):
-            raise VerifyException(f"'{cls.name}' expects a floating-point tensor")
         rank = len(types[0].get_shape())
         try:
-            normalize_axis(get_int(props, "axis", -1), rank, "axis")
+            normalize_axis(cls.prop(props, "axis"), rank, "axis")
         except ValueError as e:
             raise VerifyException(f"'{cls.name}': {e}") from e
 
@@ -173,11 +180,13 @@ class AxisSoftmaxOp(GraphOp, ABC):
 @irdl_op_definition
 class SoftmaxOp(AxisSoftmaxOp):
     name = "graph.softmax"
+    ONNX_OP: ClassVar[str | None] = "Softmax"
 
 
 @irdl_op_definition
 class LogSoftmaxOp(AxisSoftmaxOp):
     name = "graph.log_softmax"
+    ONNX_OP: ClassVar[str | None] = "LogSoftmax"
 
 
 class ReduceOp(GraphOp, ABC):
@@ -193,11 +202,11 @@ class ReduceOp(GraphOp, ABC):
     @classmethod
     def reduced_axes(cls, props, rank: int, consts: list[np.ndarray | None]) -> list[int]:
         if len(consts) < 2:
-            return [] if get_int(props, "noop_with_empty_axes", 0) else list(range(rank))
+            return [] if cls.prop(props, "noop_with_empty_axes") else list(range(rank))
         axes = const_ints(consts, 1)
         if axes is None:
             raise ValueError("axes must be a constant")
-        if not axes and not get_int(props, "noop_with_empty_axes", 0):
+        if not axes and not cls.prop(props, "noop_with_empty_axes"):
             return list(range(rank))
         return sorted({normalize_axis(a, rank, "axis") for a in axes})
 
@@ -205,25 +214,29 @@ class ReduceOp(GraphOp, ABC):
     def output_dims(cls, props, dims, consts):
         x = dims[0]
         axes = cls.reduced_axes(props, len(x), consts)
-        keep = get_int(props, "keepdims", 1)
+        keep = cls.prop(props, "keepdims")
         return [[1 if i in axes else d for i, d in enumerate(x) if keep or i not in axes]]
 
 
 @irdl_op_definition
 class ReduceMeanOp(ReduceOp):
     name = "graph.reduce_mean"
+    ONNX_OP: ClassVar[str | None] = "ReduceMean"
 
 
 @irdl_op_definition
 class ReduceSumOp(ReduceOp):
     name = "graph.reduce_sum"
+    ONNX_OP: ClassVar[str | None] = "ReduceSum"
 
 
 @irdl_op_definition
 class ReduceMaxOp(ReduceOp):
     name = "graph.reduce_max"
+    ONNX_OP: ClassVar[str | None] = "ReduceMax"
 
 
 @irdl_op_definition
 class ReduceMinOp(ReduceOp):
     name = "graph.reduce_min"
+    ONNX_OP: ClassVar[str | None] = "ReduceMin"

@@ -4,7 +4,7 @@ their layout in numpy (the reference that constant folding and tests use)."""
 from __future__ import annotations
 
 from abc import ABC
-from typing import cast
+from typing import ClassVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -22,7 +22,7 @@ from infer.dialects import dims as D
 from infer.dialects.dims import DYN
 from infer.dialects.graph.base import TRAITS, GraphOp
 from infer.dialects.graph.nn import ConvLikeOp, PoolOp, check_summand, spatial_attrs, window_out
-from infer.dialects.graph.types import get_int, int_attr
+from infer.dialects.graph.types import int_attr
 
 # ---------------------------------------------------------------------------------------
 # Blocked channel layout (NCHWc), introduced by graph-optimize level 3
@@ -42,6 +42,7 @@ class ToNchwcOp(GraphOp):
     """[N, C, *spatial] -> [N, C/block, *spatial, block]; C must divide by `block`."""
 
     name = "graph.to_nchwc"
+    ONNX_OP: ClassVar[str | None] = None  # made by the layout pass, as the ops below
     X = operand_def(TensorType)
     Y = result_def(TensorType)
     block = prop_def(IntegerAttr)
@@ -50,7 +51,7 @@ class ToNchwcOp(GraphOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        c = get_int(props, "block", 0)
+        c = cls.prop(props, "block")
         if len(x) < 3 or c < 1:
             raise ValueError(f"needs rank >= 3 and block >= 1, got {D.format_shape(x)}, {c}")
         if not isinstance(x[1], int) or x[1] % c:
@@ -63,6 +64,7 @@ class FromNchwcOp(GraphOp):
     """[N, C/c, *spatial, c] -> [N, C, *spatial]: back to plain NCHW."""
 
     name = "graph.from_nchwc"
+    ONNX_OP: ClassVar[str | None] = None
     X = operand_def(TensorType)
     Y = result_def(TensorType)
     traits = TRAITS
@@ -92,6 +94,7 @@ class ConvNchwcOp(ConvLikeOp):
     """
 
     name = "graph.conv_nchwc"
+    ONNX_OP: ClassVar[str | None] = None
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -108,7 +111,7 @@ class ConvNchwcOp(ConvLikeOp):
         mb, cgb, ci, co = cast(int, w[0]), cast(int, w[1]), cast(int, w[-2]), cast(int, w[-1])
         c = co if plain else cast(int, x[-1])
         cin = cast(int, x[1]) * (1 if plain else c)
-        g = get_int(props, "group", 1)
+        g = cls.prop(props, "group")
         if plain and (g != 1 or cgb != 1 or ci != cin):
             raise ValueError(
                 f"W {D.format_shape(w)} does not pack an NCHW input of {cin} channels "
@@ -147,11 +150,13 @@ class PoolNchwcOp(PoolOp, ABC):
 @irdl_op_definition
 class MaxPoolNchwcOp(PoolNchwcOp):
     name = "graph.max_pool_nchwc"
+    ONNX_OP: ClassVar[str | None] = None
 
 
 @irdl_op_definition
 class AveragePoolNchwcOp(PoolNchwcOp):
     name = "graph.average_pool_nchwc"
+    ONNX_OP: ClassVar[str | None] = None
     count_include_pad = prop_def(IntegerAttr, default_value=int_attr(0))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -30,10 +30,10 @@ from infer.dialects.graph.base import (
     GraphOp,
     check_broadcasts_to,
     normalize_axis,
-    same_float,
+    same_element_type,
 )
 from infer.dialects.graph.elementwise import check_activation
-from infer.dialects.graph.types import float_attr, get_int, get_ints, int_attr, is_float
+from infer.dialects.graph.types import float_attr, get_ints, int_attr
 
 
 def spatial_attrs(props, n: int, kernel: Sequence[int]):
@@ -77,10 +77,11 @@ class ConvLikeOp(GraphOp, ABC):
     activation = opt_prop_def(StringAttr)
     activation_params = opt_prop_def(DenseArrayBase)
     traits = TRAITS
+    FLOAT_ONLY: ClassVar[bool] = True
 
     @classmethod
     def check(cls, props, types):
-        same_float(cls, types)
+        same_element_type(cls, types)
         check_activation(cls, props)
         if len(types) > 4:
             raise VerifyException(f"'{cls.name}' takes at most a bias and a summand")
@@ -94,6 +95,7 @@ class ConvOp(ConvLikeOp):
     """
 
     name = "graph.conv"
+    ONNX_OP: ClassVar[str | None] = "Conv"
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -112,7 +114,7 @@ class ConvOp(ConvLikeOp):
         kernel = w[2:]
         if not all(isinstance(k, int) for k in kernel):
             raise ValueError("kernel dims must be static")
-        g = get_int(props, "group", 1)
+        g = cls.prop(props, "group")
         if g < 1:
             raise ValueError(f"group must be >= 1, got {g}")
         c_in, m = x[1], w[0]
@@ -142,11 +144,7 @@ class PoolOp(GraphOp, ABC):
     dilations = opt_prop_def(DenseArrayBase)
     ceil_mode = prop_def(IntegerAttr, default_value=int_attr(0))
     traits = TRAITS
-
-    @classmethod
-    def check(cls, props, types):
-        if not is_float(types[0].element_type):
-            raise VerifyException(f"'{cls.name}' expects a floating-point tensor")
+    FLOAT_ONLY: ClassVar[bool] = True
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -154,9 +152,9 @@ class PoolOp(GraphOp, ABC):
         if len(x) < 3:
             raise ValueError(f"input {D.format_shape(x)} must have rank >= 3")
         n = len(x) - 2
-        kernel = get_ints(props, "kernel_shape") or []
+        kernel = cls.prop(props, "kernel_shape")
         strides, dilations, pads = spatial_attrs(props, n, kernel)
-        ceil = bool(get_int(props, "ceil_mode", 0))
+        ceil = bool(cls.prop(props, "ceil_mode"))
         spatial = [
             window_out(x[2 + i], kernel[i], strides[i], dilations[i], pads[i], pads[n + i], ceil)
             for i in range(n)
@@ -167,11 +165,13 @@ class PoolOp(GraphOp, ABC):
 @irdl_op_definition
 class MaxPoolOp(PoolOp):
     name = "graph.max_pool"
+    ONNX_OP: ClassVar[str | None] = "MaxPool"
 
 
 @irdl_op_definition
 class AveragePoolOp(PoolOp):
     name = "graph.average_pool"
+    ONNX_OP: ClassVar[str | None] = "AveragePool"
     count_include_pad = prop_def(IntegerAttr, default_value=int_attr(0))
 
 
@@ -179,10 +179,11 @@ class GlobalPoolOp(GraphOp, ABC):
     X = operand_def(TensorType)
     Y = result_def(TensorType)
     traits = TRAITS
+    FLOAT_ONLY: ClassVar[bool] = True
 
     @classmethod
     def check(cls, props, types):
-        if not is_float(types[0].element_type) or len(types[0].get_shape()) < 3:
+        if len(types[0].get_shape()) < 3:
             raise VerifyException(f"'{cls.name}' expects a float tensor of rank >= 3")
 
     @classmethod
@@ -194,11 +195,13 @@ class GlobalPoolOp(GraphOp, ABC):
 @irdl_op_definition
 class GlobalAveragePoolOp(GlobalPoolOp):
     name = "graph.global_average_pool"
+    ONNX_OP: ClassVar[str | None] = "GlobalAveragePool"
 
 
 @irdl_op_definition
 class GlobalMaxPoolOp(GlobalPoolOp):
     name = "graph.global_max_pool"
+    ONNX_OP: ClassVar[str | None] = "GlobalMaxPool"
 
 
 def check_summand(dims: list[list[Dim]], out: list[Dim]) -> None:
@@ -226,10 +229,12 @@ class BatchNormalizationOp(GraphOp):
     Y = result_def(TensorType)
     epsilon = prop_def(FloatAttr, default_value=float_attr(1e-5))
     traits = TRAITS
+    ONNX_OP: ClassVar[str | None] = "BatchNormalization"
+    FLOAT_ONLY: ClassVar[bool] = True
 
     @classmethod
     def check(cls, props, types):
-        same_float(cls, types)
+        same_element_type(cls, types)
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -252,12 +257,14 @@ class LRNOp(GraphOp):
     beta = prop_def(FloatAttr, default_value=float_attr(0.75))
     bias = prop_def(FloatAttr, default_value=float_attr(1.0))
     traits = TRAITS
+    ONNX_OP: ClassVar[str | None] = "LRN"
+    FLOAT_ONLY: ClassVar[bool] = True
 
     @classmethod
     def check(cls, props, types):
-        if not is_float(types[0].element_type) or len(types[0].get_shape()) < 3:
+        if len(types[0].get_shape()) < 3:
             raise VerifyException("'graph.lrn' expects a float tensor of rank >= 3")
-        if get_int(props, "size", 1) < 1:
+        if cls.prop(props, "size") < 1:
             raise VerifyException("'graph.lrn' size must be >= 1")
 
 
@@ -277,17 +284,20 @@ class LayerNormalizationOp(GraphOp):
     axis = prop_def(IntegerAttr, default_value=int_attr(-1))
     epsilon = prop_def(FloatAttr, default_value=float_attr(1e-5))
     traits = TRAITS
+    ONNX_OP: ClassVar[str | None] = "LayerNormalization"
+    FLOAT_ONLY: ClassVar[bool] = True
+    FOLDABLE: ClassVar[bool] = False
 
     @classmethod
     def check(cls, props, types):
-        same_float(cls, types)
+        same_element_type(cls, types)
         if len(types) > 3:
             raise VerifyException("'graph.layer_normalization' takes at most one bias")
 
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        normalize_axis(get_int(props, "axis", -1), len(x), "axis")
+        normalize_axis(cls.prop(props, "axis"), len(x), "axis")
         for p, what in zip(dims[1:], ("Scale", "B"), strict=False):
             check_broadcasts_to(p, x, what)
         return [list(x)]

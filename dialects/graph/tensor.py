@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from typing import cast
+from typing import ClassVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -41,12 +41,13 @@ from infer.dialects.graph.base import (
     normalize_axis,
     symbolic_dims,
 )
-from infer.dialects.graph.types import get_int, get_ints, get_str, int_attr
+from infer.dialects.graph.types import int_attr
 
 
 @irdl_op_definition
 class ConstantOfShapeOp(GraphOp):
     name = "graph.constant_of_shape"
+    ONNX_OP: ClassVar[str | None] = "ConstantOfShape"
     input = operand_def(TensorType)
     output = result_def(TensorType)
     value = opt_prop_def(DenseIntOrFPElementsAttr)
@@ -115,6 +116,7 @@ class RangeOp(GraphOp):
     dims in the lowering), else known at run time only."""
 
     name = "graph.range"
+    ONNX_OP: ClassVar[str | None] = "Range"
     start = operand_def(TensorType)
     limit = operand_def(TensorType)
     delta = operand_def(TensorType)
@@ -159,6 +161,7 @@ class ReshapeOp(GraphOp):
     """Reshape to the 1-D i64 `shape` operand; 0 copies the input dim, -1 is inferred."""
 
     name = "graph.reshape"
+    ONNX_OP: ClassVar[str | None] = "Reshape"
     data = operand_def(TensorType)
     shape = operand_def(TensorType)
     reshaped = result_def(TensorType)
@@ -181,7 +184,7 @@ class ReshapeOp(GraphOp):
             if not isinstance(n, int):
                 raise ValueError("shape operand of unknown length")
             return [[DYN] * n]
-        return [reshape_dims(x, shape, bool(get_int(props, "allowzero", 0)))]
+        return [reshape_dims(x, shape, bool(cls.prop(props, "allowzero")))]
 
 
 def reshape_dims(x: Sequence[Dim], shape: Sequence[Dim], allowzero: bool = False) -> list[Dim]:
@@ -223,6 +226,7 @@ def reshape_dims(x: Sequence[Dim], shape: Sequence[Dim], allowzero: bool = False
 @irdl_op_definition
 class FlattenOp(GraphOp):
     name = "graph.flatten"
+    ONNX_OP: ClassVar[str | None] = "Flatten"
     input = operand_def(TensorType)
     output = result_def(TensorType)
     axis = prop_def(IntegerAttr, default_value=int_attr(1))
@@ -231,7 +235,7 @@ class FlattenOp(GraphOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        axis = get_int(props, "axis", 1)
+        axis = cls.prop(props, "axis")
         if not -len(x) <= axis <= len(x):
             raise ValueError(f"axis {axis} is out of range for rank {len(x)}")
         axis = axis + len(x) if axis < 0 else axis
@@ -241,6 +245,7 @@ class FlattenOp(GraphOp):
 @irdl_op_definition
 class TransposeOp(GraphOp):
     name = "graph.transpose"
+    ONNX_OP: ClassVar[str | None] = "Transpose"
     data = operand_def(TensorType)
     transposed = result_def(TensorType)
     perm = opt_prop_def(DenseArrayBase)
@@ -248,7 +253,7 @@ class TransposeOp(GraphOp):
 
     @classmethod
     def permutation(cls, props, rank: int) -> list[int]:
-        perm = get_ints(props, "perm")
+        perm = cls.prop(props, "perm")
         return list(reversed(range(rank))) if perm is None else perm
 
     @classmethod
@@ -267,6 +272,8 @@ class ChannelShuffleOp(GraphOp):
     What Reshape(N, g, C/g, ...) → Transpose(0, 2, 1, ...) → Reshape(N, C, ...) computes."""
 
     name = "graph.channel_shuffle"
+    ONNX_OP: ClassVar[str | None] = None  # made by shape fusion
+    FOLDABLE: ClassVar[bool] = False
     input = operand_def(TensorType)
     output = result_def(TensorType)
     groups = prop_def(IntegerAttr)
@@ -274,13 +281,13 @@ class ChannelShuffleOp(GraphOp):
 
     @classmethod
     def check(cls, props, types):
-        if get_int(props, "groups", 1) < 1:
+        if cls.prop(props, "groups") < 1:
             raise VerifyException("'graph.channel_shuffle' groups must be >= 1")
 
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        g = get_int(props, "groups", 1)
+        g = cls.prop(props, "groups")
         if len(x) < 2:
             raise ValueError(f"input of rank {len(x)} has no channel dim")
         if isinstance(x[1], int) and x[1] % g:
@@ -291,6 +298,7 @@ class ChannelShuffleOp(GraphOp):
 @irdl_op_definition
 class ShapeOp(GraphOp):
     name = "graph.shape"
+    ONNX_OP: ClassVar[str | None] = "Shape"
     data = operand_def(TensorType)
     shape = result_def(TensorType)
     start = prop_def(IntegerAttr, default_value=int_attr(0))
@@ -299,8 +307,9 @@ class ShapeOp(GraphOp):
 
     @classmethod
     def bounds(cls, props, rank: int) -> tuple[int, int]:
-        start = get_int(props, "start", 0)
-        end = get_int(props, "end", rank)
+        start = cls.prop(props, "start")
+        end = cls.prop(props, "end")
+        end = rank if end is None else end
         start = min(max(start + rank if start < 0 else start, 0), rank)
         end = min(max(end + rank if end < 0 else end, 0), rank)
         return start, max(start, end)
@@ -318,6 +327,7 @@ class ShapeOp(GraphOp):
 @irdl_op_definition
 class GatherOp(GraphOp):
     name = "graph.gather"
+    ONNX_OP: ClassVar[str | None] = "Gather"
     data = operand_def(TensorType)
     indices = operand_def(TensorType)
     output = result_def(TensorType)
@@ -333,7 +343,7 @@ class GatherOp(GraphOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         x, idx = dims
-        axis = normalize_axis(get_int(props, "axis", 0), len(x), "axis")
+        axis = normalize_axis(cls.prop(props, "axis"), len(x), "axis")
         return [[*x[:axis], *idx, *x[axis + 1 :]]]
 
 
@@ -342,6 +352,7 @@ class SliceOp(GraphOp):
     """data[starts:ends:steps] along `axes`; all four are 1-D constant operands."""
 
     name = "graph.slice"
+    ONNX_OP: ClassVar[str | None] = "Slice"
     data = operand_def(TensorType)
     starts = operand_def(TensorType)
     ends = operand_def(TensorType)
@@ -397,6 +408,7 @@ class SliceOp(GraphOp):
 @irdl_op_definition
 class ConcatOp(GraphOp):
     name = "graph.concat"
+    ONNX_OP: ClassVar[str | None] = "Concat"
     inputs = var_operand_def(TensorType)
     concat_result = result_def(TensorType)
     axis = prop_def(IntegerAttr)
@@ -412,7 +424,7 @@ class ConcatOp(GraphOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         rank = len(dims[0])
-        axis = normalize_axis(get_int(props, "axis", 0), rank, "axis")
+        axis = normalize_axis(cls.prop(props, "axis"), rank, "axis")
         out = list(dims[0])
         total: Dim = 0
         for s in dims:
@@ -438,6 +450,7 @@ class AxesOp(GraphOp, ABC):
 @irdl_op_definition
 class UnsqueezeOp(AxesOp):
     name = "graph.unsqueeze"
+    ONNX_OP: ClassVar[str | None] = "Unsqueeze"
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -459,6 +472,7 @@ class UnsqueezeOp(AxesOp):
 @irdl_op_definition
 class SqueezeOp(AxesOp):
     name = "graph.squeeze"
+    ONNX_OP: ClassVar[str | None] = "Squeeze"
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -480,6 +494,7 @@ class SqueezeOp(AxesOp):
 @irdl_op_definition
 class ExpandOp(GraphOp):
     name = "graph.expand"
+    ONNX_OP: ClassVar[str | None] = "Expand"
     input = operand_def(TensorType)
     shape = operand_def(TensorType)
     output = result_def(TensorType)
@@ -501,6 +516,7 @@ class ExpandOp(GraphOp):
 @irdl_op_definition
 class SplitOp(GraphOp):
     name = "graph.split"
+    ONNX_OP: ClassVar[str | None] = "Split"
     input = operand_def(TensorType)
     split = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
@@ -510,13 +526,13 @@ class SplitOp(GraphOp):
 
     @classmethod
     def check(cls, props, types):
-        if get_int(props, "num_outputs", 1) < 1:
+        if cls.prop(props, "num_outputs") < 1:
             raise VerifyException("'graph.split' num_outputs must be >= 1")
 
     @classmethod
     def sizes(cls, props, x: Sequence[Dim], consts) -> list[Dim]:
-        axis = normalize_axis(get_int(props, "axis", 0), len(x), "axis")
-        n = get_int(props, "num_outputs", 1)
+        axis = normalize_axis(cls.prop(props, "axis"), len(x), "axis")
+        n = cls.prop(props, "num_outputs")
         split = const_ints(consts, 1)
         if split is None and len(consts) > 1:
             return [DYN] * n  # sizes known only at run time
@@ -533,13 +549,13 @@ class SplitOp(GraphOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        axis = normalize_axis(get_int(props, "axis", 0), len(x), "axis")
+        axis = normalize_axis(cls.prop(props, "axis"), len(x), "axis")
         return [[s if i == axis else d for i, d in enumerate(x)]
                 for s in cls.sizes(props, x, consts)]
 
     @classmethod
     def output_elements(cls, props, elements):
-        return [elements[0]] * get_int(props, "num_outputs", 1)
+        return [elements[0]] * cls.prop(props, "num_outputs")
 
 
 @irdl_op_definition
@@ -548,6 +564,8 @@ class PadOp(GraphOp):
     crops); mode "constant" fills with the scalar `constant_value`."""
 
     name = "graph.pad"
+    ONNX_OP: ClassVar[str | None] = "Pad"
+    FOLDABLE: ClassVar[bool] = False
     data = operand_def(TensorType)
     pads = operand_def(TensorType)
     constant_value = operand_def(TensorType)
@@ -561,7 +579,7 @@ class PadOp(GraphOp):
             raise VerifyException("'graph.pad' pads must be a 1-D i64 tensor")
         if types[2].get_shape() not in ((), (1,)) or types[2].element_type != types[0].element_type:
             raise VerifyException("'graph.pad' constant_value must be a scalar of data's type")
-        if get_str(props, "mode", "constant") not in ("constant", "reflect", "edge", "wrap"):
+        if cls.prop(props, "mode") not in ("constant", "reflect", "edge", "wrap"):
             raise VerifyException("'graph.pad' mode must be constant, reflect, edge or wrap")
 
     @classmethod
