@@ -6,6 +6,8 @@
     sess = infer.InferenceSession("model.onnx")  # onnxruntime's calling convention
     sess.run(None, {"input": array})             # [ndarray, ...]
 
+    print(infer.optimization_report("model.onnx", opt_level=3))  # op counts per type
+
 The API loads lazily, so `import infer.dialects.graph` does not pull in ONNX or LLVM.
 """
 
@@ -16,6 +18,7 @@ _API = {
     "compile_module": "infer.api",
     "CompiledModel": "infer.api",
     "InferenceSession": "infer.api",
+    "optimization_report": "infer.api",
     "InferError": "infer.errors",
     "InputError": "infer.errors",
     "UnsupportedError": "infer.errors",

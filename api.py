@@ -3,51 +3,85 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import onnx
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from infer.context import make_context
-from infer.errors import InferError, InputError
+from infer.errors import InputError
 from infer.frontend.onnx_import import import_model
-from infer.pipeline import LOWER_TO_LOOPS, graph_optimize_passes, run_passes
-from infer.runtime.compiled_model import CompiledModel
-from infer.runtime.signature import signature
+from infer.pipeline import compile_passes, graph_optimize_passes, run_passes
+from infer.runtime.compiled_model import CompiledModel, load
 
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
 
 
-def main_function(module: ModuleOp) -> func.FuncOp:
-    for op in module.body.block.ops:
-        if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
-            return op
-    raise InferError("the module has no func.func @main")
+def _host_block() -> int:
+    """Channels per NCHWc block on this CPU: one vector register of f32."""
+    from infer.codegen.target import nchwc_block
+
+    return nchwc_block()
 
 
-def compile_module(module: ModuleOp, opt_level: int = 2) -> CompiledModel:
-    """Compile a graph-level module (as the importer makes it) to native code.
+def compile_module(
+    module: ModuleOp, opt_level: int = 2, nchwc_block: int | None = None
+) -> CompiledModel:
+    """Compile a graph-level module (as the importer makes it) to native code: the pipeline
+    of `infer.pipeline.compile_passes`, then LLVM for this CPU.
 
-    `opt_level` is graph-optimize's level: 0 none, 1 basic, 2 extended (fusions), 3 all.
+    `opt_level` is graph-optimize's level: 0 none, 1 basic, 2 extended (fusions), 3 all;
+    at level 3 convs are blocked by `nchwc_block` channels (default: the host's).
     """
-    from infer.codegen import JitModule
-    from infer.lowering.llvm_pipeline import lower_to_llvm
-
-    inputs, outputs = signature(main_function(module))
-    ctx = make_context()
-    run_passes(module, ctx, graph_optimize_passes(opt_level) + LOWER_TO_LOOPS)
-    lower_to_llvm(module, ctx)
-    jit = JitModule(module)
-    return CompiledModel(inputs, outputs, jit.get_entry("main"), jit)
+    block = _host_block() if nchwc_block is None else nchwc_block
+    run_passes(module, make_context(), compile_passes(opt_level, block))
+    return load(module)
 
 
-def compile(model: ModelLike, opt_level: int = 2) -> CompiledModel:  # noqa: A001 - the API's name, like torch.compile
+def compile(  # noqa: A001 - the API's name, like torch.compile
+    model: ModelLike, opt_level: int = 2, nchwc_block: int | None = None
+) -> CompiledModel:
     """Import an ONNX model (ModelProto, serialized bytes or a path) and compile it at
     graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all)."""
-    return compile_module(import_model(model), opt_level)
+    return compile_module(import_model(model), opt_level, nchwc_block)
+
+
+@dataclass(frozen=True)
+class OptimizationReport:
+    """Op counts by type of a model's functions, as imported (`before`) and after the graph
+    stage of the pipeline at `opt_level` (`after`); `str()` is the table `infer-run
+    --report` prints."""
+
+    opt_level: int
+    before: Counter[str]
+    after: Counter[str]
+
+    def __str__(self) -> str:
+        before, after = self.before, self.after
+        names = sorted(before.keys() | after.keys(), key=lambda n: (-before[n], -after[n], n))
+        width = max(len("op"), *(len(n) for n in names))
+        lines = [f"op counts before and after graph-optimize{{level={self.opt_level}}}:",
+                 f"  {'op':<{width}}  {'before':>6}  {'after':>6}"]
+        lines += [f"  {n:<{width}}  {before[n]:>6}  {after[n]:>6}" for n in names]
+        lines.append(
+            f"  {'total':<{width}}  {sum(before.values()):>6}  {sum(after.values()):>6}")
+        return "\n".join(lines)
+
+
+def optimization_report(
+    model: ModelLike, opt_level: int = 2, nchwc_block: int | None = None
+) -> OptimizationReport:
+    """What graph optimization at `opt_level` does to `model`, in op counts by type."""
+    from infer.transforms.graph_optimize import op_counts
+
+    module = import_model(model)
+    before = op_counts(module)
+    block = _host_block() if nchwc_block is None else nchwc_block
+    run_passes(module, make_context(), graph_optimize_passes(opt_level, block))
+    return OptimizationReport(opt_level, before, op_counts(module))
 
 
 @dataclass(frozen=True)
@@ -75,8 +109,14 @@ def _node_arg(spec) -> NodeArg:
 class InferenceSession:
     """`InferenceSession(path_or_bytes).run(output_names_or_None, feeds) -> list of arrays`."""
 
-    def __init__(self, model: ModelLike, opt_level: int = 2, **_ignored: object) -> None:
-        self._model = compile(model, opt_level)
+    def __init__(
+        self,
+        model: ModelLike,
+        opt_level: int = 2,
+        nchwc_block: int | None = None,
+        **_ignored: object,
+    ) -> None:
+        self._model = compile(model, opt_level, nchwc_block)
 
     def get_inputs(self) -> list[NodeArg]:
         return [_node_arg(s) for s in self._model.inputs]

@@ -40,6 +40,9 @@ def register(name: str, module: str, cls: str) -> None:
 
 # infer's own passes: (name, module, class)
 for _name, _module, _cls in [
+    ("compile", "infer.pipeline", "CompilePass"),
+    ("lower-to-llvm", "infer.pipeline", "LowerToLLVMPass"),
+    ("record-signature", "infer.transforms.signature", "RecordSignaturePass"),
     ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
     ("nchwc-layout", "infer.transforms.layout", "NchwcLayoutPass"),

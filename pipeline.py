@@ -1,30 +1,74 @@
-"""The compilation pipeline, stage by stage, each stage a list of named passes.
+"""The compilation pipeline, read top to bottom: every stage from the imported graph to the
+llvm dialect, by registered pass name. `api.compile_module` runs this list and JITs the
+result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
 
-    ONNX ──import──► graph ──graph-optimize──► graph ──LOWER_TO_LOOPS──► memref + scf
-         ──lower_to_llvm──► llvm ──► JIT
+    graph dialect, as the importer makes it
+      record-signature                  the model's inputs and outputs, for the runtime
+      graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
+    graph dialect, optimized
+      graph-to-loops{outline=true}      buffers and loop nests, repeated kernels outlined
+      canonicalize, cse
+    memref + scf + arith/math/vector    (`lower-to-llvm` runs the rest alone)
+      convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
+      reconcile-unrealized-casts, dce
+    llvm dialect ──► codegen (LLVM IR, O3, JIT)
 
+Target choices are pass options: the NCHWc block (channels per vector register) is filled
+in by the API from codegen/target.py; a pass given none uses nchwc_packing.BLOCK (AVX2's 8).
 Every stage runs in-process on IR objects; `infer-opt -p` runs the same passes on text.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from infer.passes import PASSES
+from infer.transforms.graph_optimize import MAX_LEVEL
+from infer.transforms.layout import check_block
+from infer.transforms.nchwc_packing import BLOCK
+
+# Records what the runtime checks feeds against before the graph is rewritten.
+RECORD_SIGNATURE = ["record-signature"]
 
 
-def graph_optimize_passes(level: int) -> list[str]:
-    """The graph stage: `graph-optimize{level=N}` (nothing at level 0)."""
-    if not 0 <= level <= 3:
-        raise ValueError(f"opt_level must be 0..3, got {level}")
-    return [f"graph-optimize{{level={level}}}"] if level else []
+def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
+    """The graph stage: `graph-optimize{level=N}` (nothing at level 0), with the NCHWc
+    `block` at level 3 when given."""
+    if not 0 <= level <= MAX_LEVEL:
+        raise ValueError(f"opt_level must be 0..{MAX_LEVEL}, got {level}")
+    if level == 0:
+        return []
+    options = f"level={level}" + (f" block={block}" if block is not None and level >= 3 else "")
+    return [f"graph-optimize{{{options}}}"]
 
 
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.
 # Repeated kernels (the same conv many times) are outlined into shared functions.
 LOWER_TO_LOOPS = ["graph-to-loops{outline=true}", "canonicalize", "cse"]
+
+# Loops → llvm. Vector and memref first: they read memref types that func/cf conversion
+# hides behind casts.
+LOWER_TO_LLVM = [
+    "convert-scf-to-cf",
+    "convert-vector-to-llvm",
+    "convert-memref-to-llvm",
+    "convert-math-to-llvm",
+    "convert-arith-to-llvm",
+    "convert-cf-to-llvm",
+    "convert-func-to-llvm",
+    "reconcile-unrealized-casts",
+    "dce",
+]
+
+
+def compile_passes(level: int = 2, block: int | None = None) -> list[str]:
+    """The whole pipeline, graph as imported to llvm, at graph optimization `level`."""
+    return [*RECORD_SIGNATURE, *graph_optimize_passes(level, block), *LOWER_TO_LOOPS,
+            *LOWER_TO_LLVM]  # fmt: skip
 
 
 def make_passes(names: list[str]) -> list[ModulePass]:
@@ -34,3 +78,38 @@ def make_passes(names: list[str]) -> list[ModulePass]:
 
 def run_passes(module: ModuleOp, ctx: Context, names: list[str]) -> None:
     PassPipeline(tuple(make_passes(names))).apply(ctx, module)
+
+
+def lower_to_llvm(module: ModuleOp, ctx: Context) -> ModuleOp:
+    """Lowers loop-level `module` in place to the llvm (+ llvmx) dialect and returns it."""
+    run_passes(module, ctx, LOWER_TO_LLVM)
+    return module
+
+
+@dataclass(frozen=True)
+class CompilePass(ModulePass):
+    """`compile{level=N block=C}`: the whole pipeline, graph to llvm, as `infer.compile`
+    runs it (which passes the host's block)."""
+
+    name = "compile"
+
+    level: int = 2
+    block: int = BLOCK
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.level <= MAX_LEVEL:
+            raise ValueError(f"compile: level must be 0..{MAX_LEVEL}, got {self.level}")
+        check_block(self.block)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(op, ctx, compile_passes(self.level, self.block))
+
+
+@dataclass(frozen=True)
+class LowerToLLVMPass(ModulePass):
+    """`lower-to-llvm`: loop-level IR (scf/cf/arith/math/memref/vector/func) to llvm."""
+
+    name = "lower-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_to_llvm(op, ctx)

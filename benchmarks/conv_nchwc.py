@@ -1,7 +1,7 @@
 """Latency of the blocked (NCHWc) conv kernel vs the NCHW graph.conv lowering vs
 onnxruntime, one thread each.
 
-    python benchmarks/conv_nchwc.py [--reps N] [--block 8] [--batch 1]
+    python benchmarks/conv_nchwc.py [--reps N] [--block C] [--batch 1]   (C: the host's)
 
 Each case is one conv written as graph IR twice (graph.conv_nchwc on blocked tensors with
 packed weights, graph.conv on NCHW), compiled at opt_level 0 (no graph rewrites), and an
@@ -23,6 +23,7 @@ from onnx import TensorProto, helper, numpy_helper
 from xdsl.parser import Parser
 
 from infer.api import compile_module
+from infer.codegen import target
 from infer.context import make_context
 from infer.dialects import graph as G
 from infer.runtime.compiled_model import CompiledModel
@@ -111,7 +112,7 @@ def bench(name: str, n: int, block: int, reps: int) -> dict[str, str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=50)
-    ap.add_argument("--block", type=int, default=nchwc_packing.BLOCK)
+    ap.add_argument("--block", type=int, default=target.nchwc_block())
     ap.add_argument("--batch", type=int, default=1)
     args = ap.parse_args()
     rows = [bench(name, args.batch, args.block, args.reps) for name in CASES]

@@ -23,17 +23,13 @@ import onnx
 import onnxruntime as ort
 
 import infer
-from infer.frontend.onnx_import import import_model
 from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path, with_random_weights
-from infer.transforms.graph_optimize import op_counts, optimize
 
 LEVELS = (0, 1, 2, 3)
 
 
 def kernel_count(model: onnx.ModelProto, level: int) -> int:
-    module = import_model(model)
-    optimize(module, level)
-    counts = op_counts(module)
+    counts = infer.optimization_report(model, level).after
     return sum(counts.values()) - counts["graph.constant"]
 
 

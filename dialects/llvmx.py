@@ -34,6 +34,10 @@ from xdsl.utils.exceptions import VerifyException
 # `void _infer_packed_<name>(ptr args)`, the original signature in `infer.signature`.
 PACKED_PREFIX = "_infer_packed_"
 SIGNATURE_ATTR = "infer.signature"
+# What callers of each entry see (names, element types, symbolic dims of its tensors): a
+# module attribute that `record-signature` writes at the graph level and no pass touches,
+# so it reaches the llvm level unchanged for the runtime to read.
+MODEL_SIGNATURE_ATTR = "infer.model_signature"
 
 FCMP_PREDICATES = (
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",

@@ -104,10 +104,6 @@ def _width(typ: Attribute) -> int:
     return typ.width.data
 
 
-def _bool_type(typ: Attribute) -> Attribute:
-    return VectorType(i1, typ.get_shape()) if isinstance(typ, VectorType) else i1
-
-
 def _constant(op: arith.ConstantOp, emit: Emitter) -> SSAValue:
     typ = convert_type(op.result.type)
     value = op.value

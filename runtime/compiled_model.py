@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
 
-from infer.runtime.signature import TensorSpec, check_feeds
+from infer.runtime.signature import TensorSpec, check_feeds, read_signature
 
 Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 
@@ -43,6 +44,16 @@ class CompiledModel:
         arrays = [_storage_view(a) for a in check_feeds(self.inputs, feeds)]
         results = self._entry(arrays)
         return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
+
+
+def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
+    """JIT-compile an llvm-level module (as the compile pipeline leaves it) and wrap its
+    function `entry` with the signature recorded on the module."""
+    from infer.codegen import JitModule
+
+    inputs, outputs = read_signature(module, entry)
+    jit = JitModule(module)
+    return CompiledModel(inputs, outputs, jit.get_entry(entry), jit)
 
 
 def _storage_view(a: np.ndarray) -> np.ndarray:

@@ -6,11 +6,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects import func
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    ContainerType,
+    DictionaryAttr,
+    ModuleOp,
+    ShapedType,
+    StringAttr,
+)
 
-from infer.dialects.graph import numpy_dtype
-from infer.errors import InputError
+from infer.codegen.translate import numpy_dtype
+from infer.dialects.llvmx import MODEL_SIGNATURE_ATTR
+from infer.errors import InferError, InputError
 
 Dim = int | str | None  # static size, symbolic name (dim_param), or unnamed dynamic
 
@@ -26,33 +34,36 @@ class TensorSpec:
         return f"{self.dtype}[{dims}]"
 
 
-def _specs(types, attrs: ArrayAttr | None, default: str) -> list[TensorSpec]:
-    specs = []
-    for i, t in enumerate(types):
-        assert isinstance(t, TensorType)
-        d = attrs.data[i].data if attrs is not None else {}
-        name_attr = d.get("graph.name")
-        name = name_attr.data if isinstance(name_attr, StringAttr) else f"{default}{i}"
-        dim_names = d.get("graph.dims")
-        shape: list[Dim] = []
-        for j, n in enumerate(t.get_shape()):
-            if n != DYNAMIC_INDEX:
-                shape.append(n)
-            elif isinstance(dim_names, ArrayAttr) and isinstance(dim_names.data[j], StringAttr):
-                shape.append(dim_names.data[j].data or None)
-            else:
-                shape.append(None)
-        specs.append(TensorSpec(name, numpy_dtype(t.element_type), tuple(shape)))
-    return specs
+def _spec(d: DictionaryAttr) -> TensorSpec:
+    """One `{name, type[, dims]}` entry of the signature (see transforms/signature.py)."""
+    name, t, dim_names = d.data["name"], d.data["type"], d.data.get("dims")
+    assert isinstance(name, StringAttr) and isinstance(t, ShapedType)
+    assert isinstance(t, ContainerType)
+    shape: list[Dim] = []
+    for j, n in enumerate(t.get_shape()):
+        if n != DYNAMIC_INDEX:
+            shape.append(n)
+        elif isinstance(dim_names, ArrayAttr) and isinstance(dim_names.data[j], StringAttr):
+            shape.append(dim_names.data[j].data or None)
+        else:
+            shape.append(None)
+    return TensorSpec(name.data, numpy_dtype(t.get_element_type()), tuple(shape))
 
 
-def signature(f: func.FuncOp) -> tuple[list[TensorSpec], list[TensorSpec]]:
-    """Input and output specs of a graph-level function (names from the importer)."""
-    ft = f.function_type
-    return (
-        _specs(ft.inputs.data, f.arg_attrs, "input"),
-        _specs(ft.outputs.data, f.res_attrs, "output"),
-    )
+def read_signature(
+    module: ModuleOp, entry: str = "main"
+) -> tuple[list[TensorSpec], list[TensorSpec]]:
+    """Input and output specs of function `entry`, from the signature the compile pipeline
+    records on the module (`record-signature`) and carries down to the llvm level."""
+    signatures = module.attributes.get(MODEL_SIGNATURE_ATTR)
+    if not isinstance(signatures, DictionaryAttr):
+        raise InferError(f"the module has no {MODEL_SIGNATURE_ATTR} (see record-signature)")
+    sig = signatures.data.get(entry)
+    if not isinstance(sig, DictionaryAttr):
+        raise InferError(f"the module has no func.func @{entry}")
+    inputs, outputs = sig.data["inputs"], sig.data["outputs"]
+    assert isinstance(inputs, ArrayAttr) and isinstance(outputs, ArrayAttr)
+    return [_spec(d) for d in inputs.data], [_spec(d) for d in outputs.data]
 
 
 def check_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np.ndarray]:

@@ -48,9 +48,10 @@ def check_against_onnxruntime(
     rtol: float = 1e-4,
     atol: float = 1e-5,
     opt_level: int = 2,
+    nchwc_block: int | None = None,
 ) -> None:
     """Compile once, run every feed set, and compare every output with onnxruntime's."""
-    compiled = infer.compile(model, opt_level=opt_level)
+    compiled = infer.compile(model, opt_level=opt_level, nchwc_block=nchwc_block)
     for f in [feeds] if isinstance(feeds, Mapping) else feeds:
         ours = compiled.run(f)
         theirs = run_onnxruntime(model, f)

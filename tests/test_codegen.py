@@ -11,7 +11,7 @@ from xdsl.parser import Parser
 
 from infer.codegen import JitModule, emit_assembly, emit_llvm_ir
 from infer.dialects.llvmx import LLVMX
-from infer.lowering.llvm_pipeline import lower_to_llvm
+from infer.pipeline import lower_to_llvm
 
 
 def _context() -> Context:

@@ -14,7 +14,6 @@ from onnx import TensorProto, helper, numpy_helper
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from infer.codegen import target
 from infer.dialects import graph as G
 from infer.dialects.graph.evaluate import can_evaluate, evaluate
 from infer.frontend.onnx_import import import_model
@@ -53,13 +52,15 @@ def check(
     layout: bool = False,
     expect: Sequence[str] = (),
     rtol: float = 1e-4,
+    block: int = 8,
 ) -> Counter[str]:
-    """Interpret `model` (optimized at `level`, then blocked if `layout`) and compare each
-    output with onnxruntime's; `expect` lists graph ops the module must contain."""
+    """Interpret `model` (optimized at `level`, then blocked by `block` channels if `layout`)
+    and compare each output with onnxruntime's; `expect` lists graph ops the module must
+    contain."""
     module = import_model(model)
     optimize(module, level)
     if layout:
-        optimize_layout(module)
+        optimize_layout(module, block)
     counts = op_counts(module)
     for name in expect:
         assert counts[name] > 0, (name, dict(counts))
@@ -192,12 +193,11 @@ def test_lrn_even_size() -> None:
 # -- blocked (NCHWc) --------------------------------------------------------------------
 
 
-def test_blocked_ops(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_blocked_ops() -> None:
     """Level 3's layout: reorders, blocked convs (one with a summand and an activation,
     one depthwise) and blocked pools, all interpreted through NCHW."""
-    # blocks of 8 whatever the host: the 8-channel input is reordered in (with 16 its
+    # blocks of 8: the 8-channel input is reordered in (with 16 its
     # conv would read it as NCHW, as test_blocked_stem does)
-    monkeypatch.setattr(target, "nchwc_block", lambda: 8)
     nodes = [
         helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["c1"], ["r1"]),
@@ -220,10 +220,9 @@ def test_blocked_ops(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("block", [8, 16])
-def test_blocked_stem(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_blocked_stem(block: int) -> None:
     """An image stem (3 channels, 7x7 stride 2, bias, summand, ReLU) blocked on its NCHW
     input: conv_nchwc reads x as is, only the summand is reordered in."""
-    monkeypatch.setattr(target, "nchwc_block", lambda: block)
     nodes = [
         helper.make_node("Conv", ["x", "w", "b"], ["c"], strides=[2, 2], pads=[3, 3, 3, 3]),
         helper.make_node("Add", ["c", "z"], ["s"]),
@@ -236,7 +235,7 @@ def test_blocked_stem(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
     m = make_model(nodes, [("x", F, [2, 3, 13, 17]), ("z", F, [2, 32, 7, 9])],
                    [("y", F, [2, 32, 4, 5])], inits)
     feeds = {"x": _data(2, 3, 13, 17), "z": _data(2, 32, 7, 9)}
-    counts = check(m, feeds, level=2, layout=True,
+    counts = check(m, feeds, level=2, layout=True, block=block,
                    expect=["graph.conv_nchwc", "graph.max_pool_nchwc"])
     assert counts["graph.conv"] == 0 and counts["graph.to_nchwc"] == 1, counts
 

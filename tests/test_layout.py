@@ -14,7 +14,6 @@ import pytest
 from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
-from infer.codegen import target
 from infer.frontend.onnx_import import import_model
 from infer.transforms.graph_optimize import op_counts, optimize
 
@@ -68,23 +67,23 @@ class Net:
         return make_model(self.nodes, [self.input], outs, self.inits)
 
 
-@pytest.fixture(params=[8, 16], ids=["block8", "block16"], autouse=True)
-def block(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
-    """Level 3 blocks by the host's vector width: both widths run on any host."""
-    monkeypatch.setattr(target, "nchwc_block", lambda: request.param)
+@pytest.fixture(params=[8, 16], ids=["block8", "block16"])
+def block(request: pytest.FixtureRequest) -> int:
+    """The block is a compile option: both widths run on any host."""
     return request.param
 
 
-def _check(model: onnx.ModelProto, blocked_convs: int, channels: int, size: int = 10) -> None:
+def _check(model: onnx.ModelProto, blocked_convs: int, channels: int, block: int,
+           size: int = 10) -> None:
     module = import_model(model)
-    optimize(module, 3)
+    optimize(module, 3, block)
     assert op_counts(module)["graph.conv_nchwc"] == blocked_convs
     feeds = [{"x": RNG.standard_normal((n, channels, size, size)).astype(np.float32)}
              for n in (1, 3)]
-    check_against_onnxruntime(model, feeds, opt_level=3)
+    check_against_onnxruntime(model, feeds, opt_level=3, nchwc_block=block)
 
 
-def test_residual_block() -> None:
+def test_residual_block(block: int) -> None:
     """conv-BN-relu-conv + shortcut, relu, max pool, global pool, flatten, gemm."""
     g = Net(16)
     a = g.node("Relu", [g.bn(g.conv("x", 16, 16, bias=False), 16)])
@@ -93,10 +92,10 @@ def test_residual_block() -> None:
     f = g.node("Flatten", [g.node("GlobalAveragePool", [p])])
     w = g.const(RNG.standard_normal((10, 16)).astype(np.float32))
     y = g.node("Gemm", [f, w], transB=1)
-    _check(g.model(y, rank=2), 2, 16)
+    _check(g.model(y, rank=2), 2, 16, block)
 
 
-def test_depthwise_separable() -> None:
+def test_depthwise_separable(block: int) -> None:
     """Pointwise, depthwise 3x3 stride 2 with ReLU6, pointwise 16 -> 32, average pool
     with pads. A depthwise conv on the model input stays NCHW (it would be a region alone)."""
     g = Net(16, 11)
@@ -106,10 +105,10 @@ def test_depthwise_separable() -> None:
     c = g.node("Clip", [d, lo, hi])
     pw = g.conv(c, 16, 32, k=1)
     y = g.node("AveragePool", [pw], kernel_shape=[3, 3], pads=[1, 1, 1, 1])
-    _check(g.model(y, lone), 3, 16, 11)
+    _check(g.model(y, lone), 3, 16, block, 11)
 
 
-def test_dense_block() -> None:
+def test_dense_block(block: int) -> None:
     """DenseNet: concat(x, conv(relu(bn(x)))), then BN-relu-conv on the concat."""
     g = Net(16)
     a = g.conv(g.node("Relu", [g.bn("x", 16)]), 16, 16)
@@ -117,10 +116,10 @@ def test_dense_block() -> None:
     b = g.conv(g.node("Relu", [g.bn(cat, 32)]), 32, 16, k=1)
     cat2 = g.node("Concat", [cat, b], axis=1)
     y = g.node("AveragePool", [cat2], kernel_shape=[2, 2], strides=[2, 2])
-    _check(g.model(y), 2, 16)
+    _check(g.model(y), 2, 16, block)
 
 
-def test_inception_branches() -> None:
+def test_inception_branches(block: int) -> None:
     """Parallel 1x1 / 3x3 / 5x5 / pool branches concatenated, grouped conv after."""
     g = Net(16)
     b1 = g.conv("x", 16, 16, k=1)
@@ -129,10 +128,10 @@ def test_inception_branches() -> None:
     b4 = g.conv(g.node("MaxPool", ["x"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]), 16, 32, k=1)
     cat = g.node("Concat", [b1, b2, b3, b4], axis=1)
     y = g.node("Relu", [g.conv(cat, 96, 32, group=2, dilations=[2, 2], pads=[2, 2, 2, 2])])
-    _check(g.model(y), 6, 16)
+    _check(g.model(y), 6, 16, block)
 
 
-def test_boundaries() -> None:
+def test_boundaries(block: int) -> None:
     """An image stem (3 channels) is blocked reading its NCHW input; an LRN and a
     12-channel conv stay NCHW between blocked convs; a per-channel Mul and a broadcast Add
     of a row cross the boundary."""
@@ -144,10 +143,10 @@ def test_boundaries() -> None:
     b = g.conv(lrn, 16, 12, k=1)
     row = g.const(RNG.standard_normal((1, 10)).astype(np.float32))
     added = g.node("Add", [g.conv(m, 16, 16), row])
-    _check(g.model(b, added), 3, 3)
+    _check(g.model(b, added), 3, 3, block)
 
 
-def test_image_stem() -> None:
+def test_image_stem(block: int) -> None:
     """ResNet's stem: a 7x7 stride-2 conv of the 3-channel image, BN, ReLU, max pool,
     then a residual conv. The stem conv reads the image as NCHW: nothing is reordered in."""
     g = Net(3, 23)
@@ -157,16 +156,16 @@ def test_image_stem() -> None:
     y = g.node("Relu", [g.node("Add", [g.conv(p, 32, 32), p])])
     model = g.model(y)
     module = import_model(model)
-    optimize(module, 3)
+    optimize(module, 3, block)
     counts = op_counts(module)
     assert (counts["graph.to_nchwc"], counts["graph.from_nchwc"]) == (0, 1), counts
-    _check(model, 2, 3, 23)
+    _check(model, 2, 3, block, 23)
 
 
 @pytest.mark.parametrize("level", [2, 3])
-def test_level_3_blocks_only_at_level_3(level: int) -> None:
+def test_level_3_blocks_only_at_level_3(level: int, block: int) -> None:
     g = Net(16)
     y = g.conv("x", 16, 16)
     module = import_model(g.model(y))
-    optimize(module, level)
+    optimize(module, level, block)
     assert op_counts(module)["graph.conv_nchwc"] == (level == 3)

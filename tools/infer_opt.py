@@ -20,7 +20,6 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from infer.context import make_context
 from infer.dialects import graph
-from infer.errors import InferError
 from infer.passes import PASSES
 
 
@@ -71,9 +70,7 @@ class InferOptMain(xDSLOptMain):
 def main(argv: Sequence[str] | None = None) -> None:
     try:
         InferOptMain(description="infer's modular optimizer driver", args=argv).run()
-    except (InferError, Exception) as e:  # noqa: BLE001 - the CLI's contract: one line, exit 1
-        if isinstance(e, SystemExit):
-            raise
+    except Exception as e:  # noqa: BLE001 - the CLI's contract: one line, exit 1
         msg = str(e).strip() or type(e).__name__
         print(f"infer-opt: error: {msg}", file=sys.stderr)
         sys.exit(1)

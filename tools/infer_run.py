@@ -78,24 +78,6 @@ def _median_ms(fns: dict[str, Callable[[], object]], reps: int) -> dict[str, flo
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def _report(model, level: int) -> str:
-    """A table of op counts by type, as imported and after graph-optimize at `level`."""
-    from infer.frontend.onnx_import import import_model
-    from infer.transforms.graph_optimize import op_counts, optimize
-
-    module = import_model(model)
-    before = op_counts(module)
-    optimize(module, level)
-    after = op_counts(module)
-    names = sorted(before.keys() | after.keys(), key=lambda n: (-before[n], -after[n], n))
-    width = max(len("op"), *(len(n) for n in names))
-    lines = [f"op counts before and after graph-optimize{{level={level}}}:",
-             f"  {'op':<{width}}  {'before':>6}  {'after':>6}"]
-    lines += [f"  {n:<{width}}  {before[n]:>6}  {after[n]:>6}" for n in names]
-    lines.append(f"  {'total':<{width}}  {sum(before.values()):>6}  {sum(after.values()):>6}")
-    return "\n".join(lines)
-
-
 def run(args: argparse.Namespace) -> int:
     import onnx
 
@@ -110,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     feeds.update(_parse_inputs(args.input or []))
 
     if args.report:
-        print(_report(model, args.opt_level))
+        print(infer.optimization_report(model, args.opt_level))
     t0 = time.perf_counter()
     compiled = infer.compile(model, opt_level=args.opt_level)
     compile_s = time.perf_counter() - t0

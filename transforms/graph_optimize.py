@@ -6,8 +6,9 @@
              ...), CSE and DCE
     level 2  extended: level 1 + the fusion patterns of PATTERN_MODULES (conv/gemm
              epilogues, transformer patterns, shape-computation fusion)
-    level 3  level 2, then layout: convs whose channels fill 8-wide blocks switch to the
-             blocked NCHWc layout, with the ops between them (transforms/layout.py)
+    level 3  level 2, then layout: convs whose channels fill whole blocks of `block`
+             channels switch to the blocked NCHWc layout, with the ops between them
+             (transforms/layout.py)
 
 Each round runs the basic patterns to a fixed point, then (level >= 2) the fusions with the
 basic patterns beside them, each followed by CSE and DCE, until a round changes nothing:
@@ -15,14 +16,18 @@ folding after fusion matters (a fused conv's new weights are themselves foldable
 layout phase runs once the fusions are done: fusion patterns match NCHW ops, and a conv
 already wrapped in reorders would hide its BatchNormalization or activation from them.
 
+The block is a target choice, so it is an option: the API passes the host's (one vector
+register of f32, codegen/target.py); without it the pass uses nchwc_packing.BLOCK, 8
+channels (AVX2).
+
     infer-opt model.onnx -p 'graph-optimize{level=1}'
+    infer-opt model.onnx -p 'graph-optimize{level=3 block=16}'
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from importlib import import_module
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -37,17 +42,16 @@ from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from infer.transforms import fusion, shape_fusion, transformer_fusion
 from infer.transforms.constant_folding import folding_patterns
+from infer.transforms.layout import check_block, layout_patterns
+from infer.transforms.nchwc_packing import BLOCK
 
 MAX_LEVEL = 3
 
 # Modules contributing fusion patterns; each exports `patterns(level: int) ->
-# list[RewritePattern]`. A module not written yet is skipped, so each lands on its own.
-PATTERN_MODULES = [
-    "infer.transforms.fusion",
-    "infer.transforms.transformer_fusion",
-    "infer.transforms.shape_fusion",
-]
+# list[RewritePattern]`.
+PATTERN_MODULES = [fusion, transformer_fusion, shape_fusion]
 
 # A safety net: every round must remove or rewrite something, so this is never reached
 # on a sane pattern set; a pair of patterns undoing each other stops here.
@@ -60,17 +64,8 @@ def basic_patterns() -> list[RewritePattern]:
 
 
 def contributed_patterns(level: int) -> list[RewritePattern]:
-    """The fusion patterns of every module in PATTERN_MODULES that exists."""
-    out: list[RewritePattern] = []
-    for name in PATTERN_MODULES:
-        try:
-            module = import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise  # the module exists but one of its imports is missing: a real bug
-            continue
-        out.extend(module.patterns(level))
-    return out
+    """The fusion patterns of every module in PATTERN_MODULES."""
+    return [p for module in PATTERN_MODULES for p in module.patterns(level)]
 
 
 def op_counts(module: ModuleOp) -> Counter[str]:
@@ -93,10 +88,16 @@ def _rewrite(module: ModuleOp, patterns: list[RewritePattern]) -> bool:
     return changed or sum(op_counts(module).values()) != before
 
 
-def optimize(module: ModuleOp, level: int = 2) -> None:
-    """Optimize the graph-level `module` in place at `level` (0..3)."""
+def check_options(level: int, block: int) -> None:
     if not 0 <= level <= MAX_LEVEL:
         raise ValueError(f"graph-optimize: level must be 0..{MAX_LEVEL}, got {level}")
+    check_block(block)
+
+
+def optimize(module: ModuleOp, level: int = 2, block: int = BLOCK) -> None:
+    """Optimize the graph-level `module` in place at `level` (0..3); level 3 blocks convs
+    by `block` channels."""
+    check_options(level, block)
     if level == 0:
         return
     basic = basic_patterns()
@@ -108,16 +109,14 @@ def optimize(module: ModuleOp, level: int = 2) -> None:
         if not changed:
             break
     if level >= 3:
-        optimize_layout(module)
+        optimize_layout(module, block)
 
 
-def optimize_layout(module: ModuleOp, block: int = 0) -> None:
-    """The layout phase of level 3: convs blocked by `block` channels (0: one vector
-    register of the host, see codegen.target.nchwc_block), reorders moved and cancelled."""
-    from infer.codegen.target import nchwc_block
-    from infer.transforms.layout import layout_patterns
-
-    patterns = [*layout_patterns(block or nchwc_block()), *basic_patterns()]
+def optimize_layout(module: ModuleOp, block: int = BLOCK) -> None:
+    """The layout phase of level 3: convs blocked by `block` channels, reorders moved and
+    cancelled."""
+    check_block(block)
+    patterns = [*layout_patterns(block), *basic_patterns()]
     for _ in range(MAX_ROUNDS):
         if not _rewrite(module, patterns):
             return
@@ -125,15 +124,16 @@ def optimize_layout(module: ModuleOp, block: int = 0) -> None:
 
 @dataclass(frozen=True)
 class GraphOptimizePass(ModulePass):
-    """Graph optimization at `level` 0 (none), 1 (basic), 2 (extended), 3 (layout)."""
+    """Graph optimization at `level` 0 (none), 1 (basic), 2 (extended), 3 (layout, convs
+    blocked by `block` channels)."""
 
     name = "graph-optimize"
 
     level: int = 2
+    block: int = BLOCK
 
     def __post_init__(self) -> None:
-        if not 0 <= self.level <= MAX_LEVEL:
-            raise ValueError(f"graph-optimize: level must be 0..{MAX_LEVEL}, got {self.level}")
+        check_options(self.level, self.block)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        optimize(op, self.level)
+        optimize(op, self.level, self.block)

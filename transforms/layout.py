@@ -15,8 +15,10 @@ between the layouts, so the pass works on regions, as onnxruntime's does:
    of convs, activations, residual adds and pools stays blocked, with one reorder in at its
    start and one out where an op needs NCHW (a Flatten, a Gemm, an LRN, ...).
 
-The block is one vector register of f32: 16 channels with AVX-512, 8 with AVX2 (as
-onnxruntime's MLAS picks it); the blocked kernels take it from the tensor types.
+The block is a pass option, a target choice: one vector register of f32 is best, 16
+channels with AVX-512, 8 with AVX2 (as onnxruntime's MLAS picks it); the API passes the
+host's (codegen/target.py), and without the option it is nchwc_packing.BLOCK (8). The
+blocked kernels take it from the tensor types.
 
 Eligible ("where it pays"): 2-D f32 convs with constant weights whose channels fill whole
 blocks: C and M divisible by the block, and for a grouped conv the block divides C/group
@@ -27,7 +29,7 @@ as is: `from_nchwc(conv_nchwc(x, packed W))`, weights [M/c, 1, *k, C, c], no reo
 (as onnxruntime's NCHW-input conv does); padding 3 channels to a block would waste 5/8 of
 the work. Other convs (C or M with a partial block) stay NCHW.
 
-    infer-opt model.mlir -p 'nchwc-layout{block=8}'   (block=0 or none: the host's)
+    infer-opt model.mlir -p 'nchwc-layout{block=16}'   (no block: 8)
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from infer.dialects import graph as G
-from infer.transforms.nchwc_packing import pack_conv_weights
+from infer.transforms.nchwc_packing import BLOCK, pack_conv_weights
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -301,6 +303,12 @@ class BatchNormThroughReorder(RewritePattern):
         _replace_blocked(rewriter, op, [*consts, mul], add)
 
 
+def check_block(block: int) -> None:
+    """A ValueError (reported as a bad pass option) unless `block` is a channel count."""
+    if block < 1:
+        raise ValueError(f"the NCHWc block must be a positive number of channels, got {block}")
+
+
 def layout_patterns(block: int) -> list[RewritePattern]:
     """The layout rewrites, convs blocked by `block` channels."""
     return [ConvToNchwc(block), ElementwiseThroughReorder(), PoolThroughReorder(),
@@ -314,9 +322,13 @@ class NchwcLayoutPass(ModulePass):
 
     name = "nchwc-layout"
 
-    block: int = 0  # channels per block; 0: one vector register of the host
+    block: int = BLOCK  # channels per block
+
+    def __post_init__(self) -> None:
+        check_block(self.block)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # graph_optimize imports this module for its patterns
         from infer.transforms.graph_optimize import optimize_layout
 
         optimize_layout(op, self.block)

@@ -4,7 +4,7 @@ from xdsl.parser import Parser
 
 from infer.codegen import emit_assembly, emit_llvm_ir
 from infer.context import make_context
-from infer.lowering.llvm_pipeline import lower_to_llvm
+from infer.pipeline import lower_to_llvm
 
 IR = """
 func.func @main(%a: memref<?xf32>, %b: memref<?xf32>) -> memref<?xf32> {

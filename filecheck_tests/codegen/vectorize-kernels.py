@@ -5,8 +5,7 @@ from xdsl.parser import Parser
 
 from infer.codegen import emit_llvm_ir
 from infer.context import make_context
-from infer.lowering.llvm_pipeline import lower_to_llvm
-from infer.pipeline import LOWER_TO_LOOPS, run_passes
+from infer.pipeline import LOWER_TO_LOOPS, lower_to_llvm, run_passes
 
 IR = """
 func.func @matmul(%a: tensor<?x64xf32>, %b: tensor<64x128xf32>) -> tensor<?x128xf32> {
