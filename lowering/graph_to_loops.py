@@ -13,10 +13,10 @@ emission walk over its ops.
 
 Kernel outlining (option `outline`, on in the compile pipeline): ops of the classes a
 family registers with `outline=True` (convs, pools, matmuls) are lowered into one private
-function per distinct signature (operand and result types, properties), called where the
-op stands. A CNN repeats the same conv many times; LLVM then compiles each loop nest once
-(resnet50 at level 3: compile time halved). Without it, loop nests stay inline, easier
-to read in tests.
+function per distinct signature (operand and result types, properties and discardable
+attributes), called where the op stands. A CNN repeats the same conv many times; LLVM
+then compiles each loop nest once (resnet50 at level 3: compile time halved). Without it,
+loop nests stay inline, easier to read in tests.
 """
 
 from __future__ import annotations
@@ -83,7 +83,9 @@ def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAVal
     The kernel allocates its results like any lowering and returns them (the caller owns
     and frees them, as with the entry function's results)."""
     arg_types = [v.type for v in ins]
-    props = tuple(sorted((k, str(v)) for k, v in op.properties.items()))
+    # Discardable attributes count too: they carry choices for the target (a conv's tile).
+    attrs = [*op.properties.items(), *op.attributes.items()]
+    props = tuple(sorted((k, str(v)) for k, v in attrs))
     key = (op.name, tuple(arg_types), tuple(r.type for r in op.results), props)
     if key not in s.kernels:
         block = Block(arg_types=arg_types)

@@ -142,6 +142,10 @@ CONV_CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...], bool, bool, dict[s
     "depthwise_5x5_summand_relu": ((1, 16, 8, 9), (16, 1, 5, 5), False, True,
                                    dict(pads=[2, 2, 2, 2], group=16, activation="relu")),
     "1d": ((2, 8, 17), (16, 8, 3), True, False, dict(pads=[1, 2], strides=[2])),
+    # register tiles chosen on the op (discardable attribute `tile`: outputs, blocks)
+    "tile_4x1": ((1, 16, 6, 13), (16, 16, 3, 3), True, False, dict(pads=[1, 1, 1, 1], tile=[4, 1])),
+    "tile_3x4_summand_relu": ((1, 16, 5, 12), (64, 16, 3, 3), True, True,
+                              dict(pads=[1, 1, 1, 1], tile=[3, 4], activation="relu")),
     "3d": ((1, 8, 4, 5, 9), (8, 8, 3, 3, 3), True, True, dict(pads=[1, 1, 1, 1, 1, 1])),
 }
 
@@ -158,7 +162,8 @@ def test_conv_nchwc(case: str) -> None:
     x_shape, w_shape, has_bias, has_z, attrs = CONV_CASES[case]
     w = _rand(*w_shape)
     bias = _rand(w_shape[0])
-    conv_attrs = {k: v for k, v in attrs.items() if not k.startswith("activation")}
+    conv_attrs = {k: v for k, v in attrs.items()
+                  if not k.startswith("activation") and k != "tile"}
     packed = nchwc_packing.pack_conv_weights(w, C)
     blocked_x = _blocked_shape(["N", *x_shape[1:]])
 
@@ -310,7 +315,8 @@ def test_conv_nchwc_nchw_input(case: str, block: int) -> None:
     packed = nchwc_packing.pack_conv_weights(w, block, input_blocked=False)
     assert packed.shape == (w_shape[0] // block, 1, *w_shape[2:], w_shape[1], block)
     np.testing.assert_array_equal(G.unpack_conv_weights(packed), w)
-    conv_attrs = {k: v for k, v in attrs.items() if not k.startswith("activation")}
+    conv_attrs = {k: v for k, v in attrs.items()
+                  if not k.startswith("activation") and k != "tile"}
     results = []
     for n in (1, x_shape[0]):
         x = _rand(n, *x_shape[1:])

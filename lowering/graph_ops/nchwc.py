@@ -15,12 +15,15 @@ accumulators live in registers (a group of an odd number of blocks: one block, T
 
 12 accumulators + 2 weights + a broadcast fill 15 of AVX2's 16 ymm registers, and 12
 independent FMA chains cover the FMA latency (6 did not: 88 vs 120 GFLOP/s measured for
-a 3x3 64->64 conv at 56x56). A depthwise conv (one input channel per group, as many
-outputs as inputs) has no input to share: one block per tile and no ii loop, the input
-is a vector too, acc[t] = fma(X[n, ocb, ih, iw(t), 0:c], W[ocb, 0, kh, kw, 0, 0:c],
-acc[t]). An NCHW input of C < c channels (the image stem, W packed [M/c, 1, *k, C, c])
-takes the dense tile with one group of C input channels: the broadcast reads X[n, ii, ih,
-iw(t)], ii < C. The accumulators are loop-carried values (scf.for iter_args) that LLVM
+a 3x3 64->64 conv at 56x56). An op may choose another tile for its target with the
+attribute `tile = array<i64: T, blocks>` (`register_tile`).
+
+A depthwise conv (one input channel per group, as many outputs as inputs) has no input
+to share: one block per tile and no ii loop, the input is a vector too,
+acc[t] = fma(X[n, ocb, ih, iw(t), 0:c], W[ocb, 0, kh, kw, 0, 0:c], acc[t]). An NCHW input
+of C < c channels (the image stem, W packed [M/c, 1, *k, C, c]) takes the dense tile with
+one group of C input channels: the broadcast reads X[n, ii, ih, iw(t)], ii < C. The
+accumulators are loop-carried values (scf.for iter_args) that LLVM
 keeps in registers; it unrolls the ii loop of constant trip count (c, or C).
 
 Only the interior tiles (every kw tap inside the input) take that path; outputs whose
@@ -39,7 +42,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects.builtin import VectorType
+from xdsl.dialects.builtin import DenseArrayBase, VectorType
 from xdsl.ir import SSAValue
 
 from infer.dialects import graph
@@ -52,9 +55,27 @@ from infer.lowering.graph_ops.pool import include_pad
 from infer.lowering.graph_ops.window import Window
 
 # Register tile: TILE outputs x OUT_BLOCKS output channel blocks of accumulators, plus
-# OUT_BLOCKS weight vectors and one broadcast input, within AVX2's 16 ymm registers.
+# OUT_BLOCKS weight vectors and one broadcast input, within AVX2's 16 ymm registers. A
+# conv may carry its own as the discardable attribute `tile = array<i64: TILE, BLOCKS>`
+# (a choice for the target, e.g. larger with AVX-512's 32 registers).
 TILE = 6
 OUT_BLOCKS = 2
+TILE_ATTR = "tile"
+
+
+def register_tile(op: graph.ConvNchwcOp) -> tuple[int, int]:
+    """(outputs, output blocks) of the conv's register tile: its `tile` attribute, else
+    TILE x OUT_BLOCKS."""
+    attr = op.attributes.get(TILE_ATTR)
+    if attr is None:
+        return TILE, OUT_BLOCKS
+    values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+    if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
+        raise UnsupportedError(
+            f"graph.conv_nchwc: {TILE_ATTR} must be array<i64: outputs, blocks> of positive "
+            f"sizes, got {attr}"
+        )
+    return cast(int, values[0]), cast(int, values[1])
 
 
 # ---------------------------------------------------------------------------------------
@@ -135,12 +156,14 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
     in_w, out_w = xd[2 + last], yd[2 + last]
     cgb = 1 if depthwise or plain else cg // c  # input blocks of a group
     blocks_per_group = mg // c
+    tile_w, tile_blocks = register_tile(op)
     # Output blocks per tile: they share each broadcast input (a depthwise conv has no
     # input to share); all of them must be in one group.
-    ob = OUT_BLOCKS if not depthwise and blocks_per_group % OUT_BLOCKS == 0 else 1
-    # Outputs per tile: with one dense block, twice as many keep 12 FMA chains in flight
-    # (+9% measured); a depthwise conv is bound by its input loads and stays at TILE.
-    t_w = TILE if depthwise else TILE * OUT_BLOCKS // ob
+    ob = tile_blocks if not depthwise and blocks_per_group % tile_blocks == 0 else 1
+    # Outputs per tile: with fewer blocks, more outputs keep as many FMA chains in flight
+    # (one block x 12: +9% measured); a depthwise conv is bound by its input loads and
+    # stays at tile_w.
+    t_w = tile_w if depthwise else tile_w * tile_blocks // ob
 
     with b.loop(0, yd[0]) as n, b.loop(0, yd[1], ob) as ocb, b.loop_nest(yd[2:-2]) as outer:
         ocb_d = as_dim(b, ocb)

@@ -1,0 +1,29 @@
+// RUN: infer-opt %s -p graph-to-loops | filecheck %s
+// RUN: infer-opt %s -p "graph-to-loops{outline=true}" | filecheck %s --check-prefix=OUTLINE
+
+// The register tile of a blocked conv is 6 outputs x 2 output blocks (conv-nchwc.mlir)
+// unless the op carries another for its target, `tile = array<i64: outputs, blocks>`:
+// here 4 x 1, so output blocks go one at a time and the interior [1, 13) of each row
+// runs in tiles of 4 outputs with 4 accumulators.
+// CHECK-LABEL: func.func @conv_nchwc_tile
+// CHECK:           %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[C2]] step %[[C1]] {
+// CHECK:               %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:          scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4]] {
+// CHECK:                 scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-COUNT-4:         vector.store
+// CHECK:         func.return
+
+// The attribute is part of the kernel signature: convs that differ only in their tile
+// get a kernel each.
+// OUTLINE-LABEL: func.func @conv_nchwc_tile
+// OUTLINE:         %[[Y0:.*]] = func.call @[[K0:__kernel_conv_nchwc_[0-9]+]](%x, %w)
+// OUTLINE:         func.call @[[K1:__kernel_conv_nchwc_[0-9]+]](%[[Y0]], %w)
+// OUTLINE-DAG:   func.func private @[[K0]](
+// OUTLINE-DAG:   func.func private @[[K1]](
+func.func @conv_nchwc_tile(%x: tensor<?x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) -> tensor<?x2x8x14x8xf32> {
+  %y0 = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, tile = array<i64: 4, 1>} : (tensor<?x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<?x2x8x14x8xf32>
+  %y1 = graph.conv_nchwc %y0, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<?x2x8x14x8xf32>
+  func.return %y1 : tensor<?x2x8x14x8xf32>
+}
