@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 
 import infer
 
@@ -88,3 +88,49 @@ def test_backend_runs_node_and_model(add_model) -> None:
     assert not backend.is_compatible(make_model(
         [bad], [("x", TensorProto.FLOAT, [2, 2])], [("y", TensorProto.FLOAT, [])]
     ))
+
+
+def test_optimization_report() -> None:
+    """Op counts by type before and after the graph stage; str() is infer-run's table."""
+    nodes = [helper.make_node("Identity", ["x"], ["i"]), helper.make_node("Relu", ["i"], ["y"])]
+    f = TensorProto.FLOAT
+    model = make_model(nodes, [("x", f, [2, 3])], [("y", f, [2, 3])])
+    report = infer.optimization_report(model, opt_level=1)
+    assert report.before == {"graph.identity": 1, "graph.relu": 1}
+    assert report.after == {"graph.relu": 1}
+    lines = str(report).splitlines()
+    assert lines[0] == "op counts before and after graph-optimize{level=1}:"
+    assert lines[-1].split() == ["total", "2", "1"]
+
+
+def test_signature_read_at_the_llvm_level(add_model) -> None:
+    """The compile pipeline carries the model's signature down to the llvm-level module, and
+    the runtime reads it there (dim names included)."""
+    from infer.context import make_context
+    from infer.frontend.onnx_import import import_model
+    from infer.pipeline import compile_passes, run_passes
+    from infer.runtime.compiled_model import load
+
+    module = import_model(add_model)
+    run_passes(module, make_context(), compile_passes(2))
+    assert {op.name for op in module.ops} == {"llvm.func"}
+    model = load(module)
+    assert [(s.name, s.dtype, s.shape) for s in model.inputs] == [
+        ("a", np.float32, ("N", 4)), ("b", np.float32, ("N", 4))]
+    assert [s.name for s in model.outputs] == ["y"]
+    a = np.ones((2, 4), np.float32)
+    np.testing.assert_array_equal(model.run({"a": a, "b": a})["y"], 2 * a)
+
+
+def test_nchwc_block_is_a_compile_option() -> None:
+    """The block of level 3 defaults to the host's and can be given: both run anywhere."""
+    w = np.full((16, 16, 3, 3), 0.01, np.float32)
+    model = make_model(
+        [helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1])],
+        [("x", TensorProto.FLOAT, [1, 16, 5, 5])], [("y", TensorProto.FLOAT, [1, 16, 5, 5])],
+        [numpy_helper.from_array(w, "w")])
+    x = np.random.default_rng(0).standard_normal((1, 16, 5, 5)).astype(np.float32)
+    (ref,) = run_onnxruntime(model, {"x": x})
+    for block in (None, 8, 16):
+        out = infer.compile(model, opt_level=3, nchwc_block=block).run({"x": x})["y"]
+        np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-5)

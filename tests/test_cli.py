@@ -84,3 +84,18 @@ def test_infer_run_wrong_input_shape(tmp_path: Path) -> None:
     r = run("infer-run", str(path), "--input", f"x={x}")
     assert r.returncode == 1
     assert "input 'x': dim 0 must be 2" in r.stderr
+
+
+def test_infer_run_report(tmp_path: Path) -> None:
+    r = run("infer-run", str(_relu_model(tmp_path)), "--opt-level", "1", "--report")
+    assert r.returncode == 0, r.stderr
+    assert "op counts before and after graph-optimize{level=1}:" in r.stdout
+    assert "graph.relu" in r.stdout
+
+
+def test_infer_opt_compile_pipeline(tmp_path: Path) -> None:
+    """`-p compile` runs infer.compile's pipeline: the graph comes out as the llvm dialect."""
+    r = run("infer-opt", str(_relu_model(tmp_path)), "-p", "compile{level=2 block=8}")
+    assert r.returncode == 0, r.stderr
+    assert "llvm.func @_infer_packed_main" in r.stdout
+    assert "graph." not in r.stdout and "func.func" not in r.stdout
