@@ -1,4 +1,6 @@
-"""The public Python API: `compile`, and `InferenceSession` with onnxruntime's conventions."""
+"""The public Python API: `compile`, `InferenceSession` with onnxruntime's conventions, and
+`optimization_report`. The target choices the pipeline takes as pass options (the NCHWc
+block) are filled in here, from the host (codegen/target.py), unless given."""
 
 from __future__ import annotations
 
@@ -20,11 +22,13 @@ from infer.runtime.compiled_model import CompiledModel, load
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
 
 
-def _host_block() -> int:
-    """Channels per NCHWc block on this CPU: one vector register of f32."""
-    from infer.codegen.target import nchwc_block
+def _block(nchwc_block: int | None) -> int:
+    """`nchwc_block`, or the host's block when None: one vector register of f32."""
+    if nchwc_block is not None:
+        return nchwc_block
+    from infer.codegen import target  # LLVM's target set-up: only when compiling
 
-    return nchwc_block()
+    return target.nchwc_block()
 
 
 def compile_module(
@@ -36,8 +40,7 @@ def compile_module(
     `opt_level` is graph-optimize's level: 0 none, 1 basic, 2 extended (fusions), 3 all;
     at level 3 convs are blocked by `nchwc_block` channels (default: the host's).
     """
-    block = _host_block() if nchwc_block is None else nchwc_block
-    run_passes(module, make_context(), compile_passes(opt_level, block))
+    run_passes(module, make_context(), compile_passes(opt_level, _block(nchwc_block)))
     return load(module)
 
 
@@ -79,8 +82,7 @@ def optimization_report(
 
     module = import_model(model)
     before = op_counts(module)
-    block = _host_block() if nchwc_block is None else nchwc_block
-    run_passes(module, make_context(), graph_optimize_passes(opt_level, block))
+    run_passes(module, make_context(), graph_optimize_passes(opt_level, _block(nchwc_block)))
     return OptimizationReport(opt_level, before, op_counts(module))
 
 
