@@ -1,8 +1,11 @@
 """ONNX operators as `graph` ops: one function per ONNX op (and per opset variant).
 
 Each function takes an `OpBuilder` (where the ops go), the node's inputs as SSA values
-(None for an omitted optional input) and its attributes as keyword arguments whose
-defaults are the spec's (a keyword without default is a required attribute). It returns
+(None for an omitted optional input) and its attributes as keyword arguments (a keyword
+without default is a required attribute). An attribute that the graph op has too defaults
+to None and is passed on only when the node sets it: the op's definition holds the
+default, which is ONNX's (where an older opset's default differs, as Softmax-1's axis,
+the variant states it). Attributes used here only keep the spec's default. It returns
 the values of the node's outputs, in order; returning fewer than the node uses is an
 "output not supported" error (Dropout's mask, MaxPool's Indices, BatchNormalization's
 training outputs).
@@ -194,16 +197,17 @@ def identity(b: OpBuilder, input: Value) -> Value:
     return b.emit1(G.IdentityOp, input)
 
 
-def leaky_relu(b: OpBuilder, x: Value, *, alpha: float = 0.01) -> Value:
+def leaky_relu(b: OpBuilder, x: Value, *, alpha: float | None = None) -> Value:
     return b.emit1(G.LeakyReluOp, x, alpha=alpha)
 
 
-def hard_sigmoid(b: OpBuilder, x: Value, *, alpha: float = 0.2, beta: float = 0.5) -> Value:
+def hard_sigmoid(b: OpBuilder, x: Value, *, alpha: float | None = None,
+                 beta: float | None = None) -> Value:
     return b.emit1(G.HardSigmoidOp, x, alpha=alpha, beta=beta)
 
 
-def gelu(b: OpBuilder, x: Value, *, approximate: str = "none") -> Value:
-    if approximate not in ("none", "tanh"):
+def gelu(b: OpBuilder, x: Value, *, approximate: str | None = None) -> Value:
+    if approximate not in (None, "none", "tanh"):
         raise NodeError(f"approximate must be 'none' or 'tanh', got '{approximate}'")
     return b.emit1(G.GeluOp, x, approximate=approximate)
 
@@ -314,10 +318,10 @@ def gemm(
     c: Value,
     bias: Value | None = None,
     *,
-    alpha: float = 1.0,
-    beta: float = 1.0,
-    transA: int = 0,
-    transB: int = 0,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: int | None = None,
+    transB: int | None = None,
 ) -> Value:
     return b.emit1(G.GemmOp, a, c, bias, alpha=alpha, beta=beta, transA=transA, transB=transB)
 
@@ -368,7 +372,7 @@ def conv(
     *,
     auto_pad: str = "NOTSET",
     dilations: list[int] | None = None,
-    group: int = 1,
+    group: int | None = None,
     kernel_shape: list[int] | None = None,
     pads: list[int] | None = None,
     strides: list[int] | None = None,
@@ -399,7 +403,7 @@ def _pool(
     cls: type[G.GraphOp],
     x: Value,
     auto_pad: str,
-    ceil_mode: int,
+    ceil_mode: int | None,
     dilations: list[int] | None,
     kernel_shape: list[int],
     pads: list[int] | None,
@@ -428,7 +432,7 @@ def max_pool(
     *,
     kernel_shape: list[int],
     auto_pad: str = "NOTSET",
-    ceil_mode: int = 0,
+    ceil_mode: int | None = None,
     dilations: list[int] | None = None,
     pads: list[int] | None = None,
     storage_order: int = 0,
@@ -443,8 +447,8 @@ def average_pool(
     *,
     kernel_shape: list[int],
     auto_pad: str = "NOTSET",
-    ceil_mode: int = 0,
-    count_include_pad: int = 0,
+    ceil_mode: int | None = None,
+    count_include_pad: int | None = None,
     dilations: list[int] | None = None,
     pads: list[int] | None = None,
     strides: list[int] | None = None,
@@ -463,7 +467,7 @@ def batch_normalization(
     mean: Value,
     var: Value,
     *,
-    epsilon: float = 1e-5,
+    epsilon: float | None = None,
     momentum: float = 0.9,
     spatial: int = 1,
     training_mode: int = 0,
@@ -480,9 +484,9 @@ def lrn(
     x: Value,
     *,
     size: int,
-    alpha: float = 1e-4,
-    beta: float = 0.75,
-    bias: float = 1.0,
+    alpha: float | None = None,
+    beta: float | None = None,
+    bias: float | None = None,
 ) -> Value:
     return b.emit1(G.LRNOp, x, size=size, alpha=alpha, beta=beta, bias=bias)
 
@@ -493,13 +497,14 @@ def layer_normalization(
     scale: Value,
     bias: Value | None = None,
     *,
-    axis: int = -1,
-    epsilon: float = 1e-5,
+    axis: int | None = None,
+    epsilon: float | None = None,
     stash_type: int = 1,
 ) -> Value:
     if stash_type != 1:
         raise Unsupported("stash_type other than 1 (float32 statistics) is not supported")
-    _axis(axis, len(dims(x)))
+    if axis is not None:
+        _axis(axis, len(dims(x)))
     return b.emit1(G.LayerNormalizationOp, x, scale, bias, axis=axis, epsilon=epsilon)
 
 
@@ -522,7 +527,7 @@ def softmax_v1(b: OpBuilder, input: Value, *, axis: int = 1) -> Value:
     return _softmax_coerced(b, G.SoftmaxOp, input, axis)
 
 
-def softmax(b: OpBuilder, input: Value, *, axis: int = -1) -> Value:
+def softmax(b: OpBuilder, input: Value, *, axis: int | None = None) -> Value:
     return b.emit1(G.SoftmaxOp, input, axis=axis)
 
 
@@ -530,7 +535,7 @@ def log_softmax_v1(b: OpBuilder, input: Value, *, axis: int = 1) -> Value:
     return _softmax_coerced(b, G.LogSoftmaxOp, input, axis)
 
 
-def log_softmax(b: OpBuilder, input: Value, *, axis: int = -1) -> Value:
+def log_softmax(b: OpBuilder, input: Value, *, axis: int | None = None) -> Value:
     return b.emit1(G.LogSoftmaxOp, input, axis=axis)
 
 
@@ -538,7 +543,7 @@ def _reduce_attr(cls: type[G.GraphOp]) -> OpFn:
     """Reductions whose axes are an attribute (ReduceSum < 13, the others < 18)."""
 
     def reduce(b: OpBuilder, data: Value, *, axes: list[int] | None = None,
-               keepdims: int = 1) -> Value:
+               keepdims: int | None = None) -> Value:
         return b.emit1(cls, data, None if axes is None else b.ints(axes), keepdims=keepdims)
 
     reduce.__name__ = cls.name.removeprefix("graph.") + "_v1"
@@ -546,8 +551,8 @@ def _reduce_attr(cls: type[G.GraphOp]) -> OpFn:
 
 
 def _reduce_input(cls: type[G.GraphOp]) -> OpFn:
-    def reduce(b: OpBuilder, data: Value, axes: Value | None = None, *, keepdims: int = 1,
-               noop_with_empty_axes: int = 0) -> Value:
+    def reduce(b: OpBuilder, data: Value, axes: Value | None = None, *,
+               keepdims: int | None = None, noop_with_empty_axes: int | None = None) -> Value:
         return b.emit1(cls, data, axes, keepdims=keepdims,
                        noop_with_empty_axes=noop_with_empty_axes)
 
@@ -560,11 +565,11 @@ def _reduce_input(cls: type[G.GraphOp]) -> OpFn:
 # ---------------------------------------------------------------------------------------
 
 
-def reshape(b: OpBuilder, data: Value, shape: Value, *, allowzero: int = 0) -> Value:
+def reshape(b: OpBuilder, data: Value, shape: Value, *, allowzero: int | None = None) -> Value:
     return b.emit1(G.ReshapeOp, data, shape, allowzero=allowzero)
 
 
-def flatten(b: OpBuilder, input: Value, *, axis: int = 1) -> Value:
+def flatten(b: OpBuilder, input: Value, *, axis: int | None = None) -> Value:
     return b.emit1(G.FlattenOp, input, axis=axis)
 
 
@@ -572,11 +577,12 @@ def transpose(b: OpBuilder, data: Value, *, perm: list[int] | None = None) -> Va
     return b.emit1(G.TransposeOp, data, perm=perm)
 
 
-def shape(b: OpBuilder, data: Value, *, start: int = 0, end: int | None = None) -> Value:
+def shape(b: OpBuilder, data: Value, *, start: int | None = None, end: int | None = None
+          ) -> Value:
     return b.emit1(G.ShapeOp, data, start=start, end=end)
 
 
-def gather(b: OpBuilder, data: Value, indices: Value, *, axis: int = 0) -> Value:
+def gather(b: OpBuilder, data: Value, indices: Value, *, axis: int | None = None) -> Value:
     return b.emit1(G.GatherOp, data, indices, axis=axis)
 
 
@@ -641,14 +647,14 @@ def squeeze(b: OpBuilder, data: Value, axes: Value | None = None) -> Value:
 
 
 def split_v2(
-    b: OpBuilder, input: Value, *, axis: int = 0, split: list[int] | None = None
+    b: OpBuilder, input: Value, *, axis: int | None = None, split: list[int] | None = None
 ) -> list[Value]:
     sizes = None if split is None else b.ints(split)
     return b.emit(G.SplitOp, input, sizes, axis=axis, num_outputs=b.num_outputs)
 
 
-def split_v13(b: OpBuilder, input: Value, split: Value | None = None, *, axis: int = 0
-              ) -> list[Value]:
+def split_v13(b: OpBuilder, input: Value, split: Value | None = None, *,
+              axis: int | None = None) -> list[Value]:
     return b.emit(G.SplitOp, input, split, axis=axis, num_outputs=b.num_outputs)
 
 
@@ -657,7 +663,7 @@ def split(
     input: Value,
     split: Value | None = None,
     *,
-    axis: int = 0,
+    axis: int | None = None,
     num_outputs: int | None = None,
 ) -> list[Value]:
     if num_outputs is not None and num_outputs != b.num_outputs:
@@ -666,7 +672,7 @@ def split(
 
 
 def _pad(b: OpBuilder, data: Value, pads: list[int], value: float, axes: list[int] | None,
-         mode: str) -> Value:
+         mode: str | None) -> Value:
     """Pads over all axes ([begin..., end...]) and a scalar fill of data's type."""
     rank = len(dims(data))
     if axes is not None:  # opset 18: pads only for `axes`; the others get 0
@@ -681,7 +687,7 @@ def _pad(b: OpBuilder, data: Value, pads: list[int], value: float, axes: list[in
     return b.emit1(G.PadOp, data, b.ints(pads), fill, mode=mode)
 
 
-def pad_v2(b: OpBuilder, data: Value, *, pads: list[int], mode: str = "constant",
+def pad_v2(b: OpBuilder, data: Value, *, pads: list[int], mode: str | None = None,
            value: float = 0.0) -> Value:
     return _pad(b, data, pads, value, None, mode)
 
@@ -693,7 +699,7 @@ def pad(
     constant_value: Value | None = None,
     axes: Value | None = None,
     *,
-    mode: str = "constant",
+    mode: str | None = None,
 ) -> Value:
     pad_values = cast(list[int], const_ints(pads, "pads"))
     value = 0.0

@@ -35,6 +35,25 @@ def test_every_op_is_in_ops_mlir() -> None:
     assert not missing
 
 
+def test_prop_reads_the_definitions_default() -> None:
+    assert G.LeakyReluOp.prop({}, "alpha") == pytest.approx(0.01)
+    assert G.LeakyReluOp.prop({"alpha": G.float_attr(0.5)}, "alpha") == 0.5
+    assert G.GemmOp.prop({}, "transB") == 0
+    assert G.GeluOp.prop({}, "approximate") == "none"
+    assert G.TransposeOp.prop({}, "perm") is None  # optional, absent
+    with pytest.raises(VerifyException, match="needs the property 'axis'"):
+        G.ConcatOp.prop({}, "axis")
+
+
+def test_float_only_ops_reject_integer_tensors() -> None:
+    for cls in (G.SigmoidOp, G.ConvOp, G.SoftmaxOp, G.MaxPoolOp):
+        assert cls.FLOAT_ONLY
+    assert not G.ReluOp.FLOAT_ONLY
+    with pytest.raises(VerifyException, match="'graph.softmax' expects a floating-point"):
+        G.SoftmaxOp.make([value([2, 3], i64)])
+    G.ReluOp.make([value([2, 3], i64)])
+
+
 def test_make_infers_dynamic_dims() -> None:
     x = value([DYN, 3, 8, 8])
     w = G.ConstantOp(np.zeros((4, 3, 3, 3), np.float32))

@@ -1,0 +1,80 @@
+"""Every graph op is complete: it names the ONNX op it imports from (or is marked as made
+by passes only), has a lowering to loops, has numpy semantics or is marked not foldable,
+and round-trips through text in a FileCheck test or the numerics table. The generated
+docs/operators.md is current."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+from xdsl.ir import Operation
+
+from infer.dialects import graph as G
+from infer.dialects.graph.evaluate import evaluator_of
+from infer.frontend.onnx_ops import OPS
+from infer.lowering.graph_ops import lowering_for
+
+from .test_op_numerics import CASES
+
+ROOT = Path(__file__).resolve().parent.parent
+OPS_OF_GRAPH = sorted(G.GRAPH.operations, key=lambda c: c.name)
+ids = [c.name for c in OPS_OF_GRAPH]
+
+
+def _round_trip_tests() -> str:
+    """The text of the graph dialect's FileCheck tests that print, parse and print."""
+    texts = [p.read_text() for p in (ROOT / "filecheck_tests/dialects/graph").glob("*.mlir")]
+    return "\n".join(t for t in texts if re.search(r"RUN:.*infer-opt %s \| infer-opt", t))
+
+
+@pytest.mark.parametrize("cls", OPS_OF_GRAPH, ids=ids)
+def test_op_has_import_entry_or_is_internal(cls: type[Operation]) -> None:
+    assert hasattr(cls, "ONNX_OP"), (
+        f"{cls.__name__} declares neither the ONNX op it imports from (ONNX_OP = \"...\") "
+        "nor that passes make it (ONNX_OP = None)"
+    )
+    if cls.ONNX_OP is not None:
+        assert cls.ONNX_OP in OPS, f"{cls.ONNX_OP} has no entry in frontend/onnx_ops.py OPS"
+
+
+def test_every_import_entry_names_its_op() -> None:
+    declared = [getattr(c, "ONNX_OP", None) for c in G.GRAPH.operations]
+    assert sorted(OPS) == sorted(d for d in declared if d is not None)
+
+
+@pytest.mark.parametrize("cls", OPS_OF_GRAPH, ids=ids)
+def test_op_has_lowering(cls: type[Operation]) -> None:
+    assert lowering_for(cls) is not None, f"no lowering of {cls.name} in lowering/graph_ops/"
+
+
+@pytest.mark.parametrize("cls", OPS_OF_GRAPH, ids=ids)
+def test_op_is_evaluable_or_marked(cls: type[Operation]) -> None:
+    foldable = getattr(cls, "FOLDABLE", True)
+    has_numpy = evaluator_of(cls) is not None
+    assert foldable == has_numpy, (
+        f"{cls.name}: define its numpy form (a `numpy` method, or an entry in "
+        "dialects/graph/evaluate.py EVALUATORS), or mark it FOLDABLE = False"
+        if foldable else f"{cls.name} is marked FOLDABLE = False but has numpy semantics"
+    )
+
+
+@pytest.mark.parametrize("cls", OPS_OF_GRAPH, ids=ids)
+def test_op_round_trips(cls: type[Operation]) -> None:
+    in_table = getattr(cls, "ONNX_OP", None) in {c.op for c in CASES}
+    in_filecheck = re.search(re.escape(cls.name) + r"\s", _round_trip_tests())
+    assert in_table or in_filecheck, (
+        f"{cls.name} has no round-trip case: add it to filecheck_tests/dialects/graph/ops.mlir"
+    )
+
+
+def test_operator_table_is_current() -> None:
+    script = ROOT / "scripts/gen_operators.py"
+    spec = importlib.util.spec_from_file_location("gen_operators", script)
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    committed = (ROOT / "docs/operators.md").read_text()
+    assert committed == gen.render(), "docs/operators.md is stale: run scripts/gen_operators.py"
