@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     Signedness,
-    StringAttr,
     TensorType,
     f32,
     i64,
@@ -125,8 +124,3 @@ def get_int(props: Mapping[str, Attribute], name: str, default: int) -> int:
 def get_float(props: Mapping[str, Attribute], name: str, default: float) -> float:
     a = props.get(name)
     return default if a is None else cast(FloatAttr, a).value.data
-
-
-def get_str(props: Mapping[str, Attribute], name: str, default: str) -> str:
-    a = props.get(name)
-    return default if a is None else cast(StringAttr, a).data
