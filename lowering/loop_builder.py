@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf, vector
@@ -104,7 +104,6 @@ class LoopBuilder:
     """Appends ops at `point`; helpers return SSA values."""
 
     point: InsertPoint
-    _consts: dict[tuple[int | float, Attribute], SSAValue] = field(default_factory=dict)
 
     @staticmethod
     def at_end(block: Block) -> LoopBuilder:

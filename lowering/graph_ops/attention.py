@@ -19,7 +19,7 @@ from xdsl.ir import SSAValue
 
 from infer.dialects import graph
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
-from infer.lowering.graph_ops.elementwise import broadcast_index
+from infer.lowering.graph_ops.index import broadcast_index
 from infer.lowering.loop_builder import REDUCE
 
 

@@ -20,8 +20,7 @@ from xdsl.ir import SSAValue
 from infer.dialects import graph
 from infer.dialects.dims import Dim, product
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
-from infer.lowering.graph_ops.elementwise import broadcast_index
-from infer.lowering.graph_ops.index import to_float
+from infer.lowering.graph_ops.index import broadcast_index, to_float
 from infer.lowering.loop_builder import REDUCE, LoopBuilder
 
 

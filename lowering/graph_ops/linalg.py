@@ -22,7 +22,8 @@ from xdsl.ir import SSAValue
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
-from infer.lowering.graph_ops.elementwise import broadcast_index, epilogue, result_dims
+from infer.lowering.graph_ops.elementwise import epilogue, result_dims
+from infer.lowering.graph_ops.index import broadcast_index
 from infer.lowering.loop_builder import REDUCE, LoopBuilder
 
 Idx: TypeAlias = "list[Dim | SSAValue]"

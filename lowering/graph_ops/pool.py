@@ -39,6 +39,7 @@ def _pool(s: Lowering, op: graph.PoolOp, ins: list[SSAValue]) -> list[SSAValue]:
     xd, yd = b.dims(x), b.dims(y)
     et = element_type(op)
     window = Window.of_pool(op)
+    with_pad = include_pad(op)
     last = len(window.kernel) - 1
     init = b.const(float("-inf") if is_max else 0.0, et)
 
@@ -62,10 +63,10 @@ def _pool(s: Lowering, op: graph.PoolOp, ins: list[SSAValue]) -> list[SSAValue]:
         taps.loop(b, [], last_taps)
         if not is_max:
             # count = taps of the outer dims (fixed for the row) x taps of the last dim
-            outer_count = window.count(b, taps, xd[2:], include_pad(op))
+            outer_count = window.count(b, taps, xd[2:], with_pad)
             with b.loop(0, yd[-1]) as ow:
                 st = window.start(b, last, ow)
-                if include_pad(op):
+                if with_pad:
                     last_count = window.padded_taps(b, last, st, xd[2:])
                 else:
                     lo, hi = window.taps(b, last, st, xd[-1])
