@@ -34,6 +34,8 @@ LoweringFn = Callable[["Lowering", Operation, list[SSAValue]], list[SSAValue]]
 Kernels = dict[tuple[object, ...], tuple[str, list[Attribute]]]
 
 OpT = TypeVar("OpT", bound=Operation)
+# A lowering as written for the op classes it is registered for (`lowers`).
+OpLowering = Callable[["Lowering", OpT, list[SSAValue]], list[SSAValue]]
 
 
 def memref_type(t: Attribute) -> MemRefType:
@@ -139,8 +141,8 @@ class Lowering:
 # graph op class -> its lowering
 LOWERINGS: dict[type[Operation], LoweringFn] = {}
 # Op classes lowered as calls to shared kernel functions (`outline=True`). Their
-# lowerings may depend only on operand types and the op's properties (the kernel key),
-# never on the values of constant operands.
+# lowerings may depend only on operand types and the op's properties and discardable
+# attributes (the kernel key), never on the values of constant operands.
 OUTLINED: set[type[Operation]] = set()
 # Lowering-level fusion: predicates telling which ops are not lowered alone but inside
 # their users' lowerings, with no buffer between (an elementwise op in its only user's
@@ -148,16 +150,12 @@ OUTLINED: set[type[Operation]] = set()
 INLINED_INTO_USER: list[Callable[[Operation], bool]] = []
 
 
-def lowers(
-    *classes: type[OpT], outline: bool = False
-) -> Callable[[Callable[[Lowering, OpT, list[SSAValue]], list[SSAValue]]],
-              Callable[[Lowering, OpT, list[SSAValue]], list[SSAValue]]]:
+def lowers(*classes: type[OpT], outline: bool = False
+           ) -> Callable[[OpLowering[OpT]], OpLowering[OpT]]:
     """Register the decorated function as the lowering of op `classes`; with `outline`,
     the op is lowered into one kernel function per distinct signature (graph-to-loops)."""
 
-    def register(
-        fn: Callable[[Lowering, OpT, list[SSAValue]], list[SSAValue]],
-    ) -> Callable[[Lowering, OpT, list[SSAValue]], list[SSAValue]]:
+    def register(fn: OpLowering[OpT]) -> OpLowering[OpT]:
         for cls in classes:
             assert cls not in LOWERINGS, f"two lowerings for {cls.__name__}"
             LOWERINGS[cls] = fn  # type: ignore[assignment]  # called only with a cls op

@@ -39,6 +39,7 @@ OpT = TypeVar("OpT", bound=Operation)
 # The scalar body of an elementwise op: (builder, the op, operand values) -> result value.
 # The op may be a detached instance (`Epilogue`): its properties, but no operands.
 ScalarFn = Callable[[LoopBuilder, Any, list[SSAValue]], SSAValue]
+OpScalarFn = Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]
 
 
 def result_dims(s: Lowering, op: Operation, dims: Sequence[Sequence[Dim]]) -> list[Dim]:
@@ -131,13 +132,11 @@ SCALAR: dict[type[Operation], Scalar] = {}
 
 
 def scalar(*classes: type[OpT], vector: bool = False
-           ) -> Callable[[Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]],
-                         Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]]:
+           ) -> Callable[[OpScalarFn[OpT]], OpScalarFn[OpT]]:
     """Register the decorated function as the scalar body of op `classes` (see `Scalar`)
     and `elementwise` as their lowering."""
 
-    def register(fn: Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]
-                 ) -> Callable[[LoopBuilder, OpT, list[SSAValue]], SSAValue]:
+    def register(fn: OpScalarFn[OpT]) -> OpScalarFn[OpT]:
         for cls in classes:
             SCALAR[cls] = Scalar(fn, vector)
         lowers(*classes)(elementwise)
