@@ -726,6 +726,7 @@ OPS: dict[str, dict[int, OpFn]] = {
     "Sqrt": {1: _unary(G.SqrtOp)},
     "Erf": {9: _unary(G.ErfOp)},
     "Reciprocal": {1: _unary(G.ReciprocalOp)},
+    "Softsign": {1: _unary(G.SoftsignOp)},
     "Floor": {1: _unary(G.FloorOp)},
     "Ceil": {1: _unary(G.CeilOp)},
     "Neg": {1: _unary(G.NegOp)},

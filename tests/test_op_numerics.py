@@ -36,6 +36,7 @@ CASES = [
     Case("Sqrt", low=0.0, high=5),
     Case("Erf"),
     Case("Reciprocal", low=0.5, high=4),
+    Case("Softsign"),
     Case("Floor"),
     Case("Ceil"),
     Case("Neg"),

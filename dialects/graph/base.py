@@ -373,3 +373,23 @@ def check_broadcasts_to(p: Sequence[Dim], x: Sequence[Dim], what: str) -> None:
         if isinstance(d, int) and d != 1 and isinstance(e, int) and d != e:
             raise ValueError(f"{what} {D.format_shape(p)} does not broadcast to "
                              f"{D.format_shape(x)}")
+
+
+__all__ = [
+    "SymbolicShape",
+    "HasSymbolicShape",
+    "operand_values",
+    "GraphOp",
+    "GraphCanonicalizationPatterns",
+    "TRAITS",
+    "UnaryOp",
+    "FloatUnaryOp",
+    "BinaryOp",
+    "CompareOp",
+    "VariadicOp",
+    "normalize_axis",
+    "const_ints",
+    "symbolic_dims",
+    "same_element_type",
+    "check_broadcasts_to",
+]

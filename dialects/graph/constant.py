@@ -152,3 +152,13 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     if array.dtype == np.bool_:
         array = array.astype(np.int8)
     return DenseIntOrFPElementsAttr(t, BytesAttr(array.tobytes()))
+
+
+__all__ = [
+    "PrintOptions",
+    "PRINT_OPTIONS",
+    "elide_weights",
+    "constant_value",
+    "ConstantOp",
+    "dense_from_numpy",
+]

@@ -127,6 +127,15 @@ class ReciprocalOp(FloatUnaryOp):
 
 
 @irdl_op_definition
+class SoftsignOp(FloatUnaryOp):
+    name = "graph.softsign"
+    ONNX_OP: ClassVar[str | None] = "Softsign"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return x / (1 + np.abs(x))
+
+
+@irdl_op_definition
 class FloorOp(FloatUnaryOp):
     name = "graph.floor"
     ONNX_OP: ClassVar[str | None] = "Floor"
@@ -510,3 +519,46 @@ def check_activation(cls: type[GraphOp], props: Mapping[str, Attribute]) -> None
             f"'{cls.name}' activation \"{name}\" takes {ACTIVATIONS[name].n_params} params, "
             f"got {len(params)}"
         )
+
+
+__all__ = [
+    "ReluOp",
+    "SigmoidOp",
+    "TanhOp",
+    "ExpOp",
+    "LogOp",
+    "SqrtOp",
+    "ErfOp",
+    "ReciprocalOp",
+    "SoftsignOp",
+    "FloorOp",
+    "CeilOp",
+    "NegOp",
+    "AbsOp",
+    "IdentityOp",
+    "DropoutOp",
+    "LeakyReluOp",
+    "HardSigmoidOp",
+    "HardSwishOp",
+    "GeluOp",
+    "ClipOp",
+    "CastOp",
+    "AddOp",
+    "SubOp",
+    "MulOp",
+    "DivOp",
+    "PowOp",
+    "EqualOp",
+    "LessOp",
+    "GreaterOp",
+    "WhereOp",
+    "SumOp",
+    "MaxOp",
+    "MinOp",
+    "MeanOp",
+    "Activation",
+    "ACTIVATIONS",
+    "activation_computed_by",
+    "activation_of",
+    "check_activation",
+]

@@ -240,3 +240,18 @@ class ReduceMaxOp(ReduceOp):
 class ReduceMinOp(ReduceOp):
     name = "graph.reduce_min"
     ONNX_OP: ClassVar[str | None] = "ReduceMin"
+
+
+__all__ = [
+    "MatMulOp",
+    "GemmOp",
+    "AttentionOp",
+    "AxisSoftmaxOp",
+    "SoftmaxOp",
+    "LogSoftmaxOp",
+    "ReduceOp",
+    "ReduceMeanOp",
+    "ReduceSumOp",
+    "ReduceMaxOp",
+    "ReduceMinOp",
+]

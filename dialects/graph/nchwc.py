@@ -187,3 +187,16 @@ def unpack_conv_weights(w: np.ndarray) -> np.ndarray:
     # (mb, cgb, *k, ci, co) -> (mb, co, cgb, ci, *k)
     order = [0, 3 + nk, 1, 2 + nk, *range(2, 2 + nk)]
     return np.ascontiguousarray(w.transpose(order)).reshape(mb * c, cgb * ci, *k)
+
+
+__all__ = [
+    "ToNchwcOp",
+    "FromNchwcOp",
+    "ConvNchwcOp",
+    "PoolNchwcOp",
+    "MaxPoolNchwcOp",
+    "AveragePoolNchwcOp",
+    "to_blocked",
+    "from_blocked",
+    "unpack_conv_weights",
+]

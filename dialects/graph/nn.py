@@ -301,3 +301,21 @@ class LayerNormalizationOp(GraphOp):
         for p, what in zip(dims[1:], ("Scale", "B"), strict=False):
             check_broadcasts_to(p, x, what)
         return [list(x)]
+
+
+__all__ = [
+    "spatial_attrs",
+    "window_out",
+    "ConvLikeOp",
+    "ConvOp",
+    "PoolOp",
+    "MaxPoolOp",
+    "AveragePoolOp",
+    "GlobalPoolOp",
+    "GlobalAveragePoolOp",
+    "GlobalMaxPoolOp",
+    "check_summand",
+    "BatchNormalizationOp",
+    "LRNOp",
+    "LayerNormalizationOp",
+]

@@ -594,3 +594,26 @@ class PadOp(GraphOp):
         if any(isinstance(d, int) and d < 0 for d in out):
             raise ValueError(f"pads {pads} crop {D.format_shape(x)} below size 0")
         return [out]
+
+
+__all__ = [
+    "ConstantOfShapeOp",
+    "range_length",
+    "float_range_length",
+    "RangeOp",
+    "ReshapeOp",
+    "reshape_dims",
+    "FlattenOp",
+    "TransposeOp",
+    "ChannelShuffleOp",
+    "ShapeOp",
+    "GatherOp",
+    "SliceOp",
+    "ConcatOp",
+    "AxesOp",
+    "UnsqueezeOp",
+    "SqueezeOp",
+    "ExpandOp",
+    "SplitOp",
+    "PadOp",
+]

@@ -124,3 +124,20 @@ def get_int(props: Mapping[str, Attribute], name: str, default: int) -> int:
 def get_float(props: Mapping[str, Attribute], name: str, default: float) -> float:
     a = props.get(name)
     return default if a is None else cast(FloatAttr, a).value.data
+
+
+__all__ = [
+    "FLOAT_TYPES",
+    "is_float",
+    "numpy_dtype",
+    "element_type_of",
+    "tensor_type",
+    "dims_of",
+    "compatible",
+    "ints_attr",
+    "int_attr",
+    "float_attr",
+    "get_ints",
+    "get_int",
+    "get_float",
+]

@@ -216,6 +216,13 @@ def _math(b: LoopBuilder, op: Operation, x: list[SSAValue]) -> SSAValue:
     return b.unary(_MATH[type(op)], x[0])
 
 
+@scalar(graph.SoftsignOp)
+def _softsign(b: LoopBuilder, op: graph.SoftsignOp, x: list[SSAValue]) -> SSAValue:
+    """x / (1 + |x|)"""
+    one = b.const(1.0, x[0].type)
+    return b.div(x[0], b.add(one, b.unary(math.AbsFOp, x[0])))
+
+
 @scalar(graph.ReciprocalOp)
 def _reciprocal(b: LoopBuilder, op: graph.ReciprocalOp, x: list[SSAValue]) -> SSAValue:
     return b.div(b.const(1.0, x[0].type), x[0])
