@@ -53,8 +53,8 @@ from infer.dialects.dims import DYN, Dim
 from infer.errors import ImportError_
 from infer.frontend.onnx_ops import OPS, NodeError, OpBuilder, OpFn, Unsupported, element_type
 
-NAME_ATTR = "graph.name"
-DIMS_ATTR = "graph.dims"
+NAME_ATTR = G.NAME_ATTR
+DIMS_ATTR = G.DIMS_ATTR
 
 MIN_OPSET = 7
 MAX_OPSET = 21  # newer opsets import for ops whose definition changed only in types

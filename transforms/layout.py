@@ -117,7 +117,7 @@ def _replace_blocked(rewriter: PatternRewriter, op: Operation, new_ops: list[Ope
 def conv_reads_nchw(op: G.ConvOp, block: int) -> bool:
     """Whether `op` is a group-1 conv of an f32 NCHW input with fewer channels than a
     block (the image stem), which conv_nchwc runs without reordering its input."""
-    return 0 < _channels(op.X) < block and G.get_int(op.properties, "group", 1) == 1
+    return 0 < _channels(op.X) < block and op.group.value.data == 1
 
 
 def conv_is_eligible(op: G.ConvOp, block: int) -> bool:
@@ -132,7 +132,7 @@ def conv_is_eligible(op: G.ConvOp, block: int) -> bool:
     if not _blockable(x, block):
         return False
     c, m = _shape(x)[1], _shape(y)[1]
-    g = G.get_int(op.properties, "group", 1)
+    g = op.group.value.data
     if g == 1:
         return True
     if g == c == m:
@@ -266,7 +266,7 @@ class ConcatThroughReorder(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: G.ConcatOp, rewriter: PatternRewriter, /) -> None:
-        if len(_shape(op.results[0])) != 4 or G.get_int(op.properties, "axis", 0) % 4 != 1:
+        if len(_shape(op.results[0])) != 4 or op.axis.value.data % 4 != 1:
             return
         block = _region_block(op.inputs)
         if block is None or not all(_blockable(v, block) for v in op.inputs):
@@ -293,7 +293,7 @@ class BatchNormThroughReorder(RewritePattern):
         if src is None or len(_shape(op.X)) != 4 or any(p is None for p in params):
             return
         scale, beta, mean, var = (cast(np.ndarray, p).astype(np.float64) for p in params)
-        s = scale / np.sqrt(var + G.get_float(op.properties, "epsilon", 1e-5))
+        s = scale / np.sqrt(var + op.epsilon.value.data)
         c = _shape(op.X)[1]
         block = _shape(src)[-1]
         consts = [G.ConstantOp(G.to_blocked(v.reshape(1, c, 1, 1).astype(np.float32), block))

@@ -24,11 +24,8 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAtt
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
+from infer.dialects import graph as G
 from infer.dialects.llvmx import MODEL_SIGNATURE_ATTR
-
-# The interface attributes as frontend/onnx_import.py writes them (NAME_ATTR, DIMS_ATTR).
-NAME_ATTR = "graph.name"
-DIMS_ATTR = "graph.dims"
 
 
 def _tensors(
@@ -37,13 +34,13 @@ def _tensors(
     specs = []
     for i, t in enumerate(types):
         given = attrs.data[i].data if attrs is not None else {}
-        name = given.get(NAME_ATTR)
+        name = given.get(G.NAME_ATTR)
         spec: dict[str, Attribute] = {
             "name": name if isinstance(name, StringAttr) else StringAttr(f"{default}{i}"),
             "type": t,
         }
-        if DIMS_ATTR in given:
-            spec["dims"] = given[DIMS_ATTR]
+        if G.DIMS_ATTR in given:
+            spec["dims"] = given[G.DIMS_ATTR]
         specs.append(DictionaryAttr(spec))
     return ArrayAttr(specs)
 

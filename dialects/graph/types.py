@@ -116,17 +116,15 @@ def get_ints(op: Operation | Mapping[str, Attribute], name: str) -> list[int] | 
     return None if a is None else list(cast(DenseArrayBase, a).get_values())
 
 
-def get_int(props: Mapping[str, Attribute], name: str, default: int) -> int:
-    a = props.get(name)
-    return default if a is None else cast(IntegerAttr, a).value.data
-
-
-def get_float(props: Mapping[str, Attribute], name: str, default: float) -> float:
-    a = props.get(name)
-    return default if a is None else cast(FloatAttr, a).value.data
+# The interface of a model's entry function, as argument / result attributes: the ONNX
+# name of each input and output, and the names of its dims (`dim_param`, "" if none).
+NAME_ATTR = "graph.name"
+DIMS_ATTR = "graph.dims"
 
 
 __all__ = [
+    "NAME_ATTR",
+    "DIMS_ATTR",
     "FLOAT_TYPES",
     "is_float",
     "numpy_dtype",
@@ -138,6 +136,4 @@ __all__ = [
     "int_attr",
     "float_attr",
     "get_ints",
-    "get_int",
-    "get_float",
 ]
