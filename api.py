@@ -1,6 +1,7 @@
 """The public Python API: `compile`, `InferenceSession` with onnxruntime's conventions, and
 `optimization_report`. The target choices the pipeline takes as pass options (the NCHWc
-block) are filled in here, from the host (codegen/target.py), unless given."""
+block, the vector register count) are filled in here, from the host (codegen/target.py),
+unless given."""
 
 from __future__ import annotations
 
@@ -31,6 +32,13 @@ def _block(nchwc_block: int | None) -> int:
     return target.nchwc_block()
 
 
+def _registers() -> int:
+    """The host's vector register count, for the blocked convs' register tile."""
+    from infer.codegen import target
+
+    return target.vector_registers()
+
+
 def compile_module(
     module: ModuleOp, opt_level: int = 2, nchwc_block: int | None = None
 ) -> CompiledModel:
@@ -40,7 +48,8 @@ def compile_module(
     `opt_level` is graph-optimize's level: 0 none, 1 basic, 2 extended (fusions), 3 all;
     at level 3 convs are blocked by `nchwc_block` channels (default: the host's).
     """
-    run_passes(module, make_context(), compile_passes(opt_level, _block(nchwc_block)))
+    passes = compile_passes(opt_level, _block(nchwc_block), _registers())
+    run_passes(module, make_context(), passes)
     return load(module)
 
 

@@ -46,6 +46,7 @@ for _name, _module, _cls in [
     ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
     ("nchwc-layout", "infer.transforms.layout", "NchwcLayoutPass"),
+    ("select-conv-tile", "infer.transforms.conv_tile", "SelectConvTilePass"),
     ("constant-folding", "infer.transforms.constant_folding", "ConstantFoldingPass"),
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),
     ("graph-fuse", "infer.transforms.fusion", "GraphFusePass"),

@@ -5,6 +5,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
     graph dialect, as the importer makes it
       record-signature                  the model's inputs and outputs, for the runtime
       graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
+      select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
     graph dialect, optimized
       graph-to-loops{outline=true}      buffers and loop nests, repeated kernels outlined
       canonicalize, cse
@@ -13,8 +14,9 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       reconcile-unrealized-casts, dce
     llvm dialect ──► codegen (LLVM IR, O3, JIT)
 
-Target choices are pass options: the NCHWc block (channels per vector register) is filled
-in by the API from codegen/target.py; a pass given none uses nchwc_packing.BLOCK (AVX2's 8).
+Target choices are pass options: the NCHWc block (channels per vector register) and the
+vector register count are filled in by the API from codegen/target.py; a pass given none
+uses AVX2's (8 channels, 16 registers).
 Every stage runs in-process on IR objects; `infer-opt -p` runs the same passes on text.
 """
 
@@ -27,6 +29,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from infer.passes import PASSES
+from infer.transforms.conv_tile import REGISTERS, conv_tile
 from infer.transforms.graph_optimize import MAX_LEVEL
 from infer.transforms.layout import check_block
 from infer.transforms.nchwc_packing import BLOCK
@@ -65,10 +68,20 @@ LOWER_TO_LLVM = [
 ]
 
 
-def compile_passes(level: int = 2, block: int | None = None) -> list[str]:
+def select_tile_passes(level: int, registers: int | None = None) -> list[str]:
+    """At level 3, the register tile of the blocked convs for `registers` vector registers
+    (AVX2's 16 when not given)."""
+    if level < 3:
+        return []
+    return [f"select-conv-tile{{registers={REGISTERS if registers is None else registers}}}"]
+
+
+def compile_passes(
+    level: int = 2, block: int | None = None, registers: int | None = None
+) -> list[str]:
     """The whole pipeline, graph as imported to llvm, at graph optimization `level`."""
-    return [*RECORD_SIGNATURE, *graph_optimize_passes(level, block), *LOWER_TO_LOOPS,
-            *LOWER_TO_LLVM]  # fmt: skip
+    return [*RECORD_SIGNATURE, *graph_optimize_passes(level, block),
+            *select_tile_passes(level, registers), *LOWER_TO_LOOPS, *LOWER_TO_LLVM]  # fmt: skip
 
 
 def make_passes(names: list[str]) -> list[ModulePass]:
@@ -88,21 +101,23 @@ def lower_to_llvm(module: ModuleOp, ctx: Context) -> ModuleOp:
 
 @dataclass(frozen=True)
 class CompilePass(ModulePass):
-    """`compile{level=N block=C}`: the whole pipeline, graph to llvm, as `infer.compile`
-    runs it (which passes the host's block)."""
+    """`compile{level=N block=C registers=R}`: the whole pipeline, graph to llvm, as
+    `infer.compile` runs it (which passes the host's block and register count)."""
 
     name = "compile"
 
     level: int = 2
     block: int = BLOCK
+    registers: int = REGISTERS
 
     def __post_init__(self) -> None:
         if not 0 <= self.level <= MAX_LEVEL:
             raise ValueError(f"compile: level must be 0..{MAX_LEVEL}, got {self.level}")
         check_block(self.block)
+        conv_tile(self.registers)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_passes(op, ctx, compile_passes(self.level, self.block))
+        run_passes(op, ctx, compile_passes(self.level, self.block, self.registers))
 
 
 @dataclass(frozen=True)

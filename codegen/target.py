@@ -36,3 +36,8 @@ def nchwc_block() -> int:
     """Channels per block of the NCHWc layout on this machine: one vector register of f32
     (16 with AVX-512, 8 with AVX2), as onnxruntime's MlasNchwcGetBlockSize picks it."""
     return max(host_vector_bits() // 32, 8)
+
+
+def vector_registers() -> int:
+    """Vector registers of this CPU: 32 with AVX-512, else 16 (AVX2, SSE on x86-64)."""
+    return 32 if host_vector_bits() == 512 else 16

@@ -77,6 +77,10 @@ class FromNchwcOp(GraphOp):
         return [[x[0], x[1] * x[-1], *x[2:-1]]]
 
 
+# The register tile a blocked conv's kernel uses, chosen per target (select-conv-tile).
+TILE_ATTR = "tile"
+
+
 @irdl_op_definition
 class ConvNchwcOp(ConvLikeOp):
     """graph.conv on blocked tensors: X [N, C/c, *sp, c] -> Y [N, M/c, *osp, c].
@@ -91,6 +95,9 @@ class ConvNchwcOp(ConvLikeOp):
     [M/c, 1, *kernel, C, c]): y[n, m, o] = sum_{j, t} W[m // c, 0, t, j, m % c] *
     x[n, j, o*s - p + t*d]. That is the image stem, whose few channels fill no block: it
     reads its input as is and writes blocked.
+
+    The discardable attribute `tile = array<i64: outputs, blocks>` (TILE_ATTR), written by
+    select-conv-tile for the target, is the kernel's register tile.
     """
 
     name = "graph.conv_nchwc"
@@ -190,6 +197,7 @@ def unpack_conv_weights(w: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
+    "TILE_ATTR",
     "ToNchwcOp",
     "FromNchwcOp",
     "ConvNchwcOp",

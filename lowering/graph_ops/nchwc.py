@@ -55,24 +55,22 @@ from infer.lowering.graph_ops.pool import include_pad
 from infer.lowering.graph_ops.window import Window
 
 # Register tile: TILE outputs x OUT_BLOCKS output channel blocks of accumulators, plus
-# OUT_BLOCKS weight vectors and one broadcast input, within AVX2's 16 ymm registers. A
-# conv may carry its own as the discardable attribute `tile = array<i64: TILE, BLOCKS>`
-# (a choice for the target, e.g. larger with AVX-512's 32 registers).
+# OUT_BLOCKS weight vectors and one broadcast input, within AVX2's 16 ymm registers, unless
+# the conv carries its own (`graph.TILE_ATTR`, chosen for the target by select-conv-tile).
 TILE = 6
 OUT_BLOCKS = 2
-TILE_ATTR = "tile"
 
 
 def register_tile(op: graph.ConvNchwcOp) -> tuple[int, int]:
     """(outputs, output blocks) of the conv's register tile: its `tile` attribute, else
     TILE x OUT_BLOCKS."""
-    attr = op.attributes.get(TILE_ATTR)
+    attr = op.attributes.get(graph.TILE_ATTR)
     if attr is None:
         return TILE, OUT_BLOCKS
     values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
     if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
         raise UnsupportedError(
-            f"graph.conv_nchwc: {TILE_ATTR} must be array<i64: outputs, blocks> of positive "
+            f"graph.conv_nchwc: {graph.TILE_ATTR} must be array<i64: outputs, blocks> of positive "
             f"sizes, got {attr}"
         )
     return cast(int, values[0]), cast(int, values[1])

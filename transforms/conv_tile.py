@@ -1,0 +1,55 @@
+"""`select-conv-tile{registers=R}`: the register tile of every blocked conv, chosen for the
+target and written on the op, where graph-to-loops reads it (one pass decides, the
+lowering applies, each tested alone, as IREE splits its lowering strategy):
+
+    graph.conv_nchwc %x, %w {tile = array<i64: outputs, blocks>} : ...
+
+The kernel keeps outputs x blocks accumulator vectors, one weight vector per output block
+and one broadcast input in registers: outputs * blocks + blocks + 1 <= R. Two blocks let
+each broadcast input feed two FMAs. Outputs are capped at 6, the tile measured fastest on
+AVX2 (R = 16: 6 x 2 in 15 registers); AVX-512's 32 registers would fit 14 x 2, which is a
+candidate to measure before the cap is raised for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
+from xdsl.passes import ModulePass
+
+from infer.dialects import graph as G
+
+MAX_OUTPUTS = 6
+BLOCKS = 2
+# Vector registers where the target is not given: AVX2's 16.
+REGISTERS = 16
+
+
+def conv_tile(registers: int) -> tuple[int, int]:
+    """(outputs, output blocks) of the register tile for `registers` vector registers."""
+    for blocks in (BLOCKS, 1):
+        outputs = min(MAX_OUTPUTS, (registers - blocks - 1) // blocks)
+        if outputs >= 1:
+            return outputs, blocks
+    raise ValueError(f"select-conv-tile: {registers} vector registers hold no tile (needs >= 3)")
+
+
+@dataclass(frozen=True)
+class SelectConvTilePass(ModulePass):
+    """Write `tile` on every graph.conv_nchwc for a target with `registers` vector
+    registers (see the module doc)."""
+
+    name = "select-conv-tile"
+
+    registers: int = REGISTERS
+
+    def __post_init__(self) -> None:
+        conv_tile(self.registers)  # refuses a register count that holds no tile
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        tile = DenseArrayBase.from_list(i64, list(conv_tile(self.registers)))
+        for conv in op.walk():
+            if isinstance(conv, G.ConvNchwcOp):
+                conv.attributes[G.TILE_ATTR] = tile
