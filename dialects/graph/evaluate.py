@@ -64,18 +64,10 @@ def _work(x: np.ndarray) -> np.ndarray:
     return x.astype(np.promote_types(x.dtype, np.float32), copy=False)
 
 
-def _window_attrs(op: Operation, n: int) -> tuple[list[int], list[int], list[int]]:
-    """strides, dilations, pads ([begin..., end...]) of a conv / pool over n dims."""
-    props = op.properties
-    strides = G.get_ints(props, "strides") or [1] * n
-    dilations = G.get_ints(props, "dilations") or [1] * n
-    return strides, dilations, G.get_ints(props, "pads") or [0] * (2 * n)
-
-
 def _window_outputs(op: Operation, shape: Sequence[int], kernel: Sequence[int]) -> list[int]:
     """The output spatial sizes of a conv / pool over NCHW input of `shape`."""
     n = len(kernel)
-    strides, dilations, pads = _window_attrs(op, n)
+    strides, dilations, pads = G.spatial_attrs(op.properties, n, kernel)
     ceil = isinstance(op, G.PoolOp) and bool(op.ceil_mode.value.data)
     return [
         cast(int, G.window_out(shape[2 + i], kernel[i], strides[i], dilations[i], pads[i],
@@ -94,7 +86,7 @@ def _windows(
     `fill` too (the kernels skip them).
     """
     n = len(kernel)
-    strides, dilations, pads = _window_attrs(op, n)
+    strides, dilations, pads = G.spatial_attrs(op.properties, n, kernel)
     spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilations, strict=True)]
     widths = [(0, 0), (0, 0)] + [
         (pads[i], max(pads[n + i], (out[i] - 1) * strides[i] + spans[i] - pads[i] - x.shape[2 + i]))
@@ -140,7 +132,7 @@ def _pool_nchw(op: G.PoolOp, x: np.ndarray, is_max: bool) -> np.ndarray:
     if is_max:
         return np.max(_windows(data, op, kernel, out, -np.inf), axis=axes)
     total = np.sum(_windows(data, op, kernel, out, 0.0), axis=axes)
-    strides, dilations, pads = _window_attrs(op, n)
+    strides, dilations, pads = G.spatial_attrs(op.properties, n, kernel)
     include_pad = bool(cast(G.AveragePoolOp, op).count_include_pad.value.data)
     count = np.ones((), dtype=total.dtype)
     for i in range(n):  # the count is a product of per-dim counts (a separable window)
