@@ -21,8 +21,8 @@ from xdsl.passes import ModulePass
 
 from infer.dialects import graph as G
 
-MAX_OUTPUTS = 6
-BLOCKS = 2
+# The AVX2 tile (graph.DEFAULT_TILE) is the cap on outputs and the preferred blocks.
+MAX_OUTPUTS, BLOCKS = G.DEFAULT_TILE
 # Vector registers where the target is not given: AVX2's 16.
 REGISTERS = 16
 

@@ -54,19 +54,14 @@ from infer.lowering.graph_ops.index import as_dim, ceil_div, floor_div, imax, im
 from infer.lowering.graph_ops.pool import include_pad
 from infer.lowering.graph_ops.window import Window
 
-# Register tile: TILE outputs x OUT_BLOCKS output channel blocks of accumulators, plus
-# OUT_BLOCKS weight vectors and one broadcast input, within AVX2's 16 ymm registers, unless
-# the conv carries its own (`graph.TILE_ATTR`, chosen for the target by select-conv-tile).
-TILE = 6
-OUT_BLOCKS = 2
-
 
 def register_tile(op: graph.ConvNchwcOp) -> tuple[int, int]:
-    """(outputs, output blocks) of the conv's register tile: its `tile` attribute, else
-    TILE x OUT_BLOCKS."""
+    """(outputs, output blocks) of the conv's register tile: accumulators for that many
+    outputs of that many channel blocks, their weight vectors and one broadcast input. Its
+    `tile` attribute (chosen for the target by select-conv-tile), else graph.DEFAULT_TILE."""
     attr = op.attributes.get(graph.TILE_ATTR)
     if attr is None:
-        return TILE, OUT_BLOCKS
+        return graph.DEFAULT_TILE
     values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
     if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
         raise UnsupportedError(
