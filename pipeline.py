@@ -30,8 +30,7 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from infer.passes import PASSES
 from infer.transforms.conv_tile import REGISTERS, conv_tile
-from infer.transforms.graph_optimize import MAX_LEVEL
-from infer.transforms.layout import check_block
+from infer.transforms.graph_optimize import MAX_LEVEL, check_options
 from infer.transforms.nchwc_packing import BLOCK
 
 # Records what the runtime checks feeds against before the graph is rewritten.
@@ -111,9 +110,7 @@ class CompilePass(ModulePass):
     registers: int = REGISTERS
 
     def __post_init__(self) -> None:
-        if not 0 <= self.level <= MAX_LEVEL:
-            raise ValueError(f"compile: level must be 0..{MAX_LEVEL}, got {self.level}")
-        check_block(self.block)
+        check_options(self.level, self.block, "compile")
         conv_tile(self.registers)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -88,9 +88,10 @@ def _rewrite(module: ModuleOp, patterns: list[RewritePattern]) -> bool:
     return changed or sum(op_counts(module).values()) != before
 
 
-def check_options(level: int, block: int) -> None:
+def check_options(level: int, block: int, what: str = "graph-optimize") -> None:
+    """Refuse a level or block that `what` (a pass taking them) cannot run."""
     if not 0 <= level <= MAX_LEVEL:
-        raise ValueError(f"graph-optimize: level must be 0..{MAX_LEVEL}, got {level}")
+        raise ValueError(f"{what}: level must be 0..{MAX_LEVEL}, got {level}")
     check_block(block)
 
 
