@@ -48,6 +48,7 @@ for _name, _module, _cls in [
     ("nchwc-layout", "infer.transforms.layout", "NchwcLayoutPass"),
     ("select-conv-tile", "infer.transforms.conv_tile", "SelectConvTilePass"),
     ("constant-folding", "infer.transforms.constant_folding", "ConstantFoldingPass"),
+    ("plan-loops", "infer.lowering.loop_plan", "PlanLoopsPass"),
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),
     ("graph-fuse", "infer.transforms.fusion", "GraphFusePass"),
     ("transformer-fusion", "infer.transforms.transformer_fusion", "TransformerFusionPass"),

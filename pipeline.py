@@ -7,7 +7,8 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
     graph dialect, optimized
-      graph-to-loops{outline=true}      buffers and loop nests, repeated kernels outlined
+      plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
+      graph-to-loops                    buffers and loop nests, as marked
       canonicalize, cse
     memref + scf + arith/math/vector    (`lower-to-llvm` runs the rest alone)
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
@@ -49,8 +50,9 @@ def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
 
 
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.
-# Repeated kernels (the same conv many times) are outlined into shared functions.
-LOWER_TO_LOOPS = ["graph-to-loops{outline=true}", "canonicalize", "cse"]
+# Elementwise chains become one loop nest; repeated kernels (the same conv many times)
+# are outlined into shared functions.
+LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse"]
 
 # Loops → llvm. Vector and memref first: they read memref types that func/cf conversion
 # hides behind casts.

@@ -11,12 +11,12 @@ after the last use of any alias. Weights become `memref.global` constants. A fun
 lowered in two steps: the lifetime analysis of its values (`BufferLifetimes`), then the
 emission walk over its ops.
 
-Kernel outlining (option `outline`, on in the compile pipeline): ops of the classes a
-family registers with `outline=True` (convs, pools, matmuls) are lowered into one private
-function per distinct signature (operand and result types, properties and discardable
-attributes), called where the op stands. A CNN repeats the same conv many times; LLVM
-then compiles each loop nest once (resnet50 at level 3: compile time halved). Without it,
-loop nests stay inline, easier to read in tests.
+What is fused or outlined is not decided here: `plan-loops` writes it on the ops
+(`lowering = "in_user"`: computed inside its users' lowerings, no buffer; `"kernel"`: a
+call to the private kernel function of its signature, one per distinct operand and result
+types, properties and discardable attributes, shared by the module's functions). This pass
+obeys the marks and refuses one that the op's lowering cannot honour; an op without a mark
+is lowered where it stands.
 """
 
 from __future__ import annotations
@@ -26,14 +26,39 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from infer.errors import UnsupportedError
-from infer.lowering.graph_ops import INLINED_INTO_USER, LOWERINGS, OUTLINED
+from infer.lowering.graph_ops import (
+    IN_USER,
+    KERNEL,
+    LOWERING_ATTR,
+    LOWERINGS,
+    OUTLINED,
+    may_compute_in_users,
+)
 from infer.lowering.graph_ops.base import Kernels, Lowering, LoweringFn, memref_type
 from infer.lowering.loop_builder import LoopBuilder
+
+
+def planned(op: Operation) -> str | None:
+    """The op's `lowering` mark (see `plan-loops`), checked against what its lowering can
+    do: None, IN_USER or KERNEL."""
+    mark = op.attributes.get(LOWERING_ATTR)
+    if mark is None:
+        return None
+    if not (isinstance(mark, StringAttr) and mark.data in (IN_USER, KERNEL)):
+        raise UnsupportedError(
+            f"'{op.name}': {LOWERING_ATTR} must be \"{IN_USER}\" or \"{KERNEL}\", got {mark}")
+    if mark.data == IN_USER and not may_compute_in_users(op):
+        raise UnsupportedError(f"'{op.name}' is marked {LOWERING_ATTR} = \"{IN_USER}\", "
+                               "but its users cannot compute it")
+    if mark.data == KERNEL and type(op) not in OUTLINED:
+        raise UnsupportedError(f"'{op.name}' is marked {LOWERING_ATTR} = \"{KERNEL}\", "
+                               "but it has no kernel lowering")
+    return mark.data
 
 
 @dataclass
@@ -47,7 +72,7 @@ class BufferLifetimes:
 
     @staticmethod
     def of(ops: Sequence[Operation]) -> BufferLifetimes:
-        inlined = {op for op in ops if any(p(op) for p in INLINED_INTO_USER)}
+        inlined = {op for op in ops if planned(op) == IN_USER}
         # An inlined op runs in its users' lowerings: its operands must live until the last.
         runs_at: dict[Operation, int] = {}
         for i in reversed(range(len(ops))):
@@ -124,7 +149,7 @@ def _return(s: Lowering, op: func.ReturnOp, vmap: dict[SSAValue, SSAValue],
 
 
 def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
-          lifetimes: BufferLifetimes, outlined: set[type[Operation]]) -> None:
+          lifetimes: BufferLifetimes) -> None:
     """The emission walk: each op lowered in order (inlined ones left to their users),
     each buffer freed after the op that ends the lifetime of its last alias."""
     tensors_of_root: dict[SSAValue, list[SSAValue]] = {}
@@ -140,9 +165,12 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
         if lower is None:
             raise UnsupportedError(f"no lowering for '{op.name}' to loops yet")
         ins = [vmap[v] for v in op.operands]
-        if type(op) in outlined and all(isinstance(v.type, MemRefType) for v in ins):
+        if planned(op) == KERNEL:
+            if not all(isinstance(v.type, MemRefType) for v in ins):
+                raise UnsupportedError(f"'{op.name}' is marked {LOWERING_ATTR} = \"{KERNEL}\", "
+                                       "but an operand is computed in its lowering")
             outs = _call_kernel(s, lower, op, ins)
-        else:  # also when an operand is computed in this op's loop nest (s.inlined)
+        else:
             outs = lower(s, op, ins)
         for res, buf in zip(op.results, outs, strict=True):
             if buf.name_hint is None:
@@ -157,22 +185,21 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
 
 
 def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int],
-                   kernels: Kernels | None = None) -> None:
-    """Rewrite `f` in place from tensors to buffers and loops; outline kernels into
-    functions shared through `kernels` unless it is None."""
+                   kernels: Kernels) -> None:
+    """Rewrite `f` in place from tensors to buffers and loops; outlined kernels are
+    functions shared through `kernels`."""
     old_block = f.body.block
     ftype = f.function_type
     in_types = [memref_type(t) if isinstance(t, TensorType) else t for t in ftype.inputs]
     out_types = [memref_type(t) if isinstance(t, TensorType) else t for t in ftype.outputs]
     block = Block(arg_types=in_types)
-    s = Lowering(LoopBuilder.at_end(block), module, globals_count,
-                 {} if kernels is None else kernels)
+    s = Lowering(LoopBuilder.at_end(block), module, globals_count, kernels)
     vmap: dict[SSAValue, SSAValue] = dict(zip(old_block.args, block.args, strict=True))
     for old, new in vmap.items():
         new.name_hint = old.name_hint
 
     ops = list(old_block.ops)
-    _emit(s, ops, vmap, BufferLifetimes.of(ops), OUTLINED if kernels is not None else set())
+    _emit(s, ops, vmap, BufferLifetimes.of(ops))
 
     f.function_type = FunctionType.from_lists(in_types, out_types)
     f.body.detach_block(old_block)
@@ -182,15 +209,14 @@ def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int],
 
 @dataclass(frozen=True)
 class GraphToLoopsPass(ModulePass):
-    """Lower every function of graph ops to memrefs and scf loop nests."""
+    """Lower every function of graph ops to memrefs and scf loop nests, as `plan-loops`
+    marked them."""
 
     name = "graph-to-loops"
-
-    outline: bool = False  # kernel outlining (see the module doc)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         globals_count = [0]
         kernels: Kernels = {}
         for f in list(op.body.block.ops):
             if isinstance(f, func.FuncOp) and f.body.blocks:
-                lower_function(f, op, globals_count, kernels if self.outline else None)
+                lower_function(f, op, globals_count, kernels)

@@ -1,6 +1,6 @@
 """`infer-opt`: xDSL's opt driver with infer's dialects, passes and an ONNX frontend.
 
-    infer-opt model.onnx -p graph-to-loops
+    infer-opt model.onnx -p plan-loops,graph-to-loops
     infer-opt ir.mlir -p 'canonicalize,cse' -o out.mlir
     infer-opt - < ir.mlir
 
@@ -16,10 +16,12 @@ from collections.abc import Sequence
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from infer.context import make_context
 from infer.dialects import graph
+from infer.errors import InferError
 from infer.passes import PASSES
 
 
@@ -60,6 +62,16 @@ class InferOptMain(xDSLOptMain):
         if self.args.input_file == "-":
             self.args.input_file = None
         return super().get_input_stream()
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        # With --verify-diagnostics, a pass's refusal is a diagnostic like a verifier's:
+        # printed, and the next chunk of a split input runs (mlir-opt does the same).
+        try:
+            super().apply_passes(prog)
+        except InferError as e:
+            if not self.args.verify_diagnostics:
+                raise
+            raise DiagnosticException(str(e)) from e
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         limit = None if self.args.keep_weights else self.args.elide_weights

@@ -24,17 +24,25 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     shape_ops,
 )
 from infer.lowering.graph_ops.base import (
+    IN_USER,
     INLINED_INTO_USER,
+    KERNEL,
+    LOWERING_ATTR,
     LOWERINGS,
     OUTLINED,
     Lowering,
     LoweringFn,
 )
 
-__all__ = ["INLINED_INTO_USER", "LOWERINGS", "OUTLINED", "Lowering", "LoweringFn",
-           "lowering_for"]
+__all__ = ["IN_USER", "INLINED_INTO_USER", "KERNEL", "LOWERINGS", "LOWERING_ATTR", "OUTLINED",
+           "Lowering", "LoweringFn", "may_compute_in_users", "lowering_for"]
 
 
 def lowering_for(cls: type[Operation]) -> LoweringFn | None:
     """The lowering registered for op class `cls`, or None."""
     return LOWERINGS.get(cls)
+
+
+def may_compute_in_users(op: Operation) -> bool:
+    """Whether `op` may be computed inside its users' lowerings, with no buffer (IN_USER)."""
+    return any(pred(op) for pred in INLINED_INTO_USER)

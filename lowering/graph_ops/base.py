@@ -144,16 +144,24 @@ LOWERINGS: dict[type[Operation], LoweringFn] = {}
 # lowerings may depend only on operand types and the op's properties and discardable
 # attributes (the kernel key), never on the values of constant operands.
 OUTLINED: set[type[Operation]] = set()
-# Lowering-level fusion: predicates telling which ops are not lowered alone but inside
+# Lowering-level fusion: predicates telling which ops may be lowered not alone but inside
 # their users' lowerings, with no buffer between (an elementwise op in its only user's
 # loop nest; a shape.of in each of its users).
 INLINED_INTO_USER: list[Callable[[Operation], bool]] = []
+
+# How graph-to-loops lowers an op, as `plan-loops` writes it on the op (a discardable
+# attribute, so `infer-opt` shows it): absent, the op is lowered where it stands into a
+# buffer of its own; IN_USER, inside its users' lowerings (a predicate above accepts it);
+# KERNEL, as a call to the shared kernel function of its signature (its class is OUTLINED).
+LOWERING_ATTR = "lowering"
+IN_USER = "in_user"
+KERNEL = "kernel"
 
 
 def lowers(*classes: type[OpT], outline: bool = False
            ) -> Callable[[OpLowering[OpT]], OpLowering[OpT]]:
     """Register the decorated function as the lowering of op `classes`; with `outline`,
-    the op is lowered into one kernel function per distinct signature (graph-to-loops)."""
+    the op may be lowered into one kernel function per distinct signature (KERNEL)."""
 
     def register(fn: OpLowering[OpT]) -> OpLowering[OpT]:
         for cls in classes:
@@ -167,6 +175,7 @@ def lowers(*classes: type[OpT], outline: bool = False
 
 
 def inlined_if(pred: Callable[[Operation], bool]) -> Callable[[Operation], bool]:
-    """Register `pred`: the ops it accepts are computed inside their users' lowerings."""
+    """Register `pred`: the ops it accepts may be computed inside their users' lowerings
+    (IN_USER); each user's lowering reads them from `Lowering.inlined`."""
     INLINED_INTO_USER.append(pred)
     return pred

@@ -1,7 +1,7 @@
-// RUN: infer-opt %s -p graph-to-loops | filecheck %s
+// RUN: infer-opt %s -p plan-loops,graph-to-loops | filecheck %s
 
 // A chain of elementwise ops of one shape, each the only reader of the previous result,
-// becomes one loop nest: add, relu and mul per element, one alloc (the result), no
+// marked by plan-loops (plan-loops/marks.mlir), becomes one loop nest: add, relu and mul per element, one alloc (the result), no
 // intermediate buffer and no dealloc. (The dynamic dims of %a and %c may each be 1 at run
 // time: they are read at i * (dim != 1), see broadcast-dynamic.mlir.)
 // CHECK-LABEL: func.func @chain

@@ -1,4 +1,4 @@
-// RUN: infer-opt %s -p "graph-to-loops{outline=true}" | filecheck %s
+// RUN: infer-opt %s -p "plan-loops{outline=true},graph-to-loops" | filecheck %s
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s --check-prefix=INLINE
 
 // With outlining, each distinct conv signature becomes one private kernel function,

@@ -1,8 +1,8 @@
 // shape.of feeding Reshape / Expand / ConstantOfShape is evaluated by each of them: the
 // map becomes memref.dim of its source + index arithmetic where the sizes are needed, and
 // no i64 shape buffer exists. Only a shape.of some user needs as a tensor is stored.
-// RUN: infer-opt %s -p graph-to-loops | filecheck %s
-// RUN: infer-opt %s -p graph-to-loops | filecheck %s --check-prefix=NOBUF
+// RUN: infer-opt %s -p plan-loops,graph-to-loops | filecheck %s
+// RUN: infer-opt %s -p plan-loops,graph-to-loops | filecheck %s --check-prefix=NOBUF
 
 // Reshape of one tensor to sizes computed from another's dims: a view, no copy.
 // CHECK-LABEL: func.func @reshape

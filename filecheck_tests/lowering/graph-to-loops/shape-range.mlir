@@ -1,8 +1,8 @@
 // graph.range: the length is computed at run time from the scalars, and a scalar made by
 // a shape.of is its map evaluated on the source's memref.dims (no i64 buffer, no kernel);
 // the output is filled with start + i * delta.
-// RUN: infer-opt %s -p graph-to-loops | filecheck %s
-// RUN: infer-opt %s -p graph-to-loops | filecheck %s --check-prefix=NOBUF
+// RUN: infer-opt %s -p plan-loops,graph-to-loops | filecheck %s
+// RUN: infer-opt %s -p plan-loops,graph-to-loops | filecheck %s --check-prefix=NOBUF
 
 // torch.arange(x.size(1)): length max(d1, 0), values i.
 // CHECK-LABEL: func.func @arange_of_dim

@@ -1,9 +1,9 @@
 // PyTorch-style shape chains (x.size(i) as Shape → Gather → Unsqueeze, Concat into a view
 // shape; zeros_like as ConstantOfShape(Shape(x))) with a dynamic batch: shape-fusion
-// makes them shape.of, and graph-to-loops evaluates those where the view / fill needs its
+// makes them shape.of, and graph-to-loops (as plan-loops marks them) evaluates those where the view / fill needs its
 // sizes (memref.dim of x + index arithmetic), with no i64 shape buffer.
 // RUN: infer-opt %s -p shape-fusion | filecheck %s
-// RUN: infer-opt %s -p shape-fusion,graph-to-loops | filecheck %s --check-prefix=LOOPS
+// RUN: infer-opt %s -p shape-fusion,plan-loops,graph-to-loops | filecheck %s --check-prefix=LOOPS
 
 // q.view(x.size(0), x.size(1), 2, 4).transpose(1, 2).reshape(x.size(0), -1)
 func.func @heads(%x: tensor<?x?x8xf32>) -> tensor<?x?xf32> {
