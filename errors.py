@@ -13,5 +13,11 @@ class UnsupportedError(InferError):
     """Valid input that infer does not support yet."""
 
 
-class InputError(InferError):
+class InputError(InferError, ValueError):
     """Wrong inputs at run time: missing names, shapes or dtypes that contradict the model."""
+
+
+class ShapeError(InputError):
+    """Inputs whose sizes or index values contradict each other or an op of the model,
+    found by the checks inside the compiled code before the op runs (names the op, its
+    node and the shapes)."""
