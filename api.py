@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import onnx
 from xdsl.dialects.builtin import ModuleOp
 
+from infer import pipeline, progress
 from infer.context import make_context
 from infer.errors import InputError
 from infer.frontend.onnx_import import import_model
 from infer.pipeline import compile_passes, graph_optimize_passes, run_passes
+from infer.progress import CompileProgress
 from infer.runtime.compiled_model import CompiledModel, load
 
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
@@ -39,26 +41,70 @@ def _registers() -> int:
     return target.vector_registers()
 
 
+def _stage(pass_name: str) -> str:
+    """The reported stage a pass of `compile_passes` belongs to."""
+    if pass_name in pipeline.LOWER_TO_LOOPS:
+        return progress.LOWER_TO_LOOPS
+    if pass_name in pipeline.LOWER_TO_LLVM:
+        return progress.LOWER_TO_LLVM
+    return progress.GRAPH_OPTIMIZE
+
+
+def _compile(
+    module: ModuleOp,
+    opt_level: int,
+    nchwc_block: int | None,
+    stages: CompileProgress,
+    optimized: Callable[[ModuleOp], None] | None = None,
+) -> CompiledModel:
+    """The pipeline pass by pass, each timed in its stage; `optimized` sees the module when
+    the graph stage is done."""
+    passes = compile_passes(opt_level, _block(nchwc_block), _registers())
+    ctx = make_context()
+    for name in passes:
+        if optimized is not None and _stage(name) != progress.GRAPH_OPTIMIZE:
+            optimized(module)
+            optimized = None
+        with stages.stage(_stage(name)):
+            run_passes(module, ctx, [name])
+    with stages.stage(progress.LLVM_JIT):
+        compiled = load(module)
+    stages.done()
+    return compiled
+
+
 def compile_module(
-    module: ModuleOp, opt_level: int = 2, nchwc_block: int | None = None
+    module: ModuleOp,
+    opt_level: int = 2,
+    nchwc_block: int | None = None,
+    verbose: bool | None = None,
 ) -> CompiledModel:
     """Compile a graph-level module (as the importer makes it) to native code: the pipeline
     of `infer.pipeline.compile_passes`, then LLVM for this CPU.
 
     `opt_level` is graph-optimize's level: 0 none, 1 basic, 2 extended (fusions), 3 all;
     at level 3 convs are blocked by `nchwc_block` channels (default: the host's).
+    `verbose`: see `compile`.
     """
-    passes = compile_passes(opt_level, _block(nchwc_block), _registers())
-    run_passes(module, make_context(), passes)
-    return load(module)
+    return _compile(module, opt_level, nchwc_block, CompileProgress(verbose))
 
 
 def compile(  # noqa: A001 - the API's name, like torch.compile
-    model: ModelLike, opt_level: int = 2, nchwc_block: int | None = None
+    model: ModelLike,
+    opt_level: int = 2,
+    nchwc_block: int | None = None,
+    verbose: bool | None = None,
 ) -> CompiledModel:
     """Import an ONNX model (ModelProto, serialized bytes or a path) and compile it at
-    graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all)."""
-    return compile_module(import_model(model), opt_level, nchwc_block)
+    graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all).
+
+    `verbose=True` prints the time of each stage (import, graph optimize, lower to loops,
+    lower to llvm, llvm optimize + jit) to stderr; `None` shows the current stage on a
+    terminal only; `False` is silent."""
+    stages = CompileProgress(verbose)
+    with stages.stage(progress.IMPORT):
+        module = import_model(model)
+    return _compile(module, opt_level, nchwc_block, stages)
 
 
 @dataclass(frozen=True)
