@@ -1,81 +1,193 @@
-"""`infer-run`: compile an ONNX model, run it, and compare it with references.
+"""`infer-run`: compile an ONNX model, run it, and check it against references.
 
     infer-run model.onnx [--input NAME=FILE.npy ...] [--compare onnxruntime]
-                         [--bench N] [--threads K] [--top K] [--opt-level N] [--report]
+                         [--rtol R] [--atol A] [--bench N] [--threads K] [--top K]
+                         [--opt-level N] [--report] [-v]
 
 Without --input, each input gets ONNX BackendTest's data for light models (arange(n)/n,
-unknown dims 1). Reference outputs `<model>_output_<i>.pb` next to the model are compared
-automatically. --bench times infer and (with --compare) onnxruntime in interleaved
-repetitions and prints medians and their ratio. --report prints the op counts by type
-before and after graph optimization (at --opt-level, default 2).
+unknown dims 1), and reference outputs `<model>_output_<i>.pb` next to the model are
+compared. With --input, every input of the model must be given; the files are checked
+against the model's declared inputs (names, dtypes, ranks, static dims) before compiling.
+Each comparison prints PASS or FAIL per output with the largest absolute and relative
+differences (NaN equals NaN, infinities of the same sign are equal). --bench times infer
+and (with --compare) onnxruntime in interleaved repetitions. --report prints the op counts
+by type before and after graph optimization.
+
+Exit status: 0 when every comparison passes, 2 when one fails, 1 on an error, 130 when
+interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
+
+# ONNX BackendTest's tolerances for model outputs (onnx.backend.test.runner).
+RTOL = 1e-3
+ATOL = 1e-7
 
 
 def _parse_inputs(items: Sequence[str]) -> dict[str, np.ndarray]:
     feeds = {}
     for item in items:
         name, sep, path = item.partition("=")
-        if not sep:
+        if not sep or not name:
             raise ValueError(f"--input expects NAME=FILE.npy, got '{item}'")
+        if name in feeds:
+            raise ValueError(f"--input '{name}' is given twice")
         try:
-            feeds[name] = np.load(path)
-        except OSError as e:
+            a = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as e:
             raise ValueError(f"cannot read input '{name}' from '{path}': {e}") from e
+        if not isinstance(a, np.ndarray):  # an .npz archive
+            raise ValueError(f"input '{name}': '{path}' is not a single .npy array")
+        feeds[name] = a
     return feeds
 
 
-def _default_inputs(model) -> dict[str, np.ndarray]:
+def _declared_inputs(model) -> list:
+    """The model's graph inputs as the runtime's TensorSpecs, read from the ONNX file alone
+    (no compile): a dim_value >= 0 is static, a named dim_param is a symbol (equal names,
+    equal sizes), and "?", an empty dim_param or a negative dim_value is an unnamed dynamic
+    dim."""
     from onnx import helper
 
-    from infer.model_zoo import dummy_input, graph_inputs
+    from infer.model_zoo import graph_inputs
+    from infer.runtime.signature import TensorSpec
 
-    feeds = {}
+    specs = []
     for info in graph_inputs(model):
-        a = dummy_input(info)
-        dtype = helper.tensor_dtype_to_np_dtype(info.type.tensor_type.elem_type)
-        feeds[info.name] = a.astype(dtype) if dtype != np.float32 else a
-    return feeds
+        tt = info.type.tensor_type
+        if not info.type.HasField("tensor_type") or not tt.HasField("shape"):
+            raise ValueError(f"input '{info.name}' of the model has no tensor shape")
+        shape: list[int | str | None] = []
+        for d in tt.shape.dim:
+            if d.HasField("dim_value") and d.dim_value >= 0:
+                shape.append(d.dim_value)
+            else:
+                shape.append(d.dim_param if d.dim_param not in ("", "?") else None)
+        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tt.elem_type))
+        specs.append(TensorSpec(info.name, dtype, tuple(shape)))
+    return specs
+
+
+def _feeds(model, given: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The given inputs, checked against the model's declared inputs (InputError naming
+    the input); or, when none are given, the light models' default inputs."""
+    from infer.model_zoo import dummy_input, graph_inputs
+    from infer.runtime.signature import check_feeds
+
+    specs = _declared_inputs(model)
+    if given:
+        check_feeds(specs, given)
+        return dict(given)
+    return {s.name: dummy_input(i).astype(s.dtype)
+            for s, i in zip(specs, graph_inputs(model), strict=True)}  # fmt: skip
 
 
 def _describe(name: str, a: np.ndarray, top: int) -> str:
+    """`name: dtype[shape]`, the range of the values, and the `top` largest (flat index:
+    value); a constant output says so instead of listing equal values."""
     line = f"  {name}: {a.dtype}{list(a.shape)}"
     flat = a.reshape(-1)
-    if top and flat.size and a.dtype.kind == "f":
+    if not flat.size or a.dtype.kind not in "fiu" or np.all(np.isnan(flat)):
+        return line
+    lo, hi = np.nanmin(flat), np.nanmax(flat)
+    if lo == hi:
+        return line + f", every element {lo:.6g}"
+    line += f", min {lo:.6g}, max {hi:.6g}"
+    if top and a.dtype.kind == "f":
         idx = np.argsort(-flat, kind="stable")[:top]
         best = ", ".join(f"{int(i)}: {flat[i]:.6g}" for i in idx)
         line += f"\n    top {len(idx)} (flat index: value): {best}"
     return line
 
 
-def _max_diff(a: np.ndarray, b: np.ndarray) -> float:
-    if a.shape != b.shape:
-        return float("inf")
+@dataclass(frozen=True)
+class Comparison:
+    """One output against its reference: PASS when every element is within
+    atol + rtol * |ref| (np.isclose), NaN equal to NaN, infinities equal where equal."""
+
+    passed: bool
+    max_abs: float
+    max_rel: float
+    problem: str = ""  # a shape or dtype mismatch, which no tolerance covers
+
+    def line(self, name: str) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        if self.problem:
+            return f"  {name}: {verdict} ({self.problem})"
+        return (f"  {name}: {verdict}  max abs diff {self.max_abs:.3g},"
+                f" max rel diff {self.max_rel:.3g}")
+
+
+def compare(a: np.ndarray, ref: np.ndarray, rtol: float, atol: float) -> Comparison:
+    if a.shape != ref.shape:
+        return Comparison(False, np.inf, np.inf, f"shape {a.shape} != reference {ref.shape}")
+    if a.dtype != ref.dtype:
+        return Comparison(False, np.inf, np.inf, f"dtype {a.dtype} != reference {ref.dtype}")
     if a.size == 0:
-        return 0.0
-    return float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64))))
+        return Comparison(True, 0.0, 0.0)
+    x, y = a.astype(np.float64), ref.astype(np.float64)
+    equal = (x == y) | (np.isnan(x) & np.isnan(y))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # Where the values differ, a NaN or an infinity makes the difference infinite.
+        diff = np.where(equal, 0.0, np.abs(x - y))
+        diff[np.isnan(diff)] = np.inf
+        rel = np.where(equal, 0.0, diff / np.abs(y))
+        rel[np.isnan(rel)] = np.inf
+    # Integers and booleans are compared exactly.
+    close = np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=True) if a.dtype.kind == "f" else equal
+    return Comparison(bool(np.all(close)), float(diff.max()), float(rel.max()))
 
 
-def _median_ms(fns: dict[str, Callable[[], object]], reps: int) -> dict[str, float]:
-    """Interleave the repetitions of every function, then take medians (in ms)."""
+def _report(title: str, outputs: Mapping[str, np.ndarray], refs: Sequence[np.ndarray],
+            rtol: float, atol: float) -> bool:  # fmt: skip
+    """Prints one PASS/FAIL line per output; True when all pass."""
+    print(f"{title} (rtol {rtol:g}, atol {atol:g}):")
+    if len(refs) != len(outputs):
+        print(f"  FAIL: {len(outputs)} outputs, but {len(refs)} references")
+        return False
+    ok = True
+    for (name, a), ref in zip(outputs.items(), refs, strict=True):
+        c = compare(a, ref, rtol, atol)
+        ok &= c.passed
+        print(c.line(name))
+    return ok
+
+
+def _bench(fns: dict[str, Callable[[], object]], reps: int) -> dict[str, np.ndarray]:
+    """Times every function `reps` times, interleaved so that both see the same machine
+    state, after one warm-up call each; times in ms."""
     for fn in fns.values():
-        fn()  # warm-up
+        fn()
     times: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(reps):
         for k, fn in fns.items():
             t0 = time.perf_counter()
             fn()
             times[k].append((time.perf_counter() - t0) * 1e3)
-    return {k: statistics.median(v) for k, v in times.items()}
+    return {k: np.array(v) for k, v in times.items()}
+
+
+def _bench_table(times: dict[str, np.ndarray], threads: int) -> str:
+    who = "infer on 1 thread" + (f", onnxruntime on {threads}" if "onnxruntime" in times else "")
+    n = len(next(iter(times.values())))
+    lines = [f"latency in ms over {n} interleaved runs ({who}):",
+             f"  {'':<12} {'min':>8} {'median':>8} {'mean':>8} {'p90':>8}  inferences/s"]
+    for k, t in times.items():
+        lines.append(f"  {k:<12} {t.min():8.3f} {np.median(t):8.3f} {t.mean():8.3f}"
+                     f" {np.percentile(t, 90):8.3f}  {1e3 / t.mean():12.1f}")
+    if "onnxruntime" in times:
+        ratio = np.median(times["infer"]) / np.median(times["onnxruntime"])
+        lines.append(f"  median ratio infer/onnxruntime: {ratio:.2f}"
+                     f" ({'infer' if ratio < 1 else 'onnxruntime'} is faster)")
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,8 +200,7 @@ def run(args: argparse.Namespace) -> int:
         model = onnx.load(args.model)
     except Exception as e:  # noqa: BLE001 - protobuf raises several unrelated types
         raise ValueError(f"cannot read ONNX model '{args.model}': {e}") from e
-    feeds = _default_inputs(model)
-    feeds.update(_parse_inputs(args.input or []))
+    feeds = _feeds(model, _parse_inputs(args.input or []))
 
     if args.report:
         print(infer.optimization_report(model, args.opt_level))
@@ -105,12 +216,8 @@ def run(args: argparse.Namespace) -> int:
     ok = True
     refs = reference_outputs(args.model) if not args.input else None
     if refs is not None:
-        for (name, a), ref in zip(outputs.items(), refs, strict=False):
-            d = _max_diff(a, ref)
-            close = a.shape == ref.shape and np.allclose(a, ref, rtol=1e-3, atol=1e-5)
-            ok &= close
-            print(f"reference output '{name}': max |diff| = {d:.3g}"
-                  f" ({'ok' if close else 'MISMATCH'} at rtol 1e-3, atol 1e-5)")
+        ok &= _report("against the reference outputs next to the model", outputs, refs,
+                      args.rtol, args.atol)  # fmt: skip
 
     sess = None
     if args.compare == "onnxruntime":
@@ -123,40 +230,46 @@ def run(args: argparse.Namespace) -> int:
             model.SerializeToString(), so, providers=["CPUExecutionProvider"]
         )
         ort_out = sess.run(None, feeds)
-        for (name, a), b in zip(outputs.items(), ort_out, strict=True):
-            print(f"onnxruntime output '{name}': max |diff| = {_max_diff(a, b):.3g}")
+        ok &= _report(f"against onnxruntime {ort.__version__}", outputs, ort_out,
+                      args.rtol, args.atol)  # fmt: skip
 
     if args.bench:
         fns: dict[str, Callable[[], object]] = {"infer": lambda: compiled.run(feeds)}
         if sess is not None:
             fns["onnxruntime"] = lambda: sess.run(None, feeds)
-        med = _median_ms(fns, args.bench)
-        line = f"latency (median of {args.bench}, infer on 1 thread): infer {med['infer']:.2f} ms"
-        if "onnxruntime" in med:
-            line += (f", onnxruntime ({args.threads} thread(s)) {med['onnxruntime']:.2f} ms,"
-                     f" ratio infer/onnxruntime {med['infer'] / med['onnxruntime']:.2f}")
-        print(line)
+        print(_bench_table(_bench(fns, args.bench), args.threads))
     return 0 if ok else 2
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="infer-run", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="infer-run", description=__doc__.split("\n\n")[0],
+                                epilog="exit status: 0 all PASS, 2 a FAIL, 1 an error")
     p.add_argument("model", help="path to an .onnx model")
     p.add_argument("--input", action="append", metavar="NAME=FILE.npy", help="an input array")
-    p.add_argument("--compare", choices=["onnxruntime"], help="also run onnxruntime and diff")
+    p.add_argument("--compare", choices=["onnxruntime"], help="also run onnxruntime and compare")
+    p.add_argument("--rtol", type=float, default=RTOL, metavar="R",
+                   help=f"relative tolerance of the comparisons (default {RTOL:g})")
+    p.add_argument("--atol", type=float, default=ATOL, metavar="A",
+                   help=f"absolute tolerance of the comparisons (default {ATOL:g})")
     p.add_argument("--bench", type=int, default=0, metavar="N", help="time N repetitions")
     p.add_argument("--threads", type=int, default=1, metavar="K",
                    help="onnxruntime's intra-op threads (infer's kernels are single-threaded)")
-    p.add_argument("--top", type=int, default=5, metavar="K", help="print the K largest outputs")
+    p.add_argument("--top", type=int, default=5, metavar="K",
+                   help="print the K largest outputs (0: none)")
     p.add_argument("--opt-level", type=int, default=2, choices=range(4), metavar="N",
                    help="graph optimization level: 0 none, 1 basic, 2 extended (default), 3 all")
     p.add_argument("--report", action="store_true",
                    help="print op counts by type before and after graph optimization")
     args = p.parse_args(argv)
-    if args.threads < 1 or args.bench < 0:
-        p.error("--threads must be >= 1 and --bench >= 0")
+    if args.threads < 1 or args.bench < 0 or args.top < 0:
+        p.error("--threads must be >= 1, --bench and --top >= 0")
+    if not (args.rtol >= 0 and args.atol >= 0):  # also refuses NaN
+        p.error("--rtol and --atol must be >= 0")
     try:
         sys.exit(run(args))
+    except KeyboardInterrupt:
+        print("infer-run: interrupted", file=sys.stderr)
+        sys.exit(130)
     except Exception as e:  # noqa: BLE001 - the CLI's contract: one line, exit 1
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         print(f"infer-run: error: {msg}", file=sys.stderr)
