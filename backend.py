@@ -36,14 +36,19 @@ class InferBackendRep(BackendRep):
 class InferBackend(Backend):
     @classmethod
     def is_compatible(cls, model: onnx.ModelProto, device: str = "CPU", **kwargs: Any) -> bool:
-        """True when the model imports (every op and opset is supported)."""
+        """True when `device` is a CPU and the model imports: every node's op, domain and
+        opset is in the importer's table (`infer.supported_ops()`) and its attributes and
+        types are accepted. (A lowering may still refuse a rare form of an op: `prepare`
+        then raises UnsupportedError.)"""
         from infer.frontend.onnx_import import import_model
 
+        if not cls.supports_device(device):
+            return False
         try:
             import_model(model)
         except InferError:
             return False
-        return cls.supports_device(device)
+        return True
 
     @classmethod
     def prepare(cls, model: onnx.ModelProto, device: str = "CPU", **kwargs: Any) -> BackendRep:

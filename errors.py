@@ -1,15 +1,28 @@
-"""Errors `infer` reports to users: one line naming what is wrong and where."""
+"""Errors `infer` reports to users: one line naming what is wrong and where.
+
+    InferError                        catch-all for infer's own errors
+    ├── InvalidModelError  ValueError     the model is broken (unreadable, fails the ONNX
+    │                                     checker, undefined names, types that contradict)
+    ├── UnsupportedError   NotImplementedError   a valid model infer cannot compile yet
+    │                                     (ops, opsets, attributes, lowerings)
+    └── InputError         ValueError     run-time inputs that contradict the model
+        └── ShapeError                    found by the checks inside compiled code
+
+The builtin bases are what callers of onnxruntime and of Python libraries already catch:
+a bad model or bad feeds are a `ValueError`, a missing feature a `NotImplementedError`
+(itself a `RuntimeError`).
+"""
 
 
 class InferError(Exception):
     """Base of all user-facing errors."""
 
 
-class ImportError_(InferError):
-    """The ONNX model cannot be imported (unsupported op, broken graph)."""
+class InvalidModelError(InferError, ValueError):
+    """The model cannot be read or is not valid ONNX."""
 
 
-class UnsupportedError(InferError):
+class UnsupportedError(InferError, NotImplementedError):
     """Valid input that infer does not support yet."""
 
 

@@ -21,7 +21,9 @@ What the runtime reads from `@main` (see `NAME_ATTR`, `DIMS_ATTR`):
     the dim_param name or "" (static or anonymous); equal names must get equal sizes.
 
 Unknown or `dim_param` dims are dynamic (`?`). Result types are those our ops infer.
-Every failure is an `ImportError_` with one line naming the op, the node and the opset.
+A broken model raises `InvalidModelError`, a valid one with something infer cannot import
+`UnsupportedError` (every unsupported op of the model in one message), each one line
+naming the op, the node and the opset.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import graph as G
 from infer.dialects.dims import DYN, Dim
-from infer.errors import ImportError_
+from infer.errors import InferError, InvalidModelError, UnsupportedError
 from infer.frontend.onnx_ops import OPS, NodeError, OpBuilder, OpFn, Unsupported, element_type
 
 NAME_ATTR = G.NAME_ATTR
@@ -59,7 +61,10 @@ DIMS_ATTR = G.DIMS_ATTR
 MIN_OPSET = 7
 MAX_OPSET = 21  # newer opsets import for ops whose definition changed only in types
 
-__all__ = ["DIMS_ATTR", "MAX_OPSET", "MIN_OPSET", "NAME_ATTR", "import_model", "supported_ops"]
+__all__ = [
+    "DIMS_ATTR", "MAX_OPSET", "MIN_OPSET", "NAME_ATTR", "import_model", "supported_ops",
+    "unsupported_ops",
+]
 
 
 def import_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> ModuleOp:
@@ -67,23 +72,38 @@ def import_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> Mod
     proto = _load(model)
     opset = _default_opset(proto)
     graph = proto.graph
-    variants = _select_variants(graph, opset)
+    variants = _select_variants(graph, opset, _opsets(proto))
     _check_structure(graph)
     try:
         onnx.checker.check_model(proto)
     except Exception as e:  # noqa: BLE001 - the checker raises several types
-        raise ImportError_(f"invalid model: {_one_line(str(e))}") from None
+        raise InvalidModelError(f"invalid model: {_one_line(str(e))}") from None
     module = _Importer(graph, opset, variants).run()
     try:
         module.verify()
     except VerifyException as e:
-        raise ImportError_(f"imported module does not verify: {_one_line(str(e))}") from None
+        raise InvalidModelError(
+            f"imported module does not verify: {_one_line(str(e))}") from None
     return module
 
 
-def supported_ops() -> dict[str, list[int]]:
-    """Each supported ONNX op type with the versions at which its import variants start."""
-    return {op: sorted(v) for op, v in OPS.items()}
+def supported_ops() -> dict[str, tuple[int, int]]:
+    """Each ONNX op type (default domain) the importer takes, with the first and last
+    model opset it takes it at, read from the importer's own table (`OPS`)."""
+    ranges = {}
+    for op in sorted(OPS):
+        accepted = [v for v in range(MIN_OPSET, onnx.defs.onnx_opset_version() + 1)
+                    if _variant(op, v)[0] is not None]
+        if accepted:
+            ranges[op] = (accepted[0], accepted[-1])
+    return ranges
+
+
+def unsupported_ops(model: onnx.ModelProto) -> list[str]:
+    """One line per node of `model` whose op, domain or opset the importer does not take
+    (empty when all are), without importing the model."""
+    opset = _default_opset(model)
+    return [why for _, why in _variants(model.graph, opset, _opsets(model)) if why]
 
 
 # ---------------------------------------------------------------------------------------
@@ -107,22 +127,22 @@ def _load(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> onnx.Model
                 source = f"'{os.fspath(model)}'"
                 proto = onnx.load(os.fspath(model))
         except Exception as e:  # noqa: BLE001 - protobuf and file errors alike
-            raise ImportError_(
+            raise InvalidModelError(
                 f"cannot read {source} as an ONNX model: {_one_line(str(e))}"
             ) from None
     # Protobuf parses many non-ONNX byte strings without complaint: require a graph.
     if not proto.HasField("graph") or proto.ir_version == 0:
-        raise ImportError_(f"{source} is not an ONNX model (no graph or IR version)")
+        raise InvalidModelError(f"{source} is not an ONNX model (no graph or IR version)")
     return proto
 
 
 def _default_opset(proto: onnx.ModelProto) -> int:
     versions = [o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")]
     if not versions:
-        raise ImportError_("the model imports no opset of the default ONNX domain")
+        raise UnsupportedError("the model imports no opset of the default ONNX domain")
     opset = versions[0]
     if opset < MIN_OPSET:
-        raise ImportError_(
+        raise UnsupportedError(
             f"unsupported opset version {opset} (infer imports opset {MIN_OPSET} to {MAX_OPSET})"
         )
     return opset
@@ -132,17 +152,28 @@ def _node_ref(node: onnx.NodeProto, index: int) -> str:
     return f"node '{node.name}'" if node.name else f"node #{index}"
 
 
-def _node_error(node: onnx.NodeProto, index: int, opset: int, reason: str) -> ImportError_:
-    return ImportError_(
-        f"op '{node.op_type}' ({_node_ref(node, index)}, opset {opset}): {_one_line(reason)}"
+def _opsets(proto: onnx.ModelProto) -> dict[str, int]:
+    """The opset the model imports of each domain ("" for ONNX's default)."""
+    return {("" if o.domain == "ai.onnx" else o.domain): o.version for o in proto.opset_import}
+
+
+def _node_error(
+    node: onnx.NodeProto, index: int, opset: int, reason: str,
+    error: type[InferError] = InvalidModelError,
+) -> InferError:
+    what = "unsupported op" if issubclass(error, UnsupportedError) else "op"
+    return error(
+        f"{what} '{node.op_type}' ({_node_ref(node, index)}, opset {opset}): "
+        f"{_one_line(reason)}"
     )
 
 
-def _unsupported_op(node: onnx.NodeProto, index: int, opset: int, why: str = "") -> ImportError_:
-    domain = f" of domain '{node.domain}'" if node.domain not in ("", "ai.onnx") else ""
-    return ImportError_(
-        f"unsupported op '{node.op_type}'{domain} ({_node_ref(node, index)}, opset {opset}){why}"
-    )
+def _describe_op(node: onnx.NodeProto, index: int, opsets: dict[str, int]) -> str:
+    """`'Op' (node 'n', domain 'd' opset 3)`: the op's type, node and its domain's opset."""
+    domain = "" if node.domain == "ai.onnx" else node.domain
+    version = f"opset {opsets[domain]}" if domain in opsets else "not imported"
+    return (f"'{node.op_type}' ({_node_ref(node, index)}, domain '{domain or 'ai.onnx'}' "
+            f"{version})")
 
 
 @cache
@@ -174,18 +205,30 @@ def _same_form(op_type: str, since: int, fn: OpFn) -> bool:
     return io(new) == io(old) and set(new.attributes) <= _signature(fn)[3]
 
 
-def _select_variants(graph: onnx.GraphProto, opset: int) -> list[OpFn]:
-    """Each node's import function; unsupported ops and versions fail here, before the
-    checker, so their message names the op rather than a schema detail."""
-    variants = []
+def _variants(
+    graph: onnx.GraphProto, opset: int, opsets: dict[str, int]
+) -> list[tuple[OpFn | None, str]]:
+    """Each node's import function, or None and a line saying which op is unsupported."""
+    found: list[tuple[OpFn | None, str]] = []
     for i, node in enumerate(graph.node):
         if node.domain not in ("", "ai.onnx") or node.op_type not in OPS:
-            raise _unsupported_op(node, i, opset)
+            found.append((None, _describe_op(node, i, opsets)))
+            continue
         fn, why = _variant(node.op_type, opset)
-        if fn is None:
-            raise _node_error(node, i, opset, why)
-        variants.append(fn)
-    return variants
+        found.append((fn, "" if fn else f"{_describe_op(node, i, opsets)}: {why}"))
+    return found
+
+
+def _select_variants(graph: onnx.GraphProto, opset: int, opsets: dict[str, int]) -> list[OpFn]:
+    """Each node's import function; unsupported ops and versions fail here, all of them in
+    one message, before the checker, so it names the ops rather than a schema detail."""
+    found = _variants(graph, opset, opsets)
+    missing = [why for _, why in found if why]
+    if missing:
+        raise UnsupportedError(
+            f"{len(missing)} unsupported op{'s' if len(missing) > 1 else ''}: "
+            + "; ".join(missing))
+    return [fn for fn, _ in found if fn is not None]
 
 
 def _check_structure(graph: onnx.GraphProto) -> None:
@@ -201,20 +244,20 @@ def _check_structure(graph: onnx.GraphProto) -> None:
                     if name in produced_at
                     else "is not defined by any node, initializer or graph input"
                 )
-                raise ImportError_(
+                raise InvalidModelError(
                     f"invalid graph: input '{name}' of {_node_ref(node, i)} "
                     f"('{node.op_type}') {what}"
                 )
         for name in node.output:
             if name and name in defined:
-                raise ImportError_(
+                raise InvalidModelError(
                     f"invalid graph: '{name}' is defined twice ({_node_ref(node, i)}, "
                     f"'{node.op_type}')"
                 )
             defined.add(name)
     for out in graph.output:
         if out.name not in defined:
-            raise ImportError_(f"invalid graph: graph output '{out.name}' is never produced")
+            raise InvalidModelError(f"invalid graph: graph output '{out.name}' is never produced")
 
 
 # ---------------------------------------------------------------------------------------
@@ -282,14 +325,15 @@ def _call(fn: OpFn, b: OpBuilder, inputs: list[SSAValue | None], attrs: dict[str
 def _tensor_type(vi: onnx.ValueInfoProto, what: str) -> tuple[TensorType, list[str]]:
     """The builtin type of a graph input/output and its dims' dim_param names."""
     if not vi.type.HasField("tensor_type"):
-        raise ImportError_(f"{what} '{vi.name}' is not a tensor ({vi.type.WhichOneof('value')})")
+        kind = vi.type.WhichOneof("value")
+        raise UnsupportedError(f"{what} '{vi.name}' is not a tensor ({kind})")
     tt = vi.type.tensor_type
     try:
         elem = element_type(tt.elem_type)
     except Unsupported as e:
-        raise ImportError_(f"{what} '{vi.name}': {e}") from None
+        raise UnsupportedError(f"{what} '{vi.name}': {e}") from None
     if not tt.HasField("shape"):
-        raise ImportError_(f"{what} '{vi.name}' has an unknown rank (no shape)")
+        raise UnsupportedError(f"{what} '{vi.name}' has an unknown rank (no shape)")
     shape: list[Dim] = []
     params: list[str] = []
     for d in tt.shape.dim:
@@ -347,12 +391,12 @@ class _Importer:
         if name in self.values:
             return self.values[name]
         if name not in self.initializers:
-            raise ImportError_(f"{what} '{name}' is not defined")
+            raise InvalidModelError(f"{what} '{name}' is not defined")
         try:
             array = numpy_helper.to_array(self.initializers[name])
             op = G.ConstantOp(np.asarray(array))
         except Exception as e:  # noqa: BLE001 - external data, strings, odd dtypes
-            raise ImportError_(f"initializer '{name}': {_one_line(str(e))}") from None
+            raise UnsupportedError(f"initializer '{name}': {_one_line(str(e))}") from None
         op.output.name_hint = _name_hint(name)
         self.block.add_op(op)
         self.values[name] = op.output
@@ -375,9 +419,9 @@ class _Importer:
                 self.values[name] = results[i]
                 results[i].name_hint = _name_hint(name)
         except Unsupported as e:
-            raise _unsupported_op(node, index, self.opset, f": {_one_line(str(e))}") from None
-        except ImportError_ as e:
-            raise _node_error(node, index, self.opset, str(e)) from None
+            raise _node_error(node, index, self.opset, str(e), UnsupportedError) from None
+        except InferError as e:
+            raise _node_error(node, index, self.opset, str(e), type(e)) from None
         except Exception as e:  # noqa: BLE001 - any failure is reported against its node
             raise _node_error(node, index, self.opset, str(e) or type(e).__name__) from None
 
@@ -389,14 +433,14 @@ class _Importer:
         try:
             declared_elem = element_type(tt.elem_type)
         except Unsupported as e:
-            raise ImportError_(f"graph output '{vi.name}': {e}") from None
+            raise UnsupportedError(f"graph output '{vi.name}': {e}") from None
         if declared_elem != ours.element_type:
-            raise ImportError_(
+            raise InvalidModelError(
                 f"graph output '{vi.name}' is declared {declared_elem} but computes {ours}"
             )
         if tt.HasField("shape"):
             declared, _ = _tensor_type(vi, "graph output")
             if not G.compatible(ours, declared):
-                raise ImportError_(
+                raise InvalidModelError(
                     f"graph output '{vi.name}' is declared {declared} but computes {ours}"
                 )

@@ -18,8 +18,14 @@ from xdsl.parser import Parser
 
 from infer.context import make_context
 from infer.dialects import graph as G
-from infer.errors import ImportError_, InferError
-from infer.frontend.onnx_import import DIMS_ATTR, NAME_ATTR, import_model
+from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.onnx_import import (
+    DIMS_ATTR,
+    NAME_ATTR,
+    import_model,
+    supported_ops,
+    unsupported_ops,
+)
 from infer.frontend.onnx_ops import OPS
 
 LIGHT = Path(onnx.__file__).parent / "backend/test/data/light"
@@ -258,44 +264,81 @@ def _bad(name: str) -> onnx.ModelProto | bytes:
     raise AssertionError(name)
 
 
+# case: (error class, the message's core)
 ERRORS = {
-    "unsupported_op": "unsupported op 'NonMaxSuppression' (node 'nms_3', opset 13)",
-    "unnamed_node": "unsupported op 'TopK' (node #1, opset 13)",
-    "domain": "unsupported op 'Gelu' of domain 'com.microsoft' (node 'g', opset 13)",
-    "old_opset": "unsupported opset version 6",
-    "mixed_types": "op 'Mul' (node 'mul1', opset 13): operands have different element types",
-    "bad_shape": "op 'MatMul' (node 'mm', opset 13): 'graph.matmul': contraction dims differ",
-    "cycle": "input 'b' of node 'n0' ('Relu') is produced by a later node",
-    "unknown_input": "input 'nope' of node 'r' ('Relu') is not defined",
-    "maxpool_indices": "unsupported op 'MaxPool' (node 'mp', opset 13): output #1 ('idx')",
-    "bn_training": "unsupported op 'BatchNormalization' (node 'bn', opset 15): training mode",
-    "auto_pad_dynamic": "unsupported op 'Conv' (node 'c', opset 13): auto_pad SAME_UPPER needs"
-                        " static spatial dims",
-    "missing_attr": "'size' is missing",
-    "not_onnx": "cannot read the input as an ONNX model",
+    "unsupported_op": (UnsupportedError, "1 unsupported op: 'NonMaxSuppression' "
+                                         "(node 'nms_3', domain 'ai.onnx' opset 13)"),
+    "unnamed_node": (UnsupportedError, "'TopK' (node #1, domain 'ai.onnx' opset 13)"),
+    "domain": (UnsupportedError, "'Gelu' (node 'g', domain 'com.microsoft' opset 1)"),
+    "old_opset": (UnsupportedError, "unsupported opset version 6"),
+    "mixed_types": (InvalidModelError,
+                    "op 'Mul' (node 'mul1', opset 13): operands have different element types"),
+    "bad_shape": (InvalidModelError,
+                  "op 'MatMul' (node 'mm', opset 13): 'graph.matmul': contraction dims differ"),
+    "cycle": (InvalidModelError, "input 'b' of node 'n0' ('Relu') is produced by a later node"),
+    "unknown_input": (InvalidModelError, "input 'nope' of node 'r' ('Relu') is not defined"),
+    "maxpool_indices": (UnsupportedError,
+                        "unsupported op 'MaxPool' (node 'mp', opset 13): output #1 ('idx')"),
+    "bn_training": (UnsupportedError,
+                    "unsupported op 'BatchNormalization' (node 'bn', opset 15): training mode"),
+    "auto_pad_dynamic": (UnsupportedError, "unsupported op 'Conv' (node 'c', opset 13): "
+                                           "auto_pad SAME_UPPER needs static spatial dims"),
+    "missing_attr": (InvalidModelError, "'size' is missing"),
+    "not_onnx": (InvalidModelError, "cannot read the input as an ONNX model"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(ERRORS))
 def test_import_errors(case: str) -> None:
-    with pytest.raises(ImportError_) as info:
+    error, text = ERRORS[case]
+    with pytest.raises(error) as info:
         import_model(_bad(case))
     message = str(info.value)
-    assert ERRORS[case] in message
+    assert text in message
     assert "\n" not in message
     assert isinstance(info.value, InferError)
 
 
+def test_every_unsupported_op_in_one_message() -> None:
+    m = model([h.make_node("NonMaxSuppression", ["x", "x"], ["a"], name="nms"),
+               h.make_node("Relu", ["a"], ["b"], name="ok"),
+               h.make_node("Gelu", ["b"], ["c"], name="g", domain="com.microsoft"),
+               h.make_node("Inverse", ["c"], ["y"], name="inv", domain="com.microsoft")],
+              [X], [Y])
+    m.opset_import.append(h.make_opsetid("com.microsoft", 1))
+    expected = ["'NonMaxSuppression' (node 'nms', domain 'ai.onnx' opset 13)",
+                "'Gelu' (node 'g', domain 'com.microsoft' opset 1)",
+                "'Inverse' (node 'inv', domain 'com.microsoft' opset 1)"]
+    with pytest.raises(UnsupportedError) as info:
+        import_model(m)
+    assert str(info.value) == "3 unsupported ops: " + "; ".join(expected)
+    assert unsupported_ops(m) == expected
+    assert isinstance(info.value, NotImplementedError)
+
+
+def test_supported_ops_are_the_importers_table() -> None:
+    ops = supported_ops()
+    assert sorted(ops) == sorted(OPS)  # every entry of the table is reachable at some opset
+    assert ops["Relu"] == (7, onnx.defs.onnx_opset_version())
+    assert ops["LayerNormalization"][0] == 17  # defined since opset 17
+    first, last = ops["Softsign"]
+    for opset in (first, last):
+        m = model([h.make_node("Softsign", ["x"], ["y"])], [X], [Y], opset=opset)
+        assert unsupported_ops(m) == [] and import_model(m)
+    m = model([h.make_node("LayerNormalization", ["x", "x"], ["y"])], [X], [Y], opset=16)
+    assert len(unsupported_ops(m)) == 1
+
+
 def test_missing_file_is_an_import_error(tmp_path: Path) -> None:
-    with pytest.raises(ImportError_, match="cannot read"):
+    with pytest.raises(InvalidModelError, match="cannot read"):
         import_model(tmp_path / "missing.onnx")
     (tmp_path / "text.onnx").write_text("hello")
-    with pytest.raises(ImportError_):
+    with pytest.raises(InvalidModelError):
         import_model(os.fspath(tmp_path / "text.onnx"))
 
 
 def test_node_test_models_import_or_fail_cleanly() -> None:
-    """Every ONNX node test whose ops we support imports, or fails with one ImportError_."""
+    """Every ONNX node test whose ops we support imports, or fails with one InferError."""
     from onnx.backend.test.case.node import collect_testcases
 
     with warnings.catch_warnings():
@@ -309,6 +352,6 @@ def test_node_test_models_import_or_fail_cleanly() -> None:
         try:
             import_model(m)
             imported += 1
-        except ImportError_ as e:
+        except InferError as e:
             assert "\n" not in str(e), case.name
     assert imported > 300

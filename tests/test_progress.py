@@ -36,7 +36,8 @@ def test_verbose_prints_each_stage_time(relu_model, capsys) -> None:
     err = capsys.readouterr().err.splitlines()
     assert [line.split("  ")[0].removeprefix("infer: ").strip() for line in err] == STAGE_LINES
     times = [float(line.split()[-2]) for line in err]
-    assert all(t >= 0 for t in times) and times[-1] == pytest.approx(sum(times[:-1]), abs=2e-3)
+    assert all(t >= 0 for t in times)
+    assert times[-1] == pytest.approx(sum(times[:-1]), abs=4e-3)  # printed rounded to 1 ms
     x = np.array([[-1, 2, -3, 4]], np.float32)
     np.testing.assert_array_equal(compiled.run({"x": x})["y"], np.maximum(x, 0))
 
