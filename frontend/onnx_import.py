@@ -17,10 +17,13 @@ What the runtime reads from `@main` (see `NAME_ATTR`, `DIMS_ATTR`):
   * arguments are the graph's real inputs in ONNX order (initializers, even those that old
     models also list as inputs, are `graph.constant`s); results are the graph outputs in order;
   * `graph.name` (arg and result attribute): the ONNX tensor name, to map feeds and fetches;
-  * `graph.dims` (arg attribute, only when some dim has a `dim_param`): one string per dim,
-    the dim_param name or "" (static or anonymous); equal names must get equal sizes.
+  * `graph.dims` (arg and result attribute, only when some dim has a `dim_param`): one
+    string per dim, the dim_param name or "" (static or anonymous); equal names must get
+    equal sizes, except `G.ANONYMOUS_DIM` ("?"), which like "" names no symbol.
 
-Unknown or `dim_param` dims are dynamic (`?`). Result types are those our ops infer.
+Unknown, negative (`dim_value: -1`, as some exporters write) or `dim_param` dims are
+dynamic (`?`). Result types are those our ops infer; a result's dim names are those its
+graph output declares.
 A broken model raises `InvalidModelError`, a valid one with something infer cannot import
 `UnsupportedError` (every unsupported op of the model in one message), each one line
 naming the op, the node and the opset.
@@ -337,7 +340,7 @@ def _tensor_type(vi: onnx.ValueInfoProto, what: str) -> tuple[TensorType, list[s
     shape: list[Dim] = []
     params: list[str] = []
     for d in tt.shape.dim:
-        shape.append(d.dim_value if d.HasField("dim_value") else DYN)
+        shape.append(d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else DYN)
         params.append(d.dim_param)
     return G.tensor_type(shape, elem), params
 
@@ -372,17 +375,20 @@ class _Importer:
             self._node(i, node, fn)
 
         results = [self._value(o.name, "graph output") for o in self.graph.output]
+        res_attrs = []
         for o, r in zip(self.graph.output, results, strict=True):
-            self._check_output(o, cast(TensorType, r.type))
+            params = self._check_output(o, cast(TensorType, r.type))
+            attrs = {NAME_ATTR: StringAttr(o.name)}
+            if any(params):
+                attrs[DIMS_ATTR] = ArrayAttr([StringAttr(p) for p in params])
+            res_attrs.append(DictionaryAttr(attrs))
         self.block.add_op(ReturnOp(*results))
         func = FuncOp(
             "main",
             (arg_types, [r.type for r in results]),
             Region(self.block),
             arg_attrs=ArrayAttr(arg_attrs),
-            res_attrs=ArrayAttr(
-                [DictionaryAttr({NAME_ATTR: StringAttr(o.name)}) for o in self.graph.output]
-            ),
+            res_attrs=ArrayAttr(res_attrs),
         )
         return ModuleOp([func])
 
@@ -425,11 +431,12 @@ class _Importer:
         except Exception as e:  # noqa: BLE001 - any failure is reported against its node
             raise _node_error(node, index, self.opset, str(e) or type(e).__name__) from None
 
-    def _check_output(self, vi: onnx.ValueInfoProto, ours: TensorType) -> None:
-        """A declared output type must agree with ours where both are known."""
+    def _check_output(self, vi: onnx.ValueInfoProto, ours: TensorType) -> list[str]:
+        """A declared output type must agree with ours where both are known; returns the
+        declared dim names (none when the shape is not declared)."""
         tt = vi.type.tensor_type
         if not vi.type.HasField("tensor_type") or tt.elem_type == 0:
-            return
+            return []
         try:
             declared_elem = element_type(tt.elem_type)
         except Unsupported as e:
@@ -438,9 +445,11 @@ class _Importer:
             raise InvalidModelError(
                 f"graph output '{vi.name}' is declared {declared_elem} but computes {ours}"
             )
-        if tt.HasField("shape"):
-            declared, _ = _tensor_type(vi, "graph output")
-            if not G.compatible(ours, declared):
-                raise InvalidModelError(
-                    f"graph output '{vi.name}' is declared {declared} but computes {ours}"
-                )
+        if not tt.HasField("shape"):
+            return []
+        declared, params = _tensor_type(vi, "graph output")
+        if not G.compatible(ours, declared):
+            raise InvalidModelError(
+                f"graph output '{vi.name}' is declared {declared} but computes {ours}"
+            )
+        return params

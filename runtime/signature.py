@@ -17,10 +17,13 @@ from xdsl.dialects.builtin import (
 )
 
 from infer.codegen.translate import numpy_dtype
+from infer.dialects.graph.types import ANONYMOUS_DIM
 from infer.dialects.llvmx import MODEL_SIGNATURE_ATTR
 from infer.errors import InferError, InputError
 
-Dim = int | str | None  # static size, symbolic name (dim_param), or unnamed dynamic
+# Static size, dim_param (equal names get equal sizes, but ANONYMOUS_DIM names no symbol),
+# or unnamed dynamic.
+Dim = int | str | None
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ def check_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np
                     f"input '{s.name}': dim {j} must be {want} ({s.describe()}), "
                     f"got shape {tuple(a.shape)}"
                 )
-            if isinstance(want, str):
+            if isinstance(want, str) and want != ANONYMOUS_DIM:
                 if want in bound and bound[want][0] != got:
                     size, where = bound[want]
                     raise InputError(

@@ -355,3 +355,52 @@ def test_node_test_models_import_or_fail_cleanly() -> None:
         except InferError as e:
             assert "\n" not in str(e), case.name
     assert imported > 300
+
+
+# -- dynamic dims -------------------------------------------------------------------------
+
+
+def _declared(name: str, dims: list[int | str | None]) -> onnx.ValueInfoProto:
+    """A float input/output whose dims are written exactly as given: int as dim_value
+    (negative too), str as dim_param ("" and "?" too), None as neither."""
+    v = h.make_tensor_value_info(name, T.FLOAT, None)
+    shape = v.type.tensor_type.shape
+    for d in dims:
+        dim = shape.dim.add()
+        if isinstance(d, int):
+            dim.dim_value = d
+        elif d is not None:
+            dim.dim_param = d
+    return v
+
+
+DECLARED = ["N", 3, "?", "?", "", -1, None]
+
+
+def test_negative_question_mark_and_empty_dims_import_as_dynamic() -> None:
+    m = model([h.make_node("Relu", ["x"], ["y"])], [_declared("x", DECLARED)],
+              [_declared("y", DECLARED)])
+    func = main_func(import_model(m))
+    assert str(func.function_type) == "(tensor<?x3x?x?x?x?x?xf32>) -> tensor<?x3x?x?x?x?x?xf32>"
+    for attrs in (func.arg_attrs.data[0], func.res_attrs.data[0]):
+        assert [a.data for a in attrs.data[DIMS_ATTR].data] == ["N", "", "?", "?", "", "", ""]
+
+
+def test_dynamic_dims_are_independent_like_onnxruntime() -> None:
+    """[N, 3, ?, ?]-style inputs take any sizes at each anonymous dim, as onnxruntime does;
+    the outputs are onnxruntime's."""
+    import onnxruntime as ort
+
+    import infer
+
+    m = model([h.make_node("Relu", ["x"], ["r"]), h.make_node("Add", ["r", "b"], ["y"])],
+              [_declared("x", DECLARED), _declared("b", ["?", "?", "", -1, None])],
+              [_declared("y", DECLARED)], opset=17)
+    compiled = infer.compile(m)
+    ref = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(0)
+    for shape in [(2, 3, 4, 5, 6, 7, 8), (1, 3, 7, 2, 1, 3, 1)]:
+        feeds = {"x": rng.standard_normal(shape, np.float32),
+                 "b": rng.standard_normal(shape[2:], np.float32)}
+        (theirs,) = ref.run(None, feeds)
+        np.testing.assert_allclose(compiled.run(feeds)["y"], theirs, rtol=1e-6)

@@ -120,11 +120,15 @@ def get_ints(op: Operation | Mapping[str, Attribute], name: str) -> list[int] | 
 # name of each input and output, and the names of its dims (`dim_param`, "" if none).
 NAME_ATTR = "graph.name"
 DIMS_ATTR = "graph.dims"
+# The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
+# symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
+ANONYMOUS_DIM = "?"
 
 
 __all__ = [
     "NAME_ATTR",
     "DIMS_ATTR",
+    "ANONYMOUS_DIM",
     "FLOAT_TYPES",
     "is_float",
     "numpy_dtype",
