@@ -1,25 +1,134 @@
-"""`infer-opt`: located one-line diagnostics with exit status 1 and no traceback, its
-help, version and pass timings."""
+"""`infer-opt`: located diagnostics (file:line:col, the source line, a caret) for errors in
+the input, one line for any other error, exit status 1 and no traceback; its help,
+version and pass timings. Malformed pipelines and verifier locations are FileCheck tests
+in filecheck_tests/tools/infer-opt/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+from infer.passes import PASSES
+from infer.tools.infer_opt import infer_version
 
 from .test_cli import _relu_model, run
 
 
+def _located(r, first: str, source: str, caret: str) -> None:
+    """stderr is mlir-opt's three lines: `file:line:col: error: ...`, the line, a caret."""
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.splitlines() == [first, source, caret]
+
+
 def test_malformed_ir() -> None:
     r = run("infer-opt", "-", stdin="func.func @f() { %x = graph.relu }")
+    _located(r, "stdin:1:34: error: operand expected",
+             "func.func @f() { %x = graph.relu }", " " * 33 + "^")  # fmt: skip
+
+
+def test_bad_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "bad.mlir"
+    path.write_bytes(b"func.func @f() {\n  func.return \xff\n}\n")
+    r = run("infer-opt", str(path))
+    _located(r, f"{path}:2:15: error: invalid UTF-8 byte 0xff",
+             "  func.return \ufffd", " " * 14 + "^")  # fmt: skip
+
+
+def test_nesting_too_deep() -> None:
+    ir = "func.func @f(%a: " + "tensor<" * 3000 + "f32" + ">" * 3000 + ") {\n func.return\n}"
+    r = run("infer-opt", "-", stdin=ir)
     assert r.returncode == 1
-    assert "operand expected" in r.stderr
-    assert "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0] == "stdin:1:1: error: nesting too deep to parse (Python's recursion limit)"
+    assert lines[2] == "^^^^^^^^^" and len(lines) == 3
+
+
+def test_literals_out_of_range() -> None:
+    cases = {
+        "arith.constant 1.0e39 : f32":
+            "literal out of range: float too large to pack with f format",
+        "arith.constant dense<300> : tensor<2xi8>":
+            "Integer value 300 is out of range for type i8 which supports values in the"
+            " range [-128, 256)",
+        "arith.constant 99999999999999999999999 : i64":
+            "Integer value 99999999999999999999999 is out of range for type i64 which"
+            " supports values in the range [-9223372036854775808, 18446744073709551616)",
+    }  # fmt: skip
+    for op, message in cases.items():
+        ir = f"func.func @f() {{\n  %a = {op}\n  func.return\n}}\n"
+        _located(run("infer-opt", "-", stdin=ir), f"stdin:2:8: error: {message}",
+                 f"  %a = {op}", " " * 7 + "^" * len("arith.constant"))  # fmt: skip
+
+
+def test_verifier_error_located() -> None:
+    ir = """func.func @f(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2x3xf32> {
+  %c = graph.add %a, %b : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  func.return %c : tensor<2x3xf32>
+}"""
+    _located(run("infer-opt", "-", stdin=ir),
+             "stdin:2:8: error: 'graph.add': shapes [2, 3] and [4, 3] do not broadcast",
+             ir.splitlines()[1], " " * 7 + "^" * len("graph.add"))  # fmt: skip
 
 
 def test_bad_pass_option() -> None:
     r = run("infer-opt", "-", "-p", "cse{bogus=1}", stdin="")
     assert r.returncode == 1
-    assert r.stderr.startswith("infer-opt: error:")
-    assert "Traceback" not in r.stderr
+    assert r.stderr == (
+        "infer-opt: error: -p: pass 'cse' has no option 'bogus' (its options: none)\n")
+
+
+def test_unclosed_brace_is_one_line() -> None:
+    r = run("infer-opt", "-", "-p", "graph-optimize{level=2", stdin="")
+    assert r.returncode == 1
+    assert r.stderr == ("infer-opt: error: -p 'graph-optimize{level=2', column 23: Malformed"
+                        " pass arguments, expected either a space or `}` here\n")
+
+
+def test_version() -> None:
+    r = run("infer-opt", "--version")
+    assert r.returncode == 0
+    assert re.fullmatch(rf"infer-opt {re.escape(infer_version())} \(xDSL \d+\.\d+\.\d+\)\n",
+                        r.stdout)  # fmt: skip
+
+
+def test_help_lists_every_pass_with_options() -> None:
+    r = run("infer-opt", "--help")
+    assert r.returncode == 0
+    listing = r.stdout.split("passes (-p 'name{option=value ...},...'):\n")[1].splitlines()
+    described = {m[1]: m[2] for s in listing if (m := re.fullmatch(r"  (\S+) +(.+)", s))}
+    assert sorted(described) == sorted(PASSES)  # each with a description
+    i = listing.index(next(s for s in listing if s.startswith("  graph-optimize ")))
+    assert described["graph-optimize"].startswith("Graph optimization at `level` 0 (none)")
+    assert listing[i + 1 : i + 3] == ["      level: int = 2", "      block: int = 8"]
+    assert "      outline: bool = False" in listing
+
+
+def test_time_passes_to_stderr(tmp_path: Path) -> None:
+    """The table goes to stderr (the IR on stdout is unchanged) and covers the import and,
+    with `-t llvm`, the LLVM stage."""
+    model = str(_relu_model(tmp_path))
+    plain = run("infer-opt", model, "-p", "compile", "-t", "llvm")
+    timed = run("infer-opt", model, "-p", "compile", "-t", "llvm", "--time-passes")
+    assert plain.returncode == timed.returncode == 0, timed.stderr
+    assert "define" in plain.stdout and "Execution time" not in timed.stdout
+    # The LLVM IR is the same with and without the table (up to nothing time-dependent).
+    assert timed.stdout == plain.stdout
+    rows = re.findall(r"^ +(\d+\.\d{4}) \( *(\d+\.\d)%\)  (.+)$", timed.stderr, re.M)
+    names = [name for _, _, name in rows]
+    assert names == ["import ONNX", "verifier", "pass compile",
+                     "LLVM: translate, O3 for this CPU", "Total"]  # fmt: skip
+    total = float(rows[-1][0])
+    assert abs(sum(float(t) for t, _, _ in rows[:-1]) - total) <= 5e-4 * len(rows)
+    assert f"Total Execution Time: {rows[-1][0]} seconds" in timed.stderr
+
+
+def test_time_passes_text_input() -> None:
+    r = run("infer-opt", "-", "-p", "canonicalize,cse", "--time-passes",
+            stdin="func.func @f() {\n  func.return\n}\n")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    names = re.findall(r"^ +\d+\.\d{4} \( *\d+\.\d%\)  (.+)$", r.stderr, re.M)
+    assert names == ["parse", "verifier", "pass canonicalize", "pass cse", "print IR", "Total"]
+    assert r.stdout.startswith("builtin.module {")
 
 
 def test_compile_pipeline(tmp_path: Path) -> None:

@@ -3,20 +3,39 @@
     infer-opt model.onnx -p plan-loops,graph-to-loops
     infer-opt ir.mlir -p 'canonicalize,cse' -o out.mlir
     infer-opt - < ir.mlir
+    infer-opt model.onnx -p compile -t llvm --time-passes   # LLVM IR after O3; timings
 
-Errors (malformed IR, a failing verifier, a broken model, a bad pass option) print one
-diagnostic and exit with status 1.
+Errors exit with status 1 and no traceback. An error at a place in the input is reported
+as mlir-opt does, `file:line:col: error: message` followed by the source line and a caret:
+malformed IR, bad UTF-8, nesting too deep, out-of-range literals, and a failing verifier
+(at the op that fails, or the nearest enclosing op the input spelled out). Any other error
+(a malformed -p pipeline, an unknown pass or option, a broken model) is one line
+`infer-opt: error: ...`.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
-from collections.abc import Sequence
-from typing import IO
+import time
+from collections.abc import Callable, Sequence
+from importlib.metadata import version
+from typing import IO, get_type_hints
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from xdsl.utils.exceptions import (
+    ArgSpecParseError,
+    DiagnosticException,
+    ParseError,
+    VerifyException,
+)
+from xdsl.utils.lexer import Input, Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from infer.context import make_context
@@ -25,7 +44,183 @@ from infer.errors import InferError
 from infer.passes import PASSES
 
 
+def infer_version() -> str:
+    """infer's version: `infer.__version__` when the package defines it, else the installed
+    distribution's."""
+    import infer
+
+    return getattr(infer, "__version__", None) or version("infer")
+
+
+class LocatedError(Exception):
+    """An error at a place in the input: printed as `file:line:col: error: message`."""
+
+    def __init__(self, span: Span, message: str) -> None:
+        super().__init__(message)
+        self.span = span
+        self.message = message
+
+    def __str__(self) -> str:
+        # print_with_context starts with the location line; mlir-opt puts the message on it.
+        context = self.span.print_with_context().split("\n", 1)[1]
+        return f"{self.span.get_location()}: error: {self.message}\n{context.rstrip()}"
+
+
+# What pathological input raises inside xDSL's parser instead of a ParseError: nesting
+# deeper than Python's stack, literals out of range for their type (OverflowError from
+# struct, ValueError or VerifyException from an attribute's checks).
+_PARSE_FAILURES = (RecursionError, OverflowError, ValueError, VerifyException)
+
+
+class _LocatingParser(Parser):
+    """xDSL's parser, remembering where each op's name is (ops parsed from text keep no
+    location in xDSL 0.74; mlir-opt reports an op at its name) and turning the Python
+    errors of _PARSE_FAILURES into parse errors at the op being parsed."""
+
+    def __init__(self, ctx, text: str, name: str, spans: dict[Operation, Span]) -> None:
+        super().__init__(ctx, text, name)
+        self.spans = spans
+        self._names: list[Span] = []  # the op names of the ops being parsed, outermost first
+
+    def _parse_op_result_list(self):
+        # Called first by parse_operation; the op's name is the next token.
+        results = super()._parse_op_result_list()
+        self._names.append(self._current_token.span)
+        return results
+
+    def parse_operation(self) -> Operation:
+        depth, start = len(self._names), self._current_token.span
+        try:
+            op = super().parse_operation()
+            self.spans[op] = self._names[depth]
+            return op
+        except _PARSE_FAILURES as e:
+            at = self._names[depth] if len(self._names) > depth else start
+            raise ParseError(at, _parse_failure(e)) from None
+        finally:
+            del self._names[depth:]
+
+
+def _parse_failure(e: Exception) -> str:
+    if isinstance(e, RecursionError):
+        return "nesting too deep to parse (Python's recursion limit)"
+    if isinstance(e, OverflowError):
+        return f"literal out of range: {e}"
+    return str(e)
+
+
+def parse_mlir(ctx, data: bytes, name: str, spans: dict[Operation, Span],
+               implicit_module: bool = True) -> ModuleOp:  # fmt: skip
+    """Textual IR to a module, recording each op's position in `spans`; every error in
+    the input is a ParseError with its position."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        span = Span(e.start, e.end, Input(data, name))
+        raise ParseError(span, f"invalid UTF-8 byte 0x{data[e.start]:02x}") from None
+    parser = _LocatingParser(ctx, text, name, spans)
+    try:
+        return parser.parse_module(implicit_module)
+    except _PARSE_FAILURES as e:  # outside any op
+        raise ParseError(parser._current_token.span, _parse_failure(e)) from None
+
+
+def check_pipeline(spec: str, passes: dict[str, Callable[[], type[ModulePass]]]) -> None:
+    """Raises ValueError with one line for a -p pipeline that xDSL would refuse with a
+    traceback or a message that does not say which pass or option is wrong."""
+    try:
+        specs = list(parse_pipeline(spec))
+    except ArgSpecParseError as e:
+        # xDSL's message: a header, "pass-pipeline:1:COL", the text, a caret, the message.
+        lines = str(e).splitlines()
+        col = lines[1].rsplit(":", 1)[-1]
+        raise ValueError(f"-p '{spec}', column {col}: {lines[-1].strip()}") from None
+    for s in specs:
+        if s.name not in passes:
+            raise ValueError(f"-p: unknown pass '{s.name}' (infer-opt --help lists them)")
+        cls = passes[s.name]()
+        options = _options(cls)
+        params = s.normalize_parameter_names().parameters
+        for key, value in params.items():
+            if key not in options:
+                known = ", ".join(options) or "none"
+                raise ValueError(
+                    f"-p: pass '{s.name}' has no option '{key}' (its options: {known})")
+            try:
+                cls.from_spec(ArgSpec(s.name, {key: value}))
+            except Exception as e:  # noqa: BLE001 - other refusals: the full spec, below
+                if str(e).startswith("Incompatible types"):
+                    given = "'" + " ".join(map(str, value)) + "'" if value else "no value"
+                    raise ValueError(
+                        f"-p: option '{key}' of pass '{s.name}' takes"
+                        f" {_type_name(get_type_hints(cls)[key])}, got {given}"
+                    ) from None
+        cls.from_spec(s)  # a value the pass refuses: its own message names it
+
+
+def _options(cls: type[ModulePass]) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls) if f.init and f.name != "name"]
+
+
+def _type_name(t: object) -> str:
+    return getattr(t, "__name__", None) or str(t)
+
+
+# xDSL passes our pipelines use whose class and module have no docstring.
+_UNDOCUMENTED = {
+    "cse": "Common subexpression elimination",
+    "dce": "Dead code elimination: erases ops without side effects whose results are unused",
+    "lower-affine": "Lower affine ops to scf and arith",
+    "reconcile-unrealized-casts": "Fold chains of unrealized_conversion_cast that cancel out",
+}
+
+
+def _description(cls: type[ModulePass]) -> str:
+    """The first sentence of the pass's docstring (of its module's when the class has
+    none), without the `name{options}`: prefix our docstrings start with."""
+    doc = cls.__doc__ or ""
+    if doc.startswith(f"{cls.__name__}("):  # the dataclass's generated signature
+        doc = ""
+    doc = doc or sys.modules[cls.__module__].__doc__ or ""
+    text = " ".join(doc.strip().split("\n\n")[0].split())
+    if text.startswith("`") and "`: " in text:
+        text = text.split("`: ", 1)[1]
+    return text.split(". ")[0].rstrip(".") or _UNDOCUMENTED.get(cls.name, "")
+
+
+def pass_help() -> str:
+    """Every registered pass with its options (type = default) and a one-line
+    description, for --help."""
+    lines = ["passes (-p 'name{option=value ...},...'):"]
+    for name in sorted(PASSES):
+        cls = PASSES[name]()
+        hints = get_type_hints(cls)
+        lines.append(f"  {name:<28} {_description(cls)}".rstrip())
+        for f in dataclasses.fields(cls):
+            if f.init and f.name != "name":
+                default = "" if f.default is dataclasses.MISSING else f" = {f.default!r}"
+                lines.append(f"      {f.name}: {_type_name(hints[f.name])}{default}")
+    return "\n".join(lines)
+
+
+def _emit_llvm_ir(module: ModuleOp, out: IO[str]) -> None:
+    """`-t llvm`: the module (llvm dialect) as LLVM IR after O3 for this CPU, as the JIT
+    compiles it (weights are external globals the JIT binds by address)."""
+    from infer.codegen import emit_llvm_ir
+
+    out.write(emit_llvm_ir(module))
+
+
 class InferOptMain(xDSLOptMain):
+    def __init__(self, description: str, args: Sequence[str] | None = None) -> None:
+        argv = sys.argv[1:] if args is None else args
+        self._help = any(a in ("-h", "--help") for a in argv)
+        self._spans: dict[Operation, Span] = {}
+        self._line_offset = 0
+        self._times: dict[str, float] = {}  # stage -> seconds, in order, for --time-passes
+        self.version_format = f"infer-opt {infer_version()} (xDSL {{xdsl_version}})"
+        super().__init__(description=description, args=args)
+
     def register_all_dialects(self) -> None:
         self.ctx = make_context()
 
@@ -33,18 +228,37 @@ class InferOptMain(xDSLOptMain):
         for name, factory in PASSES.items():
             self.register_pass(name, factory)
 
-    def register_all_frontends(self) -> None:
-        super().register_all_frontends()
+    def register_all_targets(self) -> None:
+        self.available_targets["llvm"] = _emit_llvm_ir
+        super().register_all_targets()
 
+    def register_all_frontends(self) -> None:
         def parse_onnx(io: IO[bytes]) -> ModuleOp:
             from infer.frontend.onnx_import import import_model
 
             return import_model(io.read())
 
+        def parse_text(io: IO[bytes]) -> ModuleOp:
+            return parse_mlir(self.ctx, io.read(), self.get_input_name(), self._spans,
+                              not self.args.no_implicit_module)  # fmt: skip
+
+        self.available_frontends["mlir"] = parse_text
         self.available_frontends["onnx"] = parse_onnx
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        if self._help:  # loads every pass module: only when asked
+            arg_parser.epilog = pass_help()
+        for action in arg_parser._actions:
+            if "--time-passes" in action.option_strings:
+                action.help = "print a table of the time of each stage to stderr"
+            if "-t" in action.option_strings:
+                action.help = "output: mlir (default) or llvm (LLVM IR after O3 for this CPU)"
+            if "-p" in action.option_strings:
+                action.help = "comma-separated passes, with options in braces (listed below)"
+            if "--version" in action.option_strings:
+                action.help = "print infer-opt's version and exit"
         arg_parser.add_argument(
             "--elide-weights",
             type=int,
@@ -58,30 +272,125 @@ class InferOptMain(xDSLOptMain):
             help="print every constant in full (its output can be compiled again)",
         )
 
+    def _time(self, stage: str, seconds: float) -> None:
+        self._times[stage] = self._times.get(stage, 0.0) + seconds
+
+    def setup_pipeline(self) -> None:
+        check_pipeline(self.args.passes, self.available_passes)
+        started = time.perf_counter()
+
+        # xDSL's callback, with the times kept for a table instead of printed into the IR.
+        def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+            nonlocal started
+            now = time.perf_counter()
+            if prev is not None:
+                self._time(f"pass {prev.name}", now - started)
+            if not self.args.disable_verify:
+                module.verify()
+                self._time("verifier", time.perf_counter() - now)
+            if prev and nxt and self.args.print_between_passes:
+                print(f"IR after {prev.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+            started = time.perf_counter()
+
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         if self.args.input_file == "-":
             self.args.input_file = None
         return super().get_input_stream()
 
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        self._line_offset = start_offset
+        t0 = time.perf_counter()
+        module = super().parse_chunk(chunk, file_extension, start_offset)
+        stage = "import ONNX" if file_extension == "onnx" else "parse"
+        self._time(stage, time.perf_counter() - t0)
+        return module
+
     def apply_passes(self, prog: ModuleOp) -> None:
-        # With --verify-diagnostics, a pass's refusal is a diagnostic like a verifier's:
-        # printed, and the next chunk of a split input runs (mlir-opt does the same).
         try:
             super().apply_passes(prog)
+        except VerifyException as e:
+            span = self._span_of_failure(prog, e)
+            if self.args.verify_diagnostics:
+                where = f"{span.get_location()}: error: " if span is not None else ""
+                located = DiagnosticException(f"{where}{e}")
+                located.__notes__ = getattr(e, "__notes__", [])
+                raise located from None
+            if span is None:
+                raise
+            raise LocatedError(span, str(e)) from None
         except InferError as e:
+            # With --verify-diagnostics, a pass's refusal is a diagnostic like a verifier's:
+            # printed, and the next chunk of a split input runs (mlir-opt does the same).
             if not self.args.verify_diagnostics:
                 raise
             raise DiagnosticException(str(e)) from e
 
+    def _span_of_failure(self, module: ModuleOp, e: VerifyException) -> Span | None:
+        """Where the op that raised `e` (or its nearest enclosing op from the input)
+        starts. The exception does not name its op: verify ops one by one, without their
+        regions, until one fails with the same message."""
+        for op in module.walk():
+            try:
+                op.verify(verify_nested_ops=False)
+            except VerifyException as other:
+                if str(other) != str(e):
+                    continue
+                at: Operation | None = op
+                while at is not None and at not in self._spans:
+                    at = at.parent_op()
+                if at is None:
+                    return None
+                return dataclasses.replace(self._spans[at], line_offset=self._line_offset)
+        return None
+
     def output_resulting_program(self, prog: ModuleOp) -> str:
         limit = None if self.args.keep_weights else self.args.elide_weights
+        t0 = time.perf_counter()
         with graph.elide_weights(limit):
-            return super().output_resulting_program(prog)
+            out = super().output_resulting_program(prog)
+        llvm = self.args.target.split("{")[0] == "llvm"
+        self._time("LLVM: translate, O3 for this CPU" if llvm else "print IR",
+                   time.perf_counter() - t0)  # fmt: skip
+        return out
+
+    def run(self) -> None:
+        super().run()
+        if self.args.time_passes:
+            print(time_table(self._times), file=sys.stderr)
+
+
+def time_table(times: dict[str, float]) -> str:
+    """mlir-opt's `--mlir-timing` report: wall time and share of each stage, then the
+    total."""
+    total = sum(times.values())
+    rule = "===" + "-" * 73 + "==="
+    lines = [rule, f"{'... Execution time report ...':^79}".rstrip(), rule,
+             f"  Total Execution Time: {total:.4f} seconds", "",
+             "  ----Wall Time----  ----Name----"]  # fmt: skip
+    for name, t in [*times.items(), ("Total", total)]:
+        share = 100 * t / total if total else 0.0
+        lines.append(f"  {t:8.4f} ({share:5.1f}%)  {name}")
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     try:
         InferOptMain(description="infer's modular optimizer driver", args=argv).run()
+    except KeyboardInterrupt:
+        print("infer-opt: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except LocatedError as e:
+        print(e, file=sys.stderr)
+        sys.exit(1)
+    except ParseError as e:
+        print(LocatedError(e.span, e.msg), file=sys.stderr)
+        sys.exit(1)
     except Exception as e:  # noqa: BLE001 - the CLI's contract: one line, exit 1
         msg = str(e).strip() or type(e).__name__
         print(f"infer-opt: error: {msg}", file=sys.stderr)
