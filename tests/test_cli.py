@@ -3,6 +3,7 @@ compiling, the benchmark table, and one-line errors with no traceback."""
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -198,3 +199,12 @@ def test_interrupt_during_compile() -> None:
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, err
     assert err == "infer-run: interrupted\n"
+
+
+def test_verbose_prints_stage_times(tmp_path: Path) -> None:
+    from infer import progress
+
+    r = run("infer-run", str(_relu_model(tmp_path)), "-v")
+    assert r.returncode == 0, r.stderr
+    stages = [m[1] for m in re.finditer(r"^infer: (.+?) +\d+\.\d{3} s$", r.stderr, re.M)]
+    assert stages == [*progress.STAGES, "total"]

@@ -11,7 +11,8 @@ against the model's declared inputs (names, dtypes, ranks, static dims) before c
 Each comparison prints PASS or FAIL per output with the largest absolute and relative
 differences (NaN equals NaN, infinities of the same sign are equal). --bench times infer
 and (with --compare) onnxruntime in interleaved repetitions. --report prints the op counts
-by type before and after graph optimization.
+by type before and after graph optimization; -v the time of each compile stage (on
+stderr, where a terminal otherwise shows the stage being compiled).
 
 Exit status: 0 when every comparison passes, 2 when one fails, 1 on an error, 130 when
 interrupted.
@@ -205,7 +206,8 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         print(infer.optimization_report(model, args.opt_level))
     t0 = time.perf_counter()
-    compiled = infer.compile(model, opt_level=args.opt_level)
+    # Stage times with -v; otherwise a status line while compiling on a terminal.
+    compiled = infer.compile(model, opt_level=args.opt_level, verbose=args.verbose or None)
     compile_s = time.perf_counter() - t0
     outputs = compiled.run(feeds)
     print(f"compiled {args.model} at opt level {args.opt_level} in {compile_s:.2f} s")
@@ -260,6 +262,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                    help="graph optimization level: 0 none, 1 basic, 2 extended (default), 3 all")
     p.add_argument("--report", action="store_true",
                    help="print op counts by type before and after graph optimization")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="print the time of each compile stage on stderr")
     args = p.parse_args(argv)
     if args.threads < 1 or args.bench < 0 or args.top < 0:
         p.error("--threads must be >= 1, --bench and --top >= 0")
