@@ -203,6 +203,28 @@ def pass_help() -> str:
     return "\n".join(lines)
 
 
+def _expand(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
+    """The pipeline with `compile` and `lower-to-llvm` replaced by the passes they run, so
+    that --time-passes times each of them."""
+    from infer.pipeline import (
+        LOWER_TO_LLVM,
+        CompilePass,
+        LowerToLLVMPass,
+        compile_passes,
+        make_passes,
+    )
+
+    out: list[ModulePass] = []
+    for p in passes:
+        if isinstance(p, CompilePass):
+            out += make_passes(compile_passes(p.level, p.block, p.registers))
+        elif isinstance(p, LowerToLLVMPass):
+            out += make_passes(LOWER_TO_LLVM)
+        else:
+            out.append(p)
+    return tuple(out)
+
+
 def _emit_llvm_ir(module: ModuleOp, out: IO[str]) -> None:
     """`-t llvm`: the module (llvm dialect) as LLVM IR after O3 for this CPU, as the JIT
     compiles it (weights are external globals the JIT binds by address)."""
@@ -294,7 +316,10 @@ class InferOptMain(xDSLOptMain):
                 print("\n\n\n")
             started = time.perf_counter()
 
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+        pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+        if self.args.time_passes:
+            pipeline = PassPipeline(_expand(pipeline.passes), callback)
+        self.pipeline = pipeline
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         if self.args.input_file == "-":
