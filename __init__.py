@@ -8,24 +8,39 @@
 
     print(infer.optimization_report("model.onnx", opt_level=3))  # op counts per type
 
+Errors: `infer.InferError` and its subclasses `InvalidModelError` (a ValueError),
+`UnsupportedError` (a NotImplementedError), `InputError` (a ValueError) and `ShapeError`.
 The API loads lazily, so `import infer.dialects.graph` does not pull in ONNX or LLVM.
 """
 
 from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("infer")  # pyproject.toml's, as installed
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
 
 _API = {
     "compile": "infer.api",
     "compile_module": "infer.api",
     "CompiledModel": "infer.api",
-    "InferenceSession": "infer.api",
     "optimization_report": "infer.api",
+    "InferenceSession": "infer.session",
+    "SessionOptions": "infer.session",
+    "GraphOptimizationLevel": "infer.session",
+    "NodeArg": "infer.session",
+    "ModelMetadata": "infer.session",
+    "supported_ops": "infer.frontend.onnx_import",
     "InferError": "infer.errors",
-    "InputError": "infer.errors",
+    "InvalidModelError": "infer.errors",
     "UnsupportedError": "infer.errors",
+    "InputError": "infer.errors",
+    "ShapeError": "infer.errors",
     "backend": "infer.backend",
 }
 
-__all__ = sorted(_API)
+__all__ = ["__version__", *sorted(_API)]
 
 
 def __getattr__(name: str):

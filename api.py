@@ -1,22 +1,20 @@
-"""The public Python API: `compile`, `InferenceSession` with onnxruntime's conventions, and
-`optimization_report`. The target choices the pipeline takes as pass options (the NCHWc
-block, the vector register count) are filled in here, from the host (codegen/target.py),
-unless given."""
+"""The public Python API: `compile` and `optimization_report` (`InferenceSession`, with
+onnxruntime's conventions, is in session.py). The target choices the pipeline takes as
+pass options (the NCHWc block, the vector register count) are filled in here, from the
+host (codegen/target.py), unless given."""
 
 from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
 import onnx
 from xdsl.dialects.builtin import ModuleOp
 
 from infer import pipeline, progress
 from infer.context import make_context
-from infer.errors import InputError
 from infer.frontend.onnx_import import import_model
 from infer.pipeline import compile_passes, graph_optimize_passes, run_passes
 from infer.progress import CompileProgress
@@ -50,15 +48,16 @@ def _stage(pass_name: str) -> str:
     return progress.GRAPH_OPTIMIZE
 
 
-def _compile(
+def compile_timed(
     module: ModuleOp,
     opt_level: int,
     nchwc_block: int | None,
     stages: CompileProgress,
     optimized: Callable[[ModuleOp], None] | None = None,
 ) -> CompiledModel:
-    """The pipeline pass by pass, each timed in its stage; `optimized` sees the module when
-    the graph stage is done."""
+    """Compile `module` as `compile_module` does, running the pipeline pass by pass, each
+    timed in its stage on `stages`; `optimized` sees the module when the graph stage is
+    done."""
     passes = compile_passes(opt_level, _block(nchwc_block), _registers())
     ctx = make_context()
     for name in passes:
@@ -86,7 +85,7 @@ def compile_module(
     at level 3 convs are blocked by `nchwc_block` channels (default: the host's).
     `verbose`: see `compile`.
     """
-    return _compile(module, opt_level, nchwc_block, CompileProgress(verbose))
+    return compile_timed(module, opt_level, nchwc_block, CompileProgress(verbose))
 
 
 def compile(  # noqa: A001 - the API's name, like torch.compile
@@ -104,7 +103,7 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     stages = CompileProgress(verbose)
     with stages.stage(progress.IMPORT):
         module = import_model(model)
-    return _compile(module, opt_level, nchwc_block, stages)
+    return compile_timed(module, opt_level, nchwc_block, stages)
 
 
 @dataclass(frozen=True)
@@ -139,54 +138,3 @@ def optimization_report(
     before = op_counts(module)
     run_passes(module, make_context(), graph_optimize_passes(opt_level, _block(nchwc_block)))
     return OptimizationReport(opt_level, before, op_counts(module))
-
-
-@dataclass(frozen=True)
-class NodeArg:
-    """Like onnxruntime's NodeArg: name, shape (ints, dim names or None) and type string."""
-
-    name: str
-    shape: list[int | str | None]
-    type: str
-
-
-_ORT_TYPE = {
-    np.dtype(np.float32): "tensor(float)",
-    np.dtype(np.float64): "tensor(double)",
-    np.dtype(np.float16): "tensor(float16)",
-    np.dtype(np.bool_): "tensor(bool)",
-}
-
-
-def _node_arg(spec) -> NodeArg:
-    t = _ORT_TYPE.get(spec.dtype, f"tensor({spec.dtype.name})")
-    return NodeArg(spec.name, list(spec.shape), t)
-
-
-class InferenceSession:
-    """`InferenceSession(path_or_bytes).run(output_names_or_None, feeds) -> list of arrays`."""
-
-    def __init__(
-        self,
-        model: ModelLike,
-        opt_level: int = 2,
-        nchwc_block: int | None = None,
-        **_ignored: object,
-    ) -> None:
-        self._model = compile(model, opt_level, nchwc_block)
-
-    def get_inputs(self) -> list[NodeArg]:
-        return [_node_arg(s) for s in self._model.inputs]
-
-    def get_outputs(self) -> list[NodeArg]:
-        return [_node_arg(s) for s in self._model.outputs]
-
-    def run(
-        self, output_names: Sequence[str] | None, input_feed: Mapping[str, np.ndarray]
-    ) -> list[np.ndarray]:
-        names = self._model.output_names
-        for n in output_names or []:
-            if n not in names:
-                raise InputError(f"unknown output name '{n}'; the model's outputs are {names}")
-        results = self._model.run(input_feed)
-        return [results[n] for n in (output_names or names)]

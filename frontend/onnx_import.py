@@ -65,14 +65,15 @@ MIN_OPSET = 7
 MAX_OPSET = 21  # newer opsets import for ops whose definition changed only in types
 
 __all__ = [
-    "DIMS_ATTR", "MAX_OPSET", "MIN_OPSET", "NAME_ATTR", "import_model", "supported_ops",
+    "DIMS_ATTR", "MAX_OPSET", "MIN_OPSET", "NAME_ATTR", "import_model", "load_model",
+    "supported_ops",
     "unsupported_ops",
 ]
 
 
 def import_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> ModuleOp:
     """Import an ONNX model (proto, serialized bytes or file path) as a verified module."""
-    proto = _load(model)
+    proto = load_model(model)
     opset = _default_opset(proto)
     graph = proto.graph
     variants = _select_variants(graph, opset, _opsets(proto))
@@ -118,7 +119,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _load(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> onnx.ModelProto:
+def load_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> onnx.ModelProto:
+    """The ModelProto of a proto, serialized bytes or a path; InvalidModelError when it is
+    not an ONNX model."""
     if isinstance(model, onnx.ModelProto):
         proto, source = model, "the model"
     else:
