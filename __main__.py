@@ -1,0 +1,44 @@
+"""`python -m infer`: the version and the commands, or one of them run by name.
+
+    python -m infer                     usage and version
+    python -m infer run model.onnx ...  infer-run
+    python -m infer opt model.onnx ...  infer-opt
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+import infer
+
+COMMANDS = {"run": "infer.tools.infer_run", "opt": "infer.tools.infer_opt"}
+
+USAGE = f"""infer {infer.__version__}: an MLIR-style compiler for neural-network inference on CPUs
+
+usage: python -m infer run MODEL.onnx [options]   compile and run a model (infer-run)
+       python -m infer opt [FILE] [-p PASSES]      print IR, run passes (infer-opt)
+       python -m infer --version
+each command's --help lists its options; in Python: infer.compile, infer.InferenceSession"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if args[0] == "--version":
+        print(f"infer {infer.__version__}")
+        return 0
+    if args[0] not in COMMANDS:
+        print(f"python -m infer: unknown command '{args[0]}' (commands: "
+              + ", ".join(COMMANDS) + ")", file=sys.stderr)
+        return 2
+    sys.argv[0] = f"python -m infer {args[0]}"
+    import_module(COMMANDS[args[0]]).main(args[1:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

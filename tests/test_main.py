@@ -1,0 +1,50 @@
+"""`python -m infer` and `infer.__version__`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from onnx import TensorProto as TP
+from onnx import helper
+
+import infer
+
+from .helpers import make_model
+
+ROOT = Path(__file__).parent.parent
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "infer", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_version_is_the_packages() -> None:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        assert infer.__version__ == tomllib.load(f)["project"]["version"]
+    done = _run("--version")
+    assert (done.returncode, done.stdout) == (0, f"infer {infer.__version__}\n")
+
+
+def test_usage_and_unknown_command() -> None:
+    done = _run()
+    assert done.returncode == 0 and done.stdout.startswith(f"infer {infer.__version__}:")
+    assert "python -m infer run MODEL.onnx" in done.stdout
+    done = _run("compile")
+    assert done.returncode == 2
+    assert done.stderr == "python -m infer: unknown command 'compile' (commands: run, opt)\n"
+
+
+def test_commands_dispatch(tmp_path: Path) -> None:
+    model = make_model([helper.make_node("Relu", ["x"], ["y"])], [("x", TP.FLOAT, [2, 3])],
+                       [("y", TP.FLOAT, [2, 3])])
+    path = tmp_path / "relu.onnx"
+    path.write_bytes(model.SerializeToString())
+    done = _run("opt", str(path))
+    assert done.returncode == 0 and "graph.relu" in done.stdout
+    done = _run("run", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "y" in done.stdout
