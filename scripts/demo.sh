@@ -14,11 +14,11 @@ MODEL=$(python -c "from infer.model_zoo import light_model_path; print(light_mod
 cat <<TEXT
 
 light_$NAME is one of ONNX's test models, shipped inside the onnx package (no download).
-Its weights are constants (every conv and gemm weight is 0.02), so its outputs mean nothing
-about images: SqueezeNet gives every one of its 1000 classes the same score, 1/1000. What
-the run below shows is that infer computes what the model says: the output next to the
-reference output that ships with the model and next to onnxruntime's (PASS or FAIL within
-ONNX BackendTest's tolerances), then the latency of both on the same inputs.
+Every conv and gemm weight in it is the constant 0.02, so its outputs say nothing about
+images (SqueezeNet's 1000 class scores all come out as 1/1000). What the run below shows
+is that infer computes what the model says: its output next to the reference output that
+ships with the model and next to onnxruntime's (PASS or FAIL within ONNX BackendTest's
+tolerances), then the latency of both on the same inputs.
 
 TEXT
 status=0
