@@ -6,13 +6,17 @@ in filecheck_tests/tools/infer-opt/."""
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import time
 from pathlib import Path
 
+from infer.model_zoo import light_model_path
 from infer.passes import PASSES
 from infer.pipeline import compile_passes
 from infer.tools.infer_opt import infer_version
 
-from .test_cli import _relu_model, run
+from .test_cli import BIN, _relu_model, run
 
 
 def _located(r, first: str, source: str, caret: str) -> None:
@@ -140,3 +144,22 @@ def test_compile_pipeline(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "llvm.func @_infer_packed_main" in r.stdout
     assert "graph." not in r.stdout and "func.func" not in r.stdout
+
+
+def test_llvm_target_needs_the_llvm_dialect() -> None:
+    r = run("infer-opt", "-", "-t", "llvm", stdin="func.func @f() {\n  func.return\n}\n")
+    assert r.returncode == 1
+    assert r.stderr == ("infer-opt: error: -t llvm: 'func.func' is not in the llvm dialect;"
+                        " lower it first (-p compile, or -p lower-to-llvm for loop-level IR)\n")
+
+
+def test_interrupt() -> None:
+    """Ctrl-C while the light SqueezeNet compiles exits 130 with one line."""
+    p = subprocess.Popen([str(BIN / "infer-opt"), str(light_model_path("squeezenet")),
+                          "-p", "compile"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)  # fmt: skip
+    time.sleep(5)  # past the imports, inside the import or compile
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    assert err == "infer-opt: interrupted\n" and out == ""

@@ -230,6 +230,10 @@ def _emit_llvm_ir(module: ModuleOp, out: IO[str]) -> None:
     compiles it (weights are external globals the JIT binds by address)."""
     from infer.codegen import emit_llvm_ir
 
+    for op in module.ops:
+        if op.dialect_name() not in ("llvm", "llvmx"):
+            raise ValueError(f"-t llvm: '{op.name}' is not in the llvm dialect; lower it first"
+                             " (-p compile, or -p lower-to-llvm for loop-level IR)")  # fmt: skip
     out.write(emit_llvm_ir(module))
 
 
