@@ -177,10 +177,13 @@ def test_broken_model(tmp_path: Path) -> None:
     assert len(r.stderr.splitlines()) == 1
 
 
-def test_bad_tolerance(tmp_path: Path) -> None:
-    r = run("infer-run", str(_relu_model(tmp_path)), "--rtol", "-1")
-    assert r.returncode == 2  # argparse's usage error
-    assert r.stderr.endswith("infer-run: error: --rtol and --atol must be >= 0\n")
+def test_usage_errors_are_one_line(tmp_path: Path) -> None:
+    path = str(_relu_model(tmp_path))
+    _one_line_error(run("infer-run", path, "--rtol", "-1"),
+                    "--rtol and --atol must be >= 0 (see --help)")  # fmt: skip
+    _one_line_error(run("infer-run", path, "--bench", "x"),
+                    "argument --bench: invalid int value: 'x' (see --help)")  # fmt: skip
+    _one_line_error(run("infer-run"), "the following arguments are required: model (see --help)")
 
 
 def test_report(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ and (with --compare) onnxruntime in interleaved repetitions. --report prints the
 by type before and after graph optimization; -v the time of each compile stage (on
 stderr, where a terminal otherwise shows the stage being compiled).
 
-Exit status: 0 when every comparison passes, 2 when one fails, 1 on an error, 130 when
+Exit status: 0 when every comparison passes, 2 when one fails, 1 on any error (a one-line
+message, usage errors included), 130 when
 interrupted.
 """
 
@@ -25,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 import numpy as np
 
@@ -243,9 +245,15 @@ def run(args: argparse.Namespace) -> int:
     return 0 if ok else 2
 
 
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """A usage error is one line too (argparse prints the usage first), exit 1."""
+        self.exit(1, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="infer-run", description=__doc__.split("\n\n")[0],
-                                epilog="exit status: 0 all PASS, 2 a FAIL, 1 an error")
+    p = _ArgumentParser(prog="infer-run", description=__doc__.split("\n\n")[0],
+                        epilog="exit status: 0 all PASS, 2 a FAIL, 1 an error, 130 Ctrl-C")
     p.add_argument("model", help="path to an .onnx model")
     p.add_argument("--input", action="append", metavar="NAME=FILE.npy", help="an input array")
     p.add_argument("--compare", choices=["onnxruntime"], help="also run onnxruntime and compare")
