@@ -15,8 +15,7 @@ by type before and after graph optimization; -v the time of each compile stage (
 stderr, where a terminal otherwise shows the stage being compiled).
 
 Exit status: 0 when every comparison passes, 2 when one fails, 1 on any error (a one-line
-message, usage errors included), 130 when
-interrupted.
+message, usage errors included), 130 when interrupted.
 """
 
 from __future__ import annotations
