@@ -5,6 +5,12 @@ Every op's shape function is written once, over "dims" that are either Python in
 `DYN` for dynamic dims (any arithmetic on it stays dynamic); the lowering passes values
 that emit `arith` ops on `index` values, so the same function computes output sizes at
 run time (onnx-mlir's "one shape helper, used twice").
+
+The relations an op's kernel relies on between its operands' dims (a matmul's inner dims
+equal, broadcast dims equal or 1) are stated in the shape function too, with `require`:
+a static pair that breaks one is the shape function's ValueError; a run-time dim that can
+check (`DimLike.require`, the lowering's) makes the compiled code check it before the op
+runs, so that no kernel reads past a buffer whatever the inputs.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ class DimLike(Protocol):
     def __floordiv__(self, other: Dim) -> Dim: ...
     def __rfloordiv__(self, other: Dim) -> Dim: ...
     def max(self, other: Dim) -> Dim: ...  # max(self, other), for broadcasting (`dim_max`)
+    # Optional: `require(relation, a, b, what)` checks a relation of a and b (one of them
+    # this dim) at run time (see `require`).
 
 
 Dim: TypeAlias = "int | DimLike"
@@ -51,6 +59,43 @@ class _Dynamic:
 
 DYN = _Dynamic()
 
+# Relations between two dims a and b that `require` states, and how an error says each
+# is broken.
+EQUAL = "equal"  # a == b
+BROADCAST = "broadcast"  # a == b, or one of them is 1 (numpy's rule)
+BROADCAST_TO = "broadcast_to"  # a == b or a == 1: a broadcasts to b without growing it
+AT_LEAST = "at_least"  # a >= b
+BROKEN = {
+    EQUAL: "{what} differ: {a} and {b}",
+    BROADCAST: "{what} do not broadcast: {a} and {b}",
+    BROADCAST_TO: "{what} {a} does not broadcast to {b}",
+    AT_LEAST: "{what} {a} is less than {b}",
+}
+
+
+def holds(relation: str, a: int, b: int) -> bool:
+    if relation == AT_LEAST:
+        return a >= b
+    return a == b or (relation == BROADCAST and b == 1) or (relation != EQUAL and a == 1)
+
+
+def require(relation: str, a: Dim, b: Dim, what: str) -> None:
+    """State that dims a and b satisfy `relation` (see EQUAL ...); `what` names them for
+    the error ("inner dims"). Static dims are checked here (ValueError); where either is a
+    run-time value that can check, the check is made at run time; unknown dims of type
+    inference (DYN) are taken on trust."""
+    if isinstance(a, int) and isinstance(b, int):
+        if not holds(relation, a, b):
+            raise ValueError(BROKEN[relation].format(what=what, a=a, b=b))
+        return
+    if a is b:
+        return
+    for x in (a, b):
+        check = getattr(x, "require", None)
+        if check is not None:
+            check(relation, a, b, what)
+            return
+
 
 def dim_max(a: Dim, b: Dim) -> Dim:
     """The broadcast of dims a and b (numpy rule: equal, or one of them is 1).
@@ -62,6 +107,8 @@ def dim_max(a: Dim, b: Dim) -> Dim:
     """
     if isinstance(a, int) and isinstance(b, int):
         return max(a, b)
+    if not (a is b or a == b or 1 in (a, b)):
+        require(BROADCAST, a, b, "dims")
     if isinstance(a, int):
         return a if a != 1 else b
     if isinstance(b, int):

@@ -38,6 +38,9 @@ SIGNATURE_ATTR = "infer.signature"
 # module attribute that `record-signature` writes at the graph level and no pass touches,
 # so it reaches the llvm level unchanged for the runtime to read.
 MODEL_SIGNATURE_ATTR = "infer.model_signature"
+# What each failing run-time check of an entry means (lowering/runtime_checks.py): a
+# module attribute `{function: [[message, operand ranks], ...]}`, code k is entry k - 1.
+MODEL_CHECKS_ATTR = "infer.checks"
 
 FCMP_PREDICATES = (
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",

@@ -25,11 +25,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from infer.dialects.llvmx import MODEL_CHECKS_ATTR
 from infer.errors import UnsupportedError
 from infer.lowering.graph_ops import (
     IN_USER,
@@ -41,6 +50,7 @@ from infer.lowering.graph_ops import (
 )
 from infer.lowering.graph_ops.base import Kernels, Lowering, LoweringFn, memref_type
 from infer.lowering.loop_builder import LoopBuilder
+from infer.lowering.runtime_checks import RuntimeChecks
 
 
 def planned(op: Operation) -> str | None:
@@ -144,7 +154,7 @@ def _return(s: Lowering, op: func.ReturnOp, vmap: dict[SSAValue, SSAValue],
         results.append(buf)
     for root in live:
         if root in s.owned and root not in results:
-            s.b.insert(memref.DeallocOp.get(root))
+            s.free(root)
     s.b.insert(func.ReturnOp(*results))
 
 
@@ -169,9 +179,12 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
             if not all(isinstance(v.type, MemRefType) for v in ins):
                 raise UnsupportedError(f"'{op.name}' is marked {LOWERING_ATTR} = \"{KERNEL}\", "
                                        "but an operand is computed in its lowering")
+            with s.checking(op, ins):  # the kernel has none: checked before the call
+                s.out_dims(op, ins)
             outs = _call_kernel(s, lower, op, ins)
         else:
-            outs = lower(s, op, ins)
+            with s.checking(op, ins):
+                outs = lower(s, op, ins)
         for res, buf in zip(op.results, outs, strict=True):
             if buf.name_hint is None:
                 buf.name_hint = res.name_hint
@@ -180,31 +193,45 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
         # Free intermediates whose every alias is dead after this op.
         for root, tensors in list(tensors_of_root.items()):
             if root in s.owned and lifetimes.dead_after(tensors, i):
-                s.b.insert(memref.DeallocOp.get(root))
+                s.free(root)
                 del tensors_of_root[root]
 
 
 def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int],
-                   kernels: Kernels) -> None:
+                   kernels: Kernels) -> list[Attribute]:
     """Rewrite `f` in place from tensors to buffers and loops; outlined kernels are
-    functions shared through `kernels`."""
+    functions shared through `kernels`. A public function checks at run time what its
+    kernels rely on (`runtime_checks`); returns the table of those checks."""
     old_block = f.body.block
     ftype = f.function_type
     in_types = [memref_type(t) if isinstance(t, TensorType) else t for t in ftype.inputs]
     out_types = [memref_type(t) if isinstance(t, TensorType) else t for t in ftype.outputs]
     block = Block(arg_types=in_types)
+    f.body.add_block(block)  # after the old one until that is erased
     s = Lowering(LoopBuilder.at_end(block), module, globals_count, kernels)
     vmap: dict[SSAValue, SSAValue] = dict(zip(old_block.args, block.args, strict=True))
     for old, new in vmap.items():
         new.name_hint = old.name_hint
+    checks = None
+    if f.sym_visibility is None or f.sym_visibility.data == "public":
+        checks = s.b.checks = RuntimeChecks(s.b, f.body, block, out_types, lambda: [
+            buf for buf in s.owned if buf not in s.freed and _top_level(buf, f.body)])
 
     ops = list(old_block.ops)
     _emit(s, ops, vmap, BufferLifetimes.of(ops))
 
-    f.function_type = FunctionType.from_lists(in_types, out_types)
     f.body.detach_block(old_block)
-    f.body.add_block(block)
     old_block.erase(safe_erase=False)
+    if checks is not None:
+        checks.finish()
+    f.function_type = FunctionType.from_lists([a.type for a in block.args], out_types)
+    return checks.table if checks is not None else []
+
+
+def _top_level(buf: SSAValue, body: Region) -> bool:
+    """Whether `buf` is made by an op of `body`'s blocks (not inside a loop nest)."""
+    owner = buf.owner
+    return isinstance(owner, Operation) and owner.parent_block() in body.blocks
 
 
 @dataclass(frozen=True)
@@ -217,6 +244,11 @@ class GraphToLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         globals_count = [0]
         kernels: Kernels = {}
+        tables: dict[str, Attribute] = {}
         for f in list(op.body.block.ops):
             if isinstance(f, func.FuncOp) and f.body.blocks:
-                lower_function(f, op, globals_count, kernels)
+                table = lower_function(f, op, globals_count, kernels)
+                if table:
+                    tables[f.sym_name.data] = ArrayAttr(table)
+        if tables:
+            op.attributes[MODEL_CHECKS_ATTR] = DictionaryAttr(tables)

@@ -12,8 +12,9 @@ arithmetic helpers also take 1-D vectors (dispatching on the element type), and
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from typing import Protocol
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf, vector
@@ -98,12 +99,31 @@ class Index:
         """Run-time max (`dims.dim_max` of two dims unknown until run time)."""
         return self._bin(o, arith.MaxSIOp, False)
 
+    def require(self, relation: str, a: Dim, b: Dim, what: str) -> None:
+        """`dims.require`: checked at run time where the builder's `checks` is set."""
+        if self.b.checks is not None:
+            self.b.checks.require(relation, a, b, what)
+
+
+class Checks(Protocol):
+    """Where run-time checks go (`runtime_checks.RuntimeChecks`)."""
+
+    def require(self, relation: str, a: Dim, b: Dim, what: str) -> None: ...
+
+    def check(self, ok: SSAValue, a: SSAValue, b: SSAValue, message: str) -> None: ...
+
+    def on(self, op: Operation, operands: Sequence[SSAValue]
+           ) -> AbstractContextManager[None]: ...
+
 
 @dataclass
 class LoopBuilder:
     """Appends ops at `point`; helpers return SSA values."""
 
     point: InsertPoint
+    # Run-time checks of the dims relations the shape functions state; None: not checked
+    # here (a kernel function: its caller checks before the call).
+    checks: Checks | None = None
 
     @staticmethod
     def at_end(block: Block) -> LoopBuilder:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from infer.runtime.checks import EntryChecks
 from infer.runtime.signature import TensorSpec, check_feeds, read_signature
 
 Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
@@ -17,7 +18,9 @@ class CompiledModel:
 
     `run({name: array}) -> {name: array}`; inputs are checked (names, dtypes, ranks, static
     dims, equal sizes for equal dim names) before any native code runs, and passed without
-    copies when they are C-contiguous.
+    copies when they are C-contiguous. What depends on their run-time sizes and values
+    (dims that must agree between inputs, index values) the native code checks before
+    each op: a failed check is a `ShapeError` naming the op and the shapes.
     """
 
     def __init__(
@@ -26,10 +29,12 @@ class CompiledModel:
         outputs: list[TensorSpec],
         entry: Entry,
         keepalive: object,
+        checks: EntryChecks | None = None,
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
         self._entry = entry
+        self._checks = checks
         self._keepalive = keepalive  # the JIT engine and weight buffers the code points into
 
     @property
@@ -42,7 +47,12 @@ class CompiledModel:
 
     def run(self, feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         arrays = [_storage_view(a) for a in check_feeds(self.inputs, feeds)]
-        results = self._entry(arrays)
+        if self._checks is None:
+            results = self._entry(arrays)
+        else:  # sizes and indices that contradict the model fail a check in the code
+            status = self._checks.status()
+            results = self._entry([*arrays, status])
+            self._checks.raise_failed(status)  # the empty results are dropped
         return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
 
 
@@ -53,7 +63,8 @@ def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
 
     inputs, outputs = read_signature(module, entry)
     jit = JitModule(module)
-    return CompiledModel(inputs, outputs, jit.get_entry(entry), jit)
+    return CompiledModel(inputs, outputs, jit.get_entry(entry), jit,
+                         EntryChecks.read(module, entry))
 
 
 def _storage_view(a: np.ndarray) -> np.ndarray:

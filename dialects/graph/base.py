@@ -373,6 +373,7 @@ def check_broadcasts_to(p: Sequence[Dim], x: Sequence[Dim], what: str) -> None:
         if isinstance(d, int) and d != 1 and isinstance(e, int) and d != e:
             raise ValueError(f"{what} {D.format_shape(p)} does not broadcast to "
                              f"{D.format_shape(x)}")
+        D.require(D.BROADCAST_TO, d, e, f"{what} dim")
 
 
 __all__ = [

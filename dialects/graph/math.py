@@ -67,6 +67,7 @@ class MatMulOp(GraphOp):
             raise ValueError(
                 f"contraction dims differ: {D.format_shape(a)} x {D.format_shape(b)}"
             )
+        D.require(D.EQUAL, k_a, k_b, "inner dims")
         batch = D.broadcast([a2[:-2], b2[:-2]])
         out = [*batch, a2[-2], b2[-1]]
         if len(a) == 1:
@@ -111,6 +112,7 @@ class GemmOp(GraphOp):
         k2, n = (b[1], b[0]) if cls.prop(props, "transB") else (b[0], b[1])
         if isinstance(k, int) and isinstance(k2, int) and k != k2:
             raise ValueError(f"contraction dims differ: {k} and {k2}")
+        D.require(D.EQUAL, k, k2, "inner dims")
         if len(dims) == 3:
             D.broadcast([[m, n], dims[2]])
             if len(dims[2]) > 2:
@@ -153,8 +155,7 @@ class AttentionOp(GraphOp):
             raise ValueError("Q, K and V must have rank >= 2")
         n, d = (k[-1], k[-2]) if cls.prop(props, "k_transposed") else (k[-2], k[-1])
         for a, c, what in ((q[-1], d, "Q and K depths"), (n, v[-2], "K and V lengths")):
-            if isinstance(a, int) and isinstance(c, int) and a != c:
-                raise ValueError(f"{what} differ: {a} and {c}")
+            D.require(D.EQUAL, a, c, what)
         batch = D.broadcast([q[:-2], k[:-2], v[:-2]])
         if len(dims) == 4:
             check_broadcasts_to(dims[3], [*batch, q[-2], n], "mask")

@@ -57,6 +57,7 @@ def window_out(size: Dim, k: int, s: int, d: int, pb: int, pe: int, ceil: bool =
         out -= 1  # the last window must start inside the input or the begin padding
     if isinstance(out, int) and out < 1:
         raise ValueError(f"window of {k} (dilation {d}) does not fit input length {size}")
+    D.require(D.AT_LEAST, size + (pb + pe), d * (k - 1) + 1, "padded input length")
     return out
 
 
@@ -122,10 +123,13 @@ class ConvOp(ConvLikeOp):
             raise ValueError(f"output channels {m} not divisible by group {g}")
         if isinstance(c_in, int) and isinstance(w[1], int) and c_in != w[1] * g:
             raise ValueError(f"input channels {c_in} != {w[1]} x group {g}")
+        D.require(D.EQUAL, c_in, w[1] * g, "input channels and W's x group")
         if len(dims) == 3 and (len(dims[2]) != 1 or
                                (isinstance(dims[2][0], int) and isinstance(m, int)
                                 and dims[2][0] != m)):
             raise ValueError(f"bias {D.format_shape(dims[2])} must be [{m}]")
+        if len(dims) == 3:
+            D.require(D.EQUAL, dims[2][0], m, "bias and output channels")
         strides, dilations, pads = spatial_attrs(props, n, cast(list[int], kernel))
         spatial = [
             window_out(x[2 + i], cast(int, kernel[i]), strides[i], dilations[i], pads[i],
@@ -214,6 +218,8 @@ def check_summand(dims: list[list[Dim]], out: list[Dim]) -> None:
             f"summand {D.format_shape(dims[3])} must have the output's shape "
             f"{D.format_shape(out)}"
         )
+    for a, b in zip(z, out, strict=True):
+        D.require(D.EQUAL, a, b, "summand and output dims")
 
 
 @irdl_op_definition
@@ -244,6 +250,7 @@ class BatchNormalizationOp(GraphOp):
         for p in dims[1:]:
             if len(p) != 1 or (isinstance(p[0], int) and isinstance(x[1], int) and p[0] != x[1]):
                 raise ValueError(f"parameter {D.format_shape(p)} must be [{x[1]}]")
+            D.require(D.EQUAL, p[0], x[1], "parameter and input channels")
         return [list(x)]
 
 

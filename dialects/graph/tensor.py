@@ -215,11 +215,14 @@ def reshape_dims(x: Sequence[Dim], shape: Sequence[Dim], allowzero: bool = False
         if isinstance(known, int) and isinstance(total, int):
             if known == 0 or total % known:
                 raise ValueError(f"cannot reshape {D.format_shape(x)} to {list(shape)}")
+        D.require(D.AT_LEAST, known, 1, "element count of the other dims")  # divided by next
         out[j] = total // known
+        D.require(D.EQUAL, total, out[j] * known, "element counts")
     else:
         total, new = D.product(x), D.product(out)
         if isinstance(total, int) and isinstance(new, int) and total != new:
             raise ValueError(f"cannot reshape {D.format_shape(x)} to {list(shape)}")
+        D.require(D.EQUAL, total, new, "element counts")
     return out
 
 
@@ -433,6 +436,8 @@ class ConcatOp(GraphOp):
             for i, d in enumerate(s):
                 if i != axis and isinstance(d, int) and isinstance(out[i], int) and d != out[i]:
                     raise ValueError(f"inputs differ in dim {i}: {out[i]} and {d}")
+                if i != axis:
+                    D.require(D.EQUAL, out[i], d, f"dims {i}")
                 if i != axis and not isinstance(out[i], int):
                     out[i] = d
             total = total + s[axis]
@@ -488,6 +493,7 @@ class SqueezeOp(AxesOp):
         for a in norm:
             if isinstance(x[a], int) and x[a] != 1:
                 raise ValueError(f"cannot squeeze axis {a} of size {x[a]}")
+            D.require(D.EQUAL, x[a], 1, f"squeezed dim {a} and 1")
         return [[d for i, d in enumerate(x) if i not in norm]]
 
 

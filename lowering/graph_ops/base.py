@@ -9,7 +9,8 @@ builds with `s.b` (a `LoopBuilder`). `graph-to-loops` imports the families (impo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -25,6 +26,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
@@ -76,6 +78,20 @@ class Lowering:
     # Graph values computed inside their users' lowerings (see `inlined_if`):
     # value -> (its op, the buffers of that op's operands). Such a value has no buffer.
     inlined: dict[SSAValue, tuple[Operation, list[SSAValue]]] = field(default_factory=dict)
+    freed: set[SSAValue] = field(default_factory=set)
+
+    @contextmanager
+    def checking(self, op: Operation, ins: Sequence[SSAValue]) -> Iterator[None]:
+        """The run-time checks stated while this runs are `op`'s (operand buffers `ins`)."""
+        if self.b.checks is None:
+            yield
+            return
+        with self.b.checks.on(op, ins):
+            yield
+
+    def free(self, root: SSAValue) -> None:
+        self.b.insert(memref.DeallocOp.get(root))
+        self.freed.add(root)
 
     def out_dims(self, op: Operation, ins: list[SSAValue]) -> list[list[Dim]]:
         """The op's result dims from its shape function, as run-time `index` values."""
@@ -92,6 +108,7 @@ class Lowering:
         out: list[Dim] = []
         for d, static in zip(dims, t.get_shape(), strict=True):
             if static != DYNAMIC_INDEX:
+                D.require(D.EQUAL, d, static, "result dim and its type's")
                 out.append(static)
             else:  # an int here would make the memref's dim static
                 out.append(Index(self.b, self.b.idx(d)) if isinstance(d, int) else d)

@@ -33,6 +33,7 @@ from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, lowers, memref_type
 from infer.lowering.graph_ops.shape_dialect import inline_shape
 from infer.lowering.loop_builder import Index, LoopBuilder, index, storage_type
+from infer.lowering.runtime_checks import check_indices
 
 # -- helpers ---------------------------------------------------------------------------
 
@@ -197,9 +198,10 @@ def _gather(s: Lowering, op: graph.GatherOp, ins: list[SSAValue]) -> list[SSAVal
     """out[a, j, c] = data[a, wrap(indices[j]), c]; negative indices count from the end."""
     b = s.b
     data, indices = ins
-    (out,) = s.alloc_results(op, ins)
     x = b.dims(data)
     axis = _axis(op, len(x))
+    check_indices(b, indices, x[axis], to_index)
+    (out,) = s.alloc_results(op, ins)
     r = len(b.dims(indices))
     with b.loop_nest(b.dims(out)) as ivs:
         i = to_index(b, b.load(indices, ivs[axis : axis + r]))

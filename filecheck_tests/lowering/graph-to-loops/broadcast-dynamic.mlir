@@ -2,8 +2,10 @@
 
 // Two dynamic dims broadcast at run time: the output dim is their max, and each operand
 // dim may be 1, so it is read at i * (dim != 1). The factor is computed once, right after
-// the dim is read; only the multiply is in the loop.
-// CHECK-LABEL: func.func @dyn_dyn(%x: memref<?x?xf32>, %y: memref<?x?xf32>) -> memref<?x?xf32>
+// the dim is read; only the multiply is in the loop. Whether the dims broadcast (equal, or
+// one of them 1) is checked before the loops, with the status buffer the function takes
+// for its run-time checks (runtime-checks.mlir).
+// CHECK-LABEL: func.func @dyn_dyn(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %status: memref<64xi64>) -> memref<?x?xf32>
 // CHECK:         %[[X0:.*]] = memref.dim %x, %{{.*}} : memref<?x?xf32>
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
@@ -15,7 +17,13 @@
 // CHECK:         %[[FY0:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
 // CHECK:         %[[Y1:.*]] = memref.dim %y, %{{.*}} : memref<?x?xf32>
 // CHECK:         %[[FY1:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:    arith.cmpi eq, %[[X0]], %[[Y0]] : index
+// CHECK:         cf.cond_br %{{.*}}, ^[[OK0:.*]], ^{{.*}}
+// CHECK-NEXT:  ^[[OK0]]:
 // CHECK-NEXT:    %[[N0:.*]] = arith.maxsi %[[X0]], %[[Y0]] : index
+// CHECK-NEXT:    arith.cmpi eq, %[[X1]], %[[Y1]] : index
+// CHECK:         cf.cond_br %{{.*}}, ^[[OK1:.*]], ^{{.*}}
+// CHECK-NEXT:  ^[[OK1]]:
 // CHECK-NEXT:    %[[N1:.*]] = arith.maxsi %[[X1]], %[[Y1]] : index
 // CHECK-NEXT:    %[[OUT:.*]] = memref.alloc(%[[N0]], %[[N1]]) {alignment = 64 : i64} : memref<?x?xf32>
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %[[N0]] step
@@ -84,6 +92,8 @@ func.func @same_operand(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK:         %[[FA:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
 // CHECK:         %[[B0:.*]] = memref.dim %b, %{{.*}} : memref<?x4x5xf32>
 // CHECK:         %[[FB:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK:         cf.cond_br
+// CHECK-NEXT:  ^{{.*}}:
 // CHECK-NEXT:    %[[N:.*]] = arith.maxsi %[[A0]], %[[B0]] : index
 // CHECK-NEXT:    memref.alloc(%[[N]]) {alignment = 64 : i64} : memref<?x3x5xf32>
 // CHECK:         scf.for %[[BT:.*]] = %{{.*}} to %[[N]] step

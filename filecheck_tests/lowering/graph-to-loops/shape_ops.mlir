@@ -85,8 +85,20 @@ func.func @shape(%x: tensor<?x3xf32>) -> tensor<2xi64> {
   func.return %0 : tensor<2xi64>
 }
 
-// Gather wraps negative indices: i < 0 ? i + 4 : i.
-// CHECK-LABEL: func.func @gather
+// Gather first checks that every index is in [-4, 4) (a failing run-time check: the
+// first index out of range and the dim, see runtime-checks.mlir), then wraps negative
+// indices: i < 0 ? i + 4 : i.
+// CHECK-LABEL: func.func @gather(%x: memref<5x4xf32>, %i: memref<2xi32>, %status: memref<64xi64>)
+// CHECK:         %[[N:.*]] = arith.constant 4 : index
+// CHECK:         %[[MN:.*]] = arith.subi %{{.*}}, %[[N]] : index
+// CHECK:         %[[BAD:.*]], %{{.*}} = scf.for %{{.*}} iter_args
+// CHECK-NEXT:      %[[J:.*]] = memref.load %i[%{{.*}}] : memref<2xi32>
+// CHECK-NEXT:      %[[JJ:.*]] = arith.index_cast %[[J]] : i32 to index
+// CHECK-NEXT:      arith.cmpi slt, %[[JJ]], %[[MN]] : index
+// CHECK-NEXT:      arith.cmpi sge, %[[JJ]], %[[N]] : index
+// CHECK:         %[[OK:.*]] = arith.xori %[[BAD]], %{{.*}} : i1
+// CHECK-NEXT:    cf.cond_br %[[OK]], ^{{.*}}, ^{{.*}}
+// CHECK:         memref.alloc() {{.*}} : memref<5x2xf32>
 // CHECK:         %[[I:.*]] = memref.load %i[%{{.*}}] : memref<2xi32>
 // CHECK-NEXT:    %[[II:.*]] = arith.index_cast %[[I]] : i32 to index
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index

@@ -1,0 +1,62 @@
+"""The run-time checks of a compiled entry (lowering/runtime_checks.py): the status buffer
+passed to it, and the `ShapeError` raised when a check failed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, ModuleOp, StringAttr
+
+from infer.dialects.llvmx import MODEL_CHECKS_ATTR
+from infer.errors import ShapeError
+
+# Slots of the status buffer (runtime_checks.STATUS_SIZE): code, two values, dims.
+STATUS_SIZE = 64
+
+
+@dataclass(frozen=True)
+class Check:
+    message: str  # with {a}, {b} and {shapes}
+    ranks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class EntryChecks:
+    """The checks of one entry, by code - 1."""
+
+    checks: tuple[Check, ...]
+
+    @staticmethod
+    def read(module: ModuleOp, entry: str) -> EntryChecks | None:
+        tables = module.attributes.get(MODEL_CHECKS_ATTR)
+        table = tables.data.get(entry) if isinstance(tables, DictionaryAttr) else None
+        if not isinstance(table, ArrayAttr):
+            return None
+        checks = []
+        for item in table.data:
+            assert isinstance(item, ArrayAttr)
+            message, ranks = item.data
+            assert isinstance(message, StringAttr) and isinstance(ranks, DenseArrayBase)
+            checks.append(Check(message.data, tuple(int(r) for r in ranks.get_values())))
+        return EntryChecks(tuple(checks))
+
+    @staticmethod
+    def status() -> np.ndarray:
+        return np.zeros(STATUS_SIZE, dtype=np.int64)
+
+    def raise_failed(self, status: np.ndarray) -> None:
+        """ShapeError with the failed check's message, if one failed."""
+        code = int(status[0])
+        if code == 0:
+            return
+        check = self.checks[code - 1]
+        values = [int(v) for v in status[3:]]
+        shapes, at = [], 0
+        for r in check.ranks:
+            if at + r > len(values):
+                break
+            shapes.append(str(tuple(values[at:at + r])))
+            at += r
+        raise ShapeError(check.message.format(
+            a=int(status[1]), b=int(status[2]), shapes=" and ".join(shapes)))
