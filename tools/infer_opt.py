@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from typing import IO, get_type_hints
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
@@ -77,12 +78,12 @@ class _LocatingParser(Parser):
     location in xDSL 0.74; mlir-opt reports an op at its name) and turning the Python
     errors of _PARSE_FAILURES into parse errors at the op being parsed."""
 
-    def __init__(self, ctx, text: str, name: str, spans: dict[Operation, Span]) -> None:
+    def __init__(self, ctx: Context, text: str, name: str, spans: dict[Operation, Span]) -> None:
         super().__init__(ctx, text, name)
         self.spans = spans
         self._names: list[Span] = []  # the op names of the ops being parsed, outermost first
 
-    def _parse_op_result_list(self):
+    def _parse_op_result_list(self) -> list[tuple[Span, int]]:
         # Called first by parse_operation; the op's name is the next token.
         results = super()._parse_op_result_list()
         self._names.append(self._current_token.span)
@@ -109,7 +110,7 @@ def _parse_failure(e: Exception) -> str:
     return str(e)
 
 
-def parse_mlir(ctx, data: bytes, name: str, spans: dict[Operation, Span],
+def parse_mlir(ctx: Context, data: bytes, name: str, spans: dict[Operation, Span],
                implicit_module: bool = True) -> ModuleOp:  # fmt: skip
     """Textual IR to a module, recording each op's position in `spans`; every error in
     the input is a ParseError with its position."""
@@ -334,6 +335,7 @@ class InferOptMain(xDSLOptMain):
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
         self._line_offset = start_offset
+        self._spans.clear()  # the ops of an earlier chunk are gone
         t0 = time.perf_counter()
         module = super().parse_chunk(chunk, file_extension, start_offset)
         stage = "import ONNX" if file_extension == "onnx" else "parse"
