@@ -154,8 +154,8 @@ def test_llvm_target_needs_the_llvm_dialect() -> None:
 
 
 def test_interrupt() -> None:
-    """Ctrl-C while the light SqueezeNet compiles exits 130 with one line."""
-    p = subprocess.Popen([str(BIN / "infer-opt"), str(light_model_path("squeezenet")),
+    """Ctrl-C while the light DenseNet-121 compiles (a minute and more) exits 130 with one line."""
+    p = subprocess.Popen([str(BIN / "infer-opt"), str(light_model_path("densenet121")),
                           "-p", "compile"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)  # fmt: skip
     time.sleep(5)  # past the imports, inside the import or compile
