@@ -21,10 +21,10 @@ F32, I64 = TensorProto.FLOAT, TensorProto.INT64
 
 
 def _model(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto],
-           outputs: list[onnx.ValueInfoProto], inits: list[onnx.TensorProto] = ()
-           ) -> onnx.ModelProto:
+           outputs: list[onnx.ValueInfoProto], inits: list[onnx.TensorProto] = (),
+           opset: int = 18) -> onnx.ModelProto:
     g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
     m.ir_version = 8
     return m
 
@@ -112,11 +112,27 @@ def _cases() -> dict[str, Case]:
                    [_in("x", [2, "K", 3])], [_in("y", [2, 3])],
                    [numpy_helper.from_array(np.array([1], np.int64), "axes")]),
             "Squeeze", bad=[{"x": _rand(2, 4, 3)}], good=[{"x": _rand(2, 1, 3)}]),
+        "split_sizes": Case(
+            _model([helper.make_node("Split", ["x", "s"], ["a", "b"], name="sp")],
+                   [_in("x", ["N", 2])], [_in("a", ["A", 2]), _in("b", ["B", 2])],
+                   [numpy_helper.from_array(np.array([1, 2], np.int64), "s")]),
+            "Split", bad=[{"x": _rand(1, 2)}, {"x": _rand(5, 2)}], good=[{"x": _rand(3, 2)}]),
+        "split_equal": Case(
+            _model([helper.make_node("Split", ["x"], ["a", "b", "c"], num_outputs=3,
+                                     name="sp")],
+                   [_in("x", ["N", 2])], [_in(o, [o.upper(), 2]) for o in "abc"]),
+            "Split", bad=[{"x": _rand(1, 2)}], good=[{"x": _rand(5, 2)}]),
+        "pad_reflect": Case(
+            _model([helper.make_node("Pad", ["x", "p"], ["y"], mode="reflect", name="pad")],
+                   [_in("x", [2, "W"])], [_in("y", [2, "V"])],
+                   [numpy_helper.from_array(np.array([0, 2, 0, -1], np.int64), "p")]),
+            "Pad", bad=[{"x": _rand(2, 2)}, {"x": _rand(2, 0)}], good=[{"x": _rand(2, 5)}]),
     }
 
 
 NAMES = ["add_rows", "matmul_inner", "gather_index", "conv_bias", "conv_window",
-         "batchnorm_mean", "concat_dims", "reshape_count", "squeeze_dim"]
+         "batchnorm_mean", "concat_dims", "reshape_count", "squeeze_dim", "split_sizes",
+         "split_equal", "pad_reflect"]
 
 
 def test_names_cover_the_cases() -> None:
@@ -150,10 +166,10 @@ def test_valid_inputs_still_match(name: str, compiled: dict[str, infer.CompiledM
     sess = ort.InferenceSession(case.model.SerializeToString(),
                                 providers=["CPUExecutionProvider"])
     for feeds in case.good:
-        want = sess.run(None, feeds)[0]
-        got = compiled[name].run(feeds)["y"]
-        assert got.shape == want.shape
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+        got = compiled[name].run(feeds)
+        for want, out in zip(sess.run(None, feeds), sess.get_outputs(), strict=True):
+            assert got[out.name].shape == want.shape
+            np.testing.assert_allclose(got[out.name], want, rtol=1e-4, atol=1e-5)
 
 
 def test_messages_name_the_values(compiled: dict[str, infer.CompiledModel]) -> None:

@@ -547,10 +547,13 @@ class SplitOp(GraphOp):
                 raise ValueError(f"split has {len(split)} sizes for {n} outputs")
             if min(split) < 0 or (isinstance(x[axis], int) and sum(split) != x[axis]):
                 raise ValueError(f"split sizes {split} do not add up to dim {x[axis]}")
+            D.require(D.EQUAL, sum(split), x[axis], "split sizes' sum and the split dim")
             return list(split)
         d = x[axis]
         part = D.ceil_div(d, n)
-        return [part] * (n - 1) + [d - part * (n - 1)]
+        last = d - part * (n - 1)
+        D.require(D.AT_LEAST, last, 0, "the last part's size")
+        return [part] * (n - 1) + [last]
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -599,6 +602,13 @@ class PadOp(GraphOp):
         out = [d + (pads[i] + pads[len(x) + i]) for i, d in enumerate(x)]
         if any(isinstance(d, int) and d < 0 for d in out):
             raise ValueError(f"pads {pads} crop {D.format_shape(x)} below size 0")
+        mode = cls.prop(props, "mode")
+        for i, (d, o) in enumerate(zip(x, out, strict=True)):
+            D.require(D.AT_LEAST, o, 0, f"padded dim {i}")
+            widest = max(pads[i], pads[len(x) + i])
+            # Edge copies a border element and reflect mirrors without it: both read x.
+            need = {"edge": 1, "reflect": widest + 1}.get(mode, 0) if widest > 0 else 0
+            D.require(D.AT_LEAST, d, need, f"dim {i} padded by {mode}")
         return [out]
 
 
