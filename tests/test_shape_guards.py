@@ -127,12 +127,31 @@ def _cases() -> dict[str, Case]:
                    [_in("x", [2, "W"])], [_in("y", [2, "V"])],
                    [numpy_helper.from_array(np.array([0, 2, 0, -1], np.int64), "p")]),
             "Pad", bad=[{"x": _rand(2, 2)}, {"x": _rand(2, 0)}], good=[{"x": _rand(2, 5)}]),
+        "reshape_runtime_shape": Case(
+            _model([helper.make_node("Reshape", ["x", "s"], ["y"], name="view")],
+                   [_in("x", ["N", 6]), _in("s", [2], I64)], [_in("y", ["A", "B"])]),
+            "Reshape", bad=[{"x": _rand(2, 6), "s": np.array(v, np.int64)}
+                            for v in ([5, 5], [-2, -6], [-1, -1], [100_000, 100_000], [0, 5])],
+            good=[{"x": _rand(2, 6), "s": np.array(v, np.int64)}
+                  for v in ([3, 4], [-1, 4], [0, -1])]),
+        "constant_of_shape": Case(
+            _model([helper.make_node("ConstantOfShape", ["s"], ["y"], name="fill")],
+                   [_in("s", [2], I64)], [_in("y", ["A", "B"])]),
+            "ConstantOfShape", bad=[{"s": np.array([-1, 4], np.int64)}],
+            good=[{"s": np.array([3, 4], np.int64)}, {"s": np.array([0, 4], np.int64)}]),
+        "expand_entries": Case(
+            _model([helper.make_node("Expand", ["x", "s"], ["y"], name="grow")],
+                   [_in("x", ["N", 1]), _in("s", [2], I64)], [_in("y", ["A", "B"])]),
+            "Expand", bad=[{"x": _rand(3, 1), "s": np.array(v, np.int64)}
+                           for v in ([5, 4], [1, -4])],
+            good=[{"x": _rand(3, 1), "s": np.array(v, np.int64)} for v in ([3, 4], [1, 2])]),
     }
 
 
 NAMES = ["add_rows", "matmul_inner", "gather_index", "conv_bias", "conv_window",
          "batchnorm_mean", "concat_dims", "reshape_count", "squeeze_dim", "split_sizes",
-         "split_equal", "pad_reflect"]
+         "split_equal", "pad_reflect", "reshape_runtime_shape", "constant_of_shape",
+         "expand_entries"]
 
 
 def test_names_cover_the_cases() -> None:

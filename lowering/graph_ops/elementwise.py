@@ -66,7 +66,8 @@ def elementwise(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
     def dims_of(v: SSAValue, buf: SSAValue) -> list[Dim]:
         if v in s.inlined:
             producer, pins = s.inlined[v]
-            return out_dims(producer, pins)
+            with s.checking(producer, pins):  # its checks name it, not this op
+                return out_dims(producer, pins)
         if buf not in leaf_dims:
             leaf_dims[buf] = b.dims(buf)
         return leaf_dims[buf]

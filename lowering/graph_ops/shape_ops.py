@@ -126,7 +126,10 @@ def shape_entries(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> li
     (n,) = cast(TensorType, op.operands[i].type).get_shape()
     if n < 0:
         raise UnsupportedError(f"'{op.name}' needs a shape operand of static length")
-    return list(dims_from_buffer(s.b, ins[i], n))
+    entries = dims_from_buffer(s.b, ins[i], n)
+    for k, e in enumerate(entries):
+        D.require(D.AT_LEAST, e, 0, f"shape entry {k}")
+    return list(entries)
 
 
 def _fresh(s: Lowering, op: Operation, dims: Sequence[Dim], i: int = 0) -> SSAValue:
@@ -158,10 +161,20 @@ def _runtime_reshape_dims(
                    if not allowzero and i < len(x) else r)
     is_infer = [b.cmpi("eq", b.idx(d), b.idx(-1)) for d in out]
     known: Dim = 1
-    for d, inf in zip(out, is_infer, strict=True):
+    inferred_count: Dim = 0
+    for k, (d, inf) in enumerate(zip(out, is_infer, strict=True)):
+        D.require(D.AT_LEAST, d, -1, f"shape entry {k}")
         known = known * _select(b, inf, 1, d)
+        inferred_count = inferred_count + _select(b, inf, 1, 0)
+    if b.checks is not None:
+        count, one = b.idx(inferred_count), b.idx(1)
+        b.checks.check(b.cmpi("sle", count, one), count, one,
+                       "{a} shape entries are -1, at most {b} may be")
+    D.require(D.AT_LEAST, known, 1, "element count of the given entries")  # divides next
     inferred = D.product(x) // known
-    return [_select(b, inf, inferred, d) for d, inf in zip(out, is_infer, strict=True)]
+    dims = [_select(b, inf, inferred, d) for d, inf in zip(out, is_infer, strict=True)]
+    D.require(D.EQUAL, D.product(x), D.product(dims), "element counts")
+    return dims
 
 
 # -- copies ----------------------------------------------------------------------------
@@ -298,6 +311,7 @@ def expand_dim(b: LoopBuilder, x: Dim, e: Dim) -> Dim:
     """Expand's output size from input dim `x` and shape entry `e` (ONNX: they are equal
     or one of them is 1). Two dims known only at run time are compared there, so that
     an input of size 1 broadcasts and an entry 0 gives an empty output."""
+    D.require(D.BROADCAST, x, e, "input dims and shape entries")
     if isinstance(e, int):
         return x if e == 1 else e
     if isinstance(x, int):
@@ -343,6 +357,8 @@ def _constant_of_shape(s: Lowering, op: graph.ConstantOfShapeOp, ins: list[SSAVa
     dims = out_dims_of_shape_user(s, op, ins)
     if not _is_known(dims):
         dims = list(dims_from_buffer(b, ins[0], len(dims)))
+        for k, d in enumerate(dims):
+            D.require(D.AT_LEAST, d, 0, f"shape entry {k}")
     out = _fresh(s, op, dims)
     t = op.results[0].type
     assert isinstance(t, TensorType)
