@@ -22,6 +22,10 @@ from infer.runtime.compiled_model import CompiledModel, load
 
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
 
+# The fastest level, which every test model and the light model zoo compile correctly at
+# (the same as an InferenceSession's default, onnxruntime's ORT_ENABLE_ALL).
+DEFAULT_OPT_LEVEL = 3
+
 
 def _block(nchwc_block: int | None) -> int:
     """`nchwc_block`, or the host's block when None: one vector register of f32."""
@@ -74,7 +78,7 @@ def compile_timed(
 
 def compile_module(
     module: ModuleOp,
-    opt_level: int = 2,
+    opt_level: int = DEFAULT_OPT_LEVEL,
     nchwc_block: int | None = None,
     verbose: bool | None = None,
 ) -> CompiledModel:
@@ -90,12 +94,13 @@ def compile_module(
 
 def compile(  # noqa: A001 - the API's name, like torch.compile
     model: ModelLike,
-    opt_level: int = 2,
+    opt_level: int = DEFAULT_OPT_LEVEL,
     nchwc_block: int | None = None,
     verbose: bool | None = None,
 ) -> CompiledModel:
     """Import an ONNX model (ModelProto, serialized bytes or a path) and compile it at
-    graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all).
+    graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all: the
+    default).
 
     `verbose=True` prints the time of each stage (import, graph optimize, lower to loops,
     lower to llvm, llvm optimize + jit) to stderr; `None` shows the current stage on a
@@ -129,7 +134,7 @@ class OptimizationReport:
 
 
 def optimization_report(
-    model: ModelLike, opt_level: int = 2, nchwc_block: int | None = None
+    model: ModelLike, opt_level: int = DEFAULT_OPT_LEVEL, nchwc_block: int | None = None
 ) -> OptimizationReport:
     """What graph optimization at `opt_level` does to `model`, in op counts by type."""
     from infer.transforms.graph_optimize import op_counts

@@ -34,18 +34,15 @@ def _declared(name: str, dims: list[int | str | None]) -> onnx.ValueInfoProto:
     return v
 
 
-DIMS = ["batch", 3, "?", "?", "", -1, None]
-
-
 @pytest.fixture(scope="module")
 def model() -> onnx.ModelProto:
-    """y = relu(x) + b and z = -x, with every kind of dim and some metadata."""
+    """y = relu(x) + b and z = -c, with every kind of dim and some metadata."""
     nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Add", ["r", "b"], ["y"]),
-             helper.make_node("Neg", ["x"], ["z"])]
+             helper.make_node("Neg", ["c"], ["z"])]
+    x, c = ["batch", 3, "?", "?"], ["", -1, None]
     graph = helper.make_graph(nodes, "session_graph",
-                              [_declared("x", DIMS), _declared("b", ["?", "?", "", -1, None])],
-                              [_declared("y", DIMS), _declared("z", DIMS)],
-                              doc_string="the graph")
+                              [_declared("x", x), _declared("b", ["?"]), _declared("c", c)],
+                              [_declared("y", x), _declared("z", c)], doc_string="the graph")
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
                           producer_name="tests", doc_string="a test model", domain="infer.test")
     m.ir_version = 8
@@ -53,10 +50,14 @@ def model() -> onnx.ModelProto:
     return m
 
 
-def _feeds(shape: tuple[int, ...]) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(sum(shape))
-    return {"x": rng.standard_normal(shape, np.float32),
-            "b": rng.standard_normal(shape[2:], np.float32)}
+def _feeds(x: tuple[int, ...], b: int, c: tuple[int, ...]) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(sum(x) + b)
+    return {"x": rng.standard_normal(x, np.float32), "b": rng.standard_normal(b, np.float32),
+            "c": rng.standard_normal(c, np.float32)}
+
+
+FEEDS_A = ((2, 3, 4, 5), 5, (2, 3, 4))
+FEEDS_B = ((1, 3, 6, 2), 1, (1, 1, 7))  # each "?" its own size, b broadcast
 
 
 def _script(ns, model: onnx.ModelProto, tmp_path: Path, monkeypatch) -> dict[str, object]:
@@ -80,10 +81,9 @@ def _script(ns, model: onnx.ModelProto, tmp_path: Path, monkeypatch) -> dict[str
     meta = sess.get_modelmeta()
     seen["meta"] = (meta.producer_name, meta.graph_name, meta.domain, meta.description,
                     meta.graph_description, meta.version, meta.custom_metadata_map)
-    shape_a, shape_b = (2, 3, 4, 5, 6, 7, 1), (1, 3, 1, 2, 3, 1, 5)
-    seen["all"] = sess.run(None, _feeds(shape_a), None)  # run_options positionally
-    seen["some"] = sess.run(["z", "y"], _feeds(shape_b))
-    seen["empty list"] = sess.run([], _feeds(shape_b))
+    seen["all"] = sess.run(None, _feeds(*FEEDS_A), None)  # run_options positionally
+    seen["some"] = sess.run(["z", "y"], _feeds(*FEEDS_B))
+    seen["empty list"] = sess.run([], _feeds(*FEEDS_B))
     profile = sess.end_profiling()
     seen["profile name"] = re.fullmatch(
         r"onnxruntime_profile__\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d_\d{3}\.json", profile) is not None
@@ -98,7 +98,8 @@ def test_same_script_same_results(model, tmp_path, monkeypatch) -> None:
     (tmp_path / "infer").mkdir()
     theirs = _script(ort, model, tmp_path / "ort", monkeypatch)
     ours = _script(infer, model, tmp_path / "infer", monkeypatch)
-    assert ours["inputs"][0] == ("x", ["batch", 3, "?", "?", None, None, None], "tensor(float)")
+    assert ours["inputs"][0] == ("x", ["batch", 3, "?", "?"], "tensor(float)")
+    assert ours["outputs"][1] == ("z", [None, None, None], "tensor(float)")
     for key in theirs:
         if key in ("all", "some", "empty list"):
             assert len(ours[key]) == len(theirs[key]), key
@@ -117,14 +118,14 @@ BAD_CALLS = {
                      "input_feed must be a dict of input name to array, got list"),
     "unknown output": (lambda s, f: s.run(["w"], f), Exception, infer.InputError,
                        "unknown output name 'w'; the model's outputs are 'y', 'z'"),
-    "missing input": (lambda s, f: s.run(None, {"x": f["x"]}), ValueError, infer.InputError,
-                      "missing input 'b'"),
-    "wrong dtype": (lambda s, f: s.run(None, {"x": f["x"].astype(np.float64), "b": f["b"]}),
+    "missing input": (lambda s, f: s.run(None, {"x": f["x"], "c": f["c"]}), ValueError,
+                      infer.InputError, "missing input 'b'"),
+    "wrong dtype": (lambda s, f: s.run(None, {**f, "x": f["x"].astype(np.float64)}),
                     Exception, infer.InputError,
                     "input 'x': expected dtype float32, got float64"),
-    "wrong rank": (lambda s, f: s.run(None, {"x": f["x"][0], "b": f["b"]}), Exception,
-                   infer.InputError, "input 'x': expected rank 7"),
-    "wrong static dim": (lambda s, f: s.run(None, {"x": f["x"][:, :2], "b": f["b"]}), Exception,
+    "wrong rank": (lambda s, f: s.run(None, {**f, "x": f["x"][0]}), Exception,
+                   infer.InputError, "input 'x': expected rank 4"),
+    "wrong static dim": (lambda s, f: s.run(None, {**f, "x": f["x"][:, :2]}), Exception,
                          infer.InputError, "input 'x': dim 1 must be 3"),
 }
 
@@ -139,7 +140,7 @@ def sessions(model):
 @pytest.mark.parametrize("case", sorted(BAD_CALLS))
 def test_bad_calls_raise_in_both(sessions, case) -> None:
     call, common, ours, message = BAD_CALLS[case]
-    feeds = _feeds((2, 3, 4, 5, 6, 7, 1))
+    feeds = _feeds(*FEEDS_A)
     with pytest.raises(common):
         call(sessions["onnxruntime"], feeds)
     with pytest.raises(ours) as info:
@@ -227,7 +228,7 @@ def test_profile_has_compile_stages_and_runs(model, tmp_path, monkeypatch) -> No
     sess = infer.InferenceSession(model.SerializeToString(), so)
     assert sess.get_profiling_start_time_ns() > 0
     for _ in range(3):
-        sess.run(None, _feeds((1, 3, 2, 2, 2, 2, 2)))
+        sess.run(None, _feeds(*FEEDS_B))
     path = sess.end_profiling()
     assert path.startswith("mine_") and sess.end_profiling() == ""
     events = json.loads(Path(path).read_text())
