@@ -26,10 +26,13 @@ func.func @reshape(%x: tensor<?x3x?xf32>) -> tensor<?x?xf32> {
 
 // Expand(x, shape.of y): both batch dims are known only at run time, so the output's is
 // `y's == 1 ? x's : y's`, and x's dim (which may be the broadcast 1) is read at
-// `i * (x's != 1)`.
+// `i * (x's != 1)`. That the two broadcast is checked first.
 // CHECK-LABEL: func.func @expand
 // CHECK:         %[[A:.*]] = memref.dim %x, %{{.*}} : memref<?x1x4xf32>
 // CHECK:         %[[B:.*]] = memref.dim %y, %{{.*}} : memref<?x3x4xf32>
+// CHECK-NEXT:    arith.cmpi eq, %[[A]], %[[B]] : index
+// CHECK:         cf.cond_br
+// CHECK-NEXT:  ^{{.*}}:
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[BU:.*]] = arith.cmpi eq, %[[B]], %[[ONE]] : index
 // CHECK-NEXT:    %[[N:.*]] = arith.select %[[BU]], %[[A]], %[[B]] : index

@@ -191,12 +191,17 @@ func.func @constant_of_shape() -> tensor<2x3xui8> {
   func.return %0 : tensor<2x3xui8>
 }
 
-// A shape operand known only at run time is read from its buffer.
+// A shape operand known only at run time is read from its buffer, and each entry is
+// checked not to be negative before the allocation.
 // CHECK-LABEL: func.func @constant_of_shape_runtime
 // CHECK:         %[[A:.*]] = memref.load %s[%{{.*}}] : memref<2xi64>
 // CHECK-NEXT:    %[[D0:.*]] = arith.index_cast %[[A]] : i64 to index
 // CHECK:         %[[B:.*]] = memref.load %s[%{{.*}}] : memref<2xi64>
 // CHECK-NEXT:    %[[D1:.*]] = arith.index_cast %[[B]] : i64 to index
+// CHECK:         arith.cmpi sge, %[[D0]], %{{.*}} : index
+// CHECK:         arith.cmpi sge, %[[D1]], %{{.*}} : index
+// CHECK-NEXT:    cf.cond_br
+// CHECK-NEXT:  ^{{.*}}:
 // CHECK-NEXT:    memref.alloc(%[[D0]], %[[D1]]) {alignment = 64 : i64} : memref<?x?xf32>
 // CHECK:         arith.constant 1.500000e+00 : f32
 func.func @constant_of_shape_runtime(%s: tensor<2xi64>) -> tensor<?x?xf32> {
