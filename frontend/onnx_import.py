@@ -45,6 +45,8 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
     StringAttr,
     TensorType,
 )
@@ -417,7 +419,13 @@ class _Importer:
             attrs = {a.name: _attr_value(a) for a in node.attribute}
             used = [bool(n) and n in self.consumed for n in node.output]
             b = OpBuilder(self.block, len(node.output), used)
+            before = self.block.last_op
             results = _call(fn, b, inputs, attrs)
+            if node.name:  # errors of later stages name the node (printed by --print-debuginfo)
+                op = before.next_op if before is not None else self.block.first_op
+                while op is not None:
+                    op.location = NameLoc(StringAttr(node.name), NoneAttr())
+                    op = op.next_op
             for i, name in enumerate(node.output):
                 if not name:
                     continue

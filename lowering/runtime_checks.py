@@ -47,10 +47,11 @@ STATUS_TYPE = MemRefType(i64, [STATUS_SIZE])
 
 
 def op_label(op: Operation) -> str:
-    """How a message names an op: its ONNX type (or graph op name) and node name."""
-    kind = getattr(type(op), "ONNX_OP", None) or op.name
+    """How a message names an op: its ONNX type (for an op the optimizer made, such as a
+    blocked conv, its graph op name) and its node name."""
+    kind = getattr(type(op), "ONNX_OP", None) or op.name.removeprefix("graph.")
     loc = op.location
-    return f"{kind} node '{loc.name.data}'" if isinstance(loc, NameLoc) else kind
+    return f"{kind} node '{loc.desc.data}'" if isinstance(loc, NameLoc) else kind
 
 
 @dataclass

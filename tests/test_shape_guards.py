@@ -39,7 +39,8 @@ def _rand(*shape: int) -> np.ndarray:
 
 @dataclass
 class Case:
-    """A model, feeds it must refuse (with a message naming `op`) and feeds it must run."""
+    """A model, feeds it must refuse (with a message naming `op`, or one of `a|b`) and
+    feeds it must run."""
 
     model: onnx.ModelProto
     op: str
@@ -85,7 +86,8 @@ def _cases() -> dict[str, Case]:
         "conv_window": Case(
             _model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
                    [_in("x", ["N", 4, "H", "W"])], [_in("y", ["N", 8, "OH", "OW"])], [w8]),
-            "Conv", bad=[{"x": _rand(1, 4, 2, 6)}], good=[{"x": _rand(2, 4, 3, 5)}]),
+            "Conv|conv_nchwc",  # blocked at level 3
+            bad=[{"x": _rand(1, 4, 2, 6)}], good=[{"x": _rand(2, 4, 3, 5)}]),
         "batchnorm_mean": Case(
             _model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"],
                                      name="bn")],
@@ -174,7 +176,7 @@ def test_refused_like_onnxruntime(name: str, compiled: dict[str, infer.CompiledM
         with pytest.raises(ShapeError) as err:
             compiled[name].run(feeds)
         message = str(err.value)
-        assert message.startswith(case.op), message
+        assert message.startswith(tuple(f"{op} node '" for op in case.op.split("|"))), message
         assert "input shapes (" in message, message
         assert isinstance(err.value, InputError) and isinstance(err.value, ValueError)
 
@@ -192,7 +194,7 @@ def test_valid_inputs_still_match(name: str, compiled: dict[str, infer.CompiledM
 
 
 def test_messages_name_the_values(compiled: dict[str, infer.CompiledModel]) -> None:
-    with pytest.raises(ShapeError, match=r"^Add.*dims do not broadcast: 2 and 5 "
+    with pytest.raises(ShapeError, match=r"^Add node 'n': dims do not broadcast: 2 and 5 "
                                          r"\(input shapes \(2, 3\) and \(5, 3\)\)$"):
         compiled["add_rows"].run({"a": _rand(2, 3), "b": _rand(5, 3)})
     with pytest.raises(ShapeError, match=r"^MatMul.*inner dims differ: 3 and 4000000"):

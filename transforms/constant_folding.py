@@ -18,14 +18,13 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 
 from infer.dialects import graph as G
 from infer.dialects.graph.evaluate import can_evaluate, evaluate
+from infer.transforms.rewrite import rewrite_module
 
 # Folded results above this many elements (512 MiB of f32) stay computed at run time: a
 # constant that size costs more memory than it saves. Below it, even a weight filled by
@@ -99,4 +98,4 @@ class ConstantFoldingPass(ModulePass):
     name = "constant-folding"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier(folding_patterns())).rewrite_module(op)
+        rewrite_module(op, folding_patterns())

@@ -20,9 +20,7 @@ from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, StringAttr, TensorTy
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -30,6 +28,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from infer.dialects import graph as G
+from infer.transforms.rewrite import rewrite_module
 
 # ---------------------------------------------------------------------------------------
 # Helpers
@@ -456,5 +455,5 @@ class GraphFusePass(ModulePass):
     name = "graph-fuse"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns(2))).rewrite_module(op)
+        rewrite_module(op, patterns(2))
         region_dce(op.body)

@@ -34,8 +34,6 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
@@ -46,6 +44,7 @@ from infer.transforms import fusion, shape_fusion, transformer_fusion
 from infer.transforms.constant_folding import folding_patterns
 from infer.transforms.layout import check_block, layout_patterns
 from infer.transforms.nchwc_packing import BLOCK
+from infer.transforms.rewrite import rewrite_module
 
 MAX_LEVEL = 3
 
@@ -80,8 +79,7 @@ def op_counts(module: ModuleOp) -> Counter[str]:
 
 
 def _rewrite(module: ModuleOp, patterns: list[RewritePattern]) -> bool:
-    walker = PatternRewriteWalker(GreedyRewritePatternApplier(patterns))
-    changed = walker.rewrite_module(module)
+    changed = rewrite_module(module, patterns)
     before = sum(op_counts(module).values())
     cse(module)
     region_dce(module.body)

@@ -102,6 +102,7 @@ def _replace_blocked(rewriter: PatternRewriter, op: Operation, new_ops: list[Ope
                      blocked: Operation) -> None:
     """Replace `op` by `blocked` (its blocked form) followed by a from_nchwc."""
     _name(blocked.results[0], op.results[0], "_nchwc")
+    blocked.location = op.location  # its checks and errors name the ONNX node
     for k in new_ops:
         if isinstance(k, G.ConstantOp) and k.output.name_hint is None:
             _name(k.output, op.results[0], "_const")

@@ -41,9 +41,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -54,6 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import graph
 from infer.dialects.shape import FoldStaticDims, OfOp, is_nonnegative, substitute_static
+from infer.transforms.rewrite import rewrite_module
 
 # ---------------------------------------------------------------------------------------
 # Operands as rows of expressions
@@ -411,7 +410,7 @@ def patterns(level: int) -> list[RewritePattern]:
 
 def fuse_shapes(module: ModuleOp) -> None:
     """Run the patterns to a fixed point, then drop what they left dead."""
-    PatternRewriteWalker(GreedyRewritePatternApplier(patterns(2))).rewrite_module(module)
+    rewrite_module(module, patterns(2))
     cse(module)
     region_dce(module.body)
 

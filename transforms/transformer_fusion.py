@@ -24,15 +24,14 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import graph
+from infer.transforms.rewrite import rewrite_module
 
 SQRT2 = float(np.sqrt(2.0))
 
@@ -413,7 +412,7 @@ def patterns(level: int) -> list[RewritePattern]:
 
 
 def apply_patterns(module: ModuleOp, rewrites: Iterable[RewritePattern]) -> None:
-    PatternRewriteWalker(GreedyRewritePatternApplier(list(rewrites))).rewrite_module(module)
+    rewrite_module(module, list(rewrites))
 
 
 @dataclass(frozen=True)
