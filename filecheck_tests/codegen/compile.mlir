@@ -5,7 +5,7 @@
 // RUN: infer-opt %inputs/conv_relu.onnx -p compile | filecheck %s
 // RUN: infer-opt %inputs/conv_relu.onnx -p graph-optimize,graph-to-loops,lower-to-llvm | filecheck %s --check-prefix=TAIL-CHECK
 
-// CHECK:       builtin.module attributes {infer.model_signature = {main = {inputs = [{name = "x", type = tensor<?x3x7x7xf32>, dims = ["N", "", "", ""]}], outputs = [{name = "y", type = tensor<?x4x4x4xf32>}]}}} {
+// CHECK:       builtin.module attributes {infer.model_signature = {main = {inputs = [{name = "x", type = tensor<?x3x7x7xf32>, dims = ["N", "", "", ""]}], outputs = [{name = "y", type = tensor<?x4x4x4xf32>, dims = ["N", "", "", ""]}]}}} {
 // CHECK-NEXT:    llvm.func @main(%x: !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<4 x i64>, !llvm.array<4 x i64>)>)
 // CHECK-NOT:     {{func\.func|graph\.|memref\.|scf\.|cf\.|arith\.}}
 // CHECK:         llvm.func @_infer_packed_main(%{{.*}}: !llvm.ptr) attributes {infer.signature = (memref<?x3x7x7xf32>) -> memref<?x4x4x4xf32>, no_unwind}

@@ -10,6 +10,6 @@
 // CHECK-SAME: %in_i32: tensor<2xi32> {graph.name = "in_i32"}, %in_u32: tensor<2xui32> {graph.name = "in_u32"},
 // CHECK-SAME: %in_i64: tensor<2xi64> {graph.name = "in_i64"}, %in_u64: tensor<2xui64> {graph.name = "in_u64"}, %in_bool: tensor<2xi1> {graph.name = "in_bool"},
 // CHECK-SAME: %input: tensor<?x?xf32> {graph.name = "input:0", graph.dims = ["", "seq"]})
-// CHECK-SAME: tensor<?x?xf32> {graph.name = "3/relu"})
+// CHECK-SAME: tensor<?x?xf32> {graph.name = "3/relu", graph.dims = ["", "seq"]})
 // CHECK:      %out_u8 = graph.identity %in_u8 : (tensor<2xui8>) -> tensor<2xui8>
 // CHECK:      %v3_relu = graph.relu %input : (tensor<?x?xf32>) -> tensor<?x?xf32>

@@ -1,10 +1,11 @@
-// Import errors: one line naming the op, the node (or its index) and the opset.
+// Import errors: one line naming the op, the node (or its index) and the opset; every
+// unsupported op of a model in one message, with its domain and that domain's opset.
 
 // RUN: not infer-opt %inputs/bad_op.onnx 2>&1 | filecheck %s --check-prefix=OP
-// OP: infer-opt: error: unsupported op 'NonMaxSuppression' (node 'nms_3', opset 13)
+// OP: infer-opt: error: 1 unsupported op: 'NonMaxSuppression' (node 'nms_3', domain 'ai.onnx' opset 13)
 
 // RUN: not infer-opt %inputs/bad_domain.onnx 2>&1 | filecheck %s --check-prefix=DOMAIN
-// DOMAIN: infer-opt: error: unsupported op 'FusedConv' of domain 'com.microsoft' (node 'fc', opset 13)
+// DOMAIN: infer-opt: error: 1 unsupported op: 'FusedConv' (node 'fc', domain 'com.microsoft' opset 1)
 
 // RUN: not infer-opt %inputs/bad_opset.onnx 2>&1 | filecheck %s --check-prefix=OPSET
 // OPSET: infer-opt: error: unsupported opset version 6 (infer imports opset 7 to 21)
