@@ -88,6 +88,15 @@ def test_backend_runs_node_and_model(add_model) -> None:
     assert not backend.is_compatible(make_model(
         [bad], [("x", TensorProto.FLOAT, [2, 2])], [("y", TensorProto.FLOAT, [])]
     ))
+    assert not backend.is_compatible(add_model, "CUDA")
+    # LayerNormalization is in the importer's table from opset 17 only.
+    ln = make_model([helper.make_node("LayerNormalization", ["x", "s"], ["y"])],
+                    [("x", TensorProto.FLOAT, [2, 4]), ("s", TensorProto.FLOAT, [4])],
+                    [("y", TensorProto.FLOAT, [2, 4])], opset=17)
+    assert infer.supported_ops()["LayerNormalization"][0] == 17
+    assert backend.is_compatible(ln)
+    ln.opset_import[0].version = 16
+    assert not backend.is_compatible(ln)
 
 
 def test_optimization_report() -> None:
