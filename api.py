@@ -16,15 +16,12 @@ from xdsl.dialects.builtin import ModuleOp
 from infer import pipeline, progress
 from infer.context import make_context
 from infer.frontend.onnx_import import import_model
-from infer.pipeline import compile_passes, graph_optimize_passes, run_passes
+from infer.pipeline import DEFAULT_OPT_LEVEL, compile_passes, graph_optimize_passes, run_passes
 from infer.progress import CompileProgress
 from infer.runtime.compiled_model import CompiledModel, load
 
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
 
-# The fastest level, which every test model and the light model zoo compile correctly at
-# (the same as an InferenceSession's default, onnxruntime's ORT_ENABLE_ALL).
-DEFAULT_OPT_LEVEL = 3
 
 
 def _block(nchwc_block: int | None) -> int:

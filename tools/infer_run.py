@@ -29,6 +29,8 @@ from typing import NoReturn
 
 import numpy as np
 
+from infer.pipeline import DEFAULT_OPT_LEVEL
+
 # ONNX BackendTest's tolerances for model outputs (onnx.backend.test.runner).
 RTOL = 1e-3
 ATOL = 1e-7
@@ -265,8 +267,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                    help="onnxruntime's intra-op threads (infer's kernels are single-threaded)")
     p.add_argument("--top", type=int, default=5, metavar="K",
                    help="print the K largest outputs (0: none)")
-    p.add_argument("--opt-level", type=int, default=2, choices=range(4), metavar="N",
-                   help="graph optimization level: 0 none, 1 basic, 2 extended (default), 3 all")
+    p.add_argument("--opt-level", type=int, default=DEFAULT_OPT_LEVEL, choices=range(4),
+                   metavar="N", help="graph optimization level: 0 none, 1 basic, 2 extended, "
+                   f"3 all (default {DEFAULT_OPT_LEVEL})")
     p.add_argument("--report", action="store_true",
                    help="print op counts by type before and after graph optimization")
     p.add_argument("-v", "--verbose", action="store_true",
