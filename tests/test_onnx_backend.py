@@ -28,6 +28,13 @@ CASES = [
     "test_transpose_default", "test_range_float_type_positive_delta",
     "test_range_int32_type_negative_delta", "test_expand_dim_changed",
     "test_expand_dim_unchanged",
+    # Split, with sizes constant, computed at run time, zero, or none (equal parts)
+    "test_split_variable_parts_1d_opset13", "test_split_variable_parts_2d_opset13",
+    "test_split_variable_parts_default_axis_opset13", "test_split_zero_size_splits_opset13",
+    "test_split_variable_parts_1d_opset18", "test_split_variable_parts_2d_opset18",
+    "test_split_variable_parts_default_axis_opset18", "test_split_zero_size_splits_opset18",
+    "test_split_equal_parts_1d_opset13", "test_split_1d_uneven_split_opset18",
+    "test_split_2d_uneven_split_opset18",
 ]  # fmt: skip
 
 backend_test = onnx.backend.test.BackendTest(infer.backend, __name__)

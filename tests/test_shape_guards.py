@@ -129,6 +129,14 @@ def _cases() -> dict[str, Case]:
                    [_in("x", [2, "W"])], [_in("y", [2, "V"])],
                    [numpy_helper.from_array(np.array([0, 2, 0, -1], np.int64), "p")]),
             "Pad", bad=[{"x": _rand(2, 2)}, {"x": _rand(2, 0)}], good=[{"x": _rand(2, 5)}]),
+        "split_runtime_sizes": Case(
+            _model([helper.make_node("Split", ["x", "s"], ["a", "b"], name="sp")],
+                   [_in("x", ["N", 2]), _in("s", [2], I64)],
+                   [_in("a", ["A", 2]), _in("b", ["B", 2])]),
+            "Split", bad=[{"x": _rand(5, 2), "s": np.array(v, np.int64)}
+                          for v in ([1, 1], [-1, 6], [4, 4])],
+            good=[{"x": _rand(5, 2), "s": np.array(v, np.int64)}
+                  for v in ([2, 3], [0, 5], [5, 0])]),
         "reshape_runtime_shape": Case(
             _model([helper.make_node("Reshape", ["x", "s"], ["y"], name="view")],
                    [_in("x", ["N", 6]), _in("s", [2], I64)], [_in("y", ["A", "B"])]),
@@ -152,8 +160,8 @@ def _cases() -> dict[str, Case]:
 
 NAMES = ["add_rows", "matmul_inner", "gather_index", "conv_bias", "conv_window",
          "batchnorm_mean", "concat_dims", "reshape_count", "squeeze_dim", "split_sizes",
-         "split_equal", "pad_reflect", "reshape_runtime_shape", "constant_of_shape",
-         "expand_entries"]
+         "split_equal", "split_runtime_sizes", "pad_reflect", "reshape_runtime_shape",
+         "constant_of_shape", "expand_entries"]
 
 
 def test_names_cover_the_cases() -> None:

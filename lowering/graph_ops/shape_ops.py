@@ -292,10 +292,24 @@ def _concat(s: Lowering, op: graph.ConcatOp, ins: list[SSAValue]) -> list[SSAVal
 
 @lowers(graph.SplitOp)
 def _split(s: Lowering, op: graph.SplitOp, ins: list[SSAValue]) -> list[SSAValue]:
-    """Each output copies its slab of the input, at a running offset on `axis`."""
+    """Each output copies its slab of the input, at a running offset on `axis`. Sizes
+    given as a run-time tensor are read from it and checked to add up to the dim."""
     b = s.b
-    outs = s.alloc_results(op, ins)
-    axis = _axis(op, len(b.dims(ins[0])))
+    x = b.dims(ins[0])
+    axis = _axis(op, len(x))
+    if len(ins) > 1 and graph.constant_value(op.operands[1]) is None:
+        sizes = shape_entries(s, op, ins, 1)  # each checked not to be negative
+        if len(sizes) != len(op.results):
+            raise UnsupportedError(f"'{op.name}' has {len(sizes)} sizes for "
+                                   f"{len(op.results)} outputs")
+        D.require(D.EQUAL, sum(sizes, start=0), x[axis], "split sizes' sum and the split dim")
+        outs = []
+        for size, res in zip(sizes, op.results, strict=True):
+            t = cast(TensorType, res.type)
+            dims = [size if i == axis else d for i, d in enumerate(x)]
+            outs.append(s.alloc(s.typed_dims(dims, t), t.element_type))
+    else:
+        outs = s.alloc_results(op, ins)
     offset: Dim = 0
     for out in outs:
         dims = b.dims(out)
