@@ -23,11 +23,13 @@ Every stage runs in-process on IR objects; `infer-opt -p` runs the same passes o
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import VerifyException
 
 from infer.passes import PASSES
 from infer.transforms.conv_tile import REGISTERS, conv_tile
@@ -95,8 +97,24 @@ def make_passes(names: list[str]) -> list[ModulePass]:
     return list(PassPipeline.parse_spec(PASSES, ",".join(names)).passes) if names else []
 
 
+# With this environment variable set to 1 (the test suite sets it), the IR verifier runs
+# after every pass, so that IR breaking an invariant fails at the pass that made it.
+VERIFY_EACH_PASS = "INFER_VERIFY_EACH_PASS"
+
+
+def _verify_after(done: ModulePass | None, module: ModuleOp, _next: ModulePass | None) -> None:
+    if done is None:
+        return
+    try:
+        module.verify()
+    except VerifyException as e:
+        raise VerifyException(f"internal error: the IR after '{done.name}' does not verify: "
+                              f"{e}") from e
+
+
 def run_passes(module: ModuleOp, ctx: Context, names: list[str]) -> None:
-    PassPipeline(tuple(make_passes(names))).apply(ctx, module)
+    check = _verify_after if os.environ.get(VERIFY_EACH_PASS) == "1" else None
+    PassPipeline(tuple(make_passes(names)), check).apply(ctx, module)
 
 
 def lower_to_llvm(module: ModuleOp, ctx: Context) -> ModuleOp:

@@ -143,3 +143,23 @@ def test_nchwc_block_is_a_compile_option() -> None:
     for block in (None, 8, 16):
         out = infer.compile(model, opt_level=3, nchwc_block=block).run({"x": x})["y"]
         np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-5)
+
+
+def test_verifier_runs_after_each_pass_in_tests() -> None:
+    """IR that breaks an invariant (an alloc with fewer sizes than its type's dynamic dims)
+    fails at the pass that ran on it, naming the pass."""
+    from xdsl.dialects import func, memref
+    from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, ModuleOp, f32
+    from xdsl.ir import Block, Region
+    from xdsl.utils.exceptions import VerifyException
+
+    from infer.context import make_context
+    from infer.pipeline import run_passes
+
+    t = MemRefType(f32, [DYNAMIC_INDEX, 4])
+    block = Block()
+    alloc = memref.AllocOp([], [], t, IntegerAttr(64, 64))  # no size for the dynamic dim
+    block.add_ops([alloc, func.ReturnOp(alloc)])
+    module = ModuleOp([func.FuncOp("f", ([], [t]), Region(block))])
+    with pytest.raises(VerifyException, match="after 'cse' does not verify"):
+        run_passes(module, make_context(), ["cse"])
