@@ -1,0 +1,50 @@
+"""ONNX operators as `graph` ops: one function per ONNX op (and per opset variant).
+
+Each function takes an `OpBuilder` (where the ops go), the node's inputs as SSA values
+(None for an omitted optional input) and its attributes as keyword arguments (a keyword
+without default is a required attribute). An attribute that the graph op has too defaults
+to None and is passed on only when the node sets it: the op's definition holds the
+default, which is ONNX's (where an older opset's default differs, as Softmax-1's axis,
+the variant states it). Attributes used here only keep the spec's default. It returns
+the values of the node's outputs, in order; returning fewer than the node uses is an
+"output not supported" error (Dropout's mask, MaxPool's Indices, BatchNormalization's
+training outputs).
+
+`OPS` maps an op type to its variants keyed by the ONNX version (`since_version`) from
+which each applies: attributes that later became inputs (Unsqueeze's axes, Slice's
+starts, Clip's min/max, ...) are turned into constant operands here, so the graph dialect
+only knows the newest form.
+
+The importers live by ONNX category, as the graph dialect's ops do (`elementwise`, `math`,
+`nn`, `tensor`), each module with its part of the table; `builder` holds what they share.
+"""
+
+from infer.frontend.onnx_ops import elementwise, math, nn, tensor
+from infer.frontend.onnx_ops.builder import (
+    NodeError,
+    OpBuilder,
+    OpFn,
+    Unsupported,
+    Value,
+    const_ints,
+    dims,
+    element,
+)
+from infer.frontend.onnx_ops.elementwise import ONNX_ELEMENT_TYPES, element_type
+
+# op type -> {since_version: function}
+OPS: dict[str, dict[int, OpFn]] = {**tensor.OPS, **elementwise.OPS, **math.OPS, **nn.OPS}
+
+__all__ = [
+    "ONNX_ELEMENT_TYPES",
+    "OPS",
+    "NodeError",
+    "OpBuilder",
+    "OpFn",
+    "Unsupported",
+    "Value",
+    "const_ints",
+    "dims",
+    "element",
+    "element_type",
+]

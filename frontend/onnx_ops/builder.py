@@ -1,0 +1,108 @@
+"""What the ONNX op importers share: the builder of graph ops, the errors, operand helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import cast
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, SSAValue
+
+from infer.dialects import graph as G
+from infer.dialects.dims import Dim
+
+Value = SSAValue
+OpFn = Callable[..., "Value | Sequence[Value]"]
+
+
+class NodeError(Exception):
+    """A reason a node cannot be imported; the importer adds which node it is."""
+
+
+class Unsupported(NodeError):
+    """The node is valid ONNX that the importer does not handle."""
+
+
+# ---------------------------------------------------------------------------------------
+# Builder
+# ---------------------------------------------------------------------------------------
+
+
+def _prop(value: object) -> Attribute:
+    if isinstance(value, Attribute):
+        return value
+    if isinstance(value, bool | int | np.integer):
+        return G.int_attr(int(value))
+    if isinstance(value, float | np.floating):
+        return G.float_attr(float(value))
+    if isinstance(value, str):
+        return StringAttr(value)
+    if isinstance(value, list | tuple):
+        return G.ints_attr([int(v) for v in value])
+    raise TypeError(f"cannot make a property of {value!r}")
+
+
+class OpBuilder:
+    """Appends graph ops for one ONNX node to the function body."""
+
+    def __init__(self, block: Block, num_outputs: int, used: Sequence[bool]):
+        self.block = block
+        self.num_outputs = num_outputs  # outputs the node declares
+        self.used = list(used)  # per output: consumed by a node or a graph output
+
+    def emit(
+        self, cls: type[G.GraphOp], *operands: Value | None, **props: object
+    ) -> list[Value]:
+        """Append `cls(operands)` (None operands dropped, None props omitted); its results."""
+        attrs = {k: _prop(v) for k, v in props.items() if v is not None}
+        op = cls.make([o for o in operands if o is not None], attrs)
+        self.block.add_op(op)
+        return list(op.results)
+
+    def emit1(self, cls: type[G.GraphOp], *operands: Value | None, **props: object) -> Value:
+        return self.emit(cls, *operands, **props)[0]
+
+    def const(self, array: np.ndarray) -> Value:
+        op = G.ConstantOp(np.asarray(array))
+        self.block.add_op(op)
+        return op.output
+
+    def ints(self, values: Sequence[int]) -> Value:
+        """A 1-D i64 constant (axes, shapes, starts...)."""
+        return self.const(np.asarray(list(values), dtype=np.int64))
+
+
+def dims(v: Value) -> list[Dim]:
+    return G.dims_of(v.type)
+
+
+def element(v: Value) -> Attribute:
+    return cast(TensorType, v.type).element_type
+
+
+def const_ints(v: Value | None, what: str) -> list[int] | None:
+    """The integers of a constant operand, None when absent; Unsupported when not constant."""
+    if v is None:
+        return None
+    arr = G.constant_value(v)
+    if arr is None:
+        raise Unsupported(f"{what} must be a constant")
+    return [int(x) for x in arr.reshape(-1)]
+
+
+def _axis(axis: int, rank: int) -> int:
+    if not -rank <= axis < max(rank, 1):
+        raise NodeError(f"axis {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def _unary(cls: type[G.GraphOp]) -> OpFn:
+    def unary(b: OpBuilder, x: Value) -> Value:
+        return b.emit1(cls, x)
+
+    unary.__name__ = cls.name.removeprefix("graph.")
+    return unary

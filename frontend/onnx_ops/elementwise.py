@@ -1,0 +1,198 @@
+"""ONNX elementwise operators: unary, binary and variadic maths, activations, Cast, Where."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    f32,
+    i64,
+)
+from xdsl.ir import Attribute
+
+from infer.dialects import graph as G
+from infer.frontend.onnx_ops.builder import (
+    NodeError,
+    OpBuilder,
+    OpFn,
+    Unsupported,
+    Value,
+    _unary,
+    element,
+)
+
+# ---------------------------------------------------------------------------------------
+# Elementwise
+# ---------------------------------------------------------------------------------------
+
+
+def _binary(cls: type[G.GraphOp]) -> OpFn:
+    def binary(b: OpBuilder, a: Value, c: Value) -> Value:
+        if element(a) != element(c):
+            raise NodeError(
+                f"operands have different element types: {element(a)} and {element(c)}"
+            )
+        return b.emit1(cls, a, c)
+
+    binary.__name__ = cls.name.removeprefix("graph.")
+    return binary
+
+
+def _variadic(cls: type[G.GraphOp]) -> OpFn:
+    def variadic(b: OpBuilder, *inputs: Value | None) -> Value:
+        return b.emit1(cls, *inputs)
+
+    variadic.__name__ = cls.name.removeprefix("graph.")
+    return variadic
+
+
+def identity(b: OpBuilder, input: Value) -> Value:
+    return b.emit1(G.IdentityOp, input)
+
+
+def leaky_relu(b: OpBuilder, x: Value, *, alpha: float | None = None) -> Value:
+    return b.emit1(G.LeakyReluOp, x, alpha=alpha)
+
+
+def hard_sigmoid(b: OpBuilder, x: Value, *, alpha: float | None = None,
+                 beta: float | None = None) -> Value:
+    return b.emit1(G.HardSigmoidOp, x, alpha=alpha, beta=beta)
+
+
+def gelu(b: OpBuilder, x: Value, *, approximate: str | None = None) -> Value:
+    if approximate not in (None, "none", "tanh"):
+        raise NodeError(f"approximate must be 'none' or 'tanh', got '{approximate}'")
+    return b.emit1(G.GeluOp, x, approximate=approximate)
+
+
+def pow_(b: OpBuilder, x: Value, y: Value) -> Value:
+    # Since opset 12 the exponent may have another type; the result has the base's type.
+    if element(y) != element(x):
+        y = b.emit1(G.CastOp, y, to=element(x))
+    return b.emit1(G.PowOp, x, y)
+
+
+def _clip_bound(b: OpBuilder, x: Value, bound: float | None, upper: bool) -> Value:
+    """A scalar constant of x's dtype; a missing bound is the dtype's +-inf (max/min)."""
+    dtype = G.numpy_dtype(element(x))
+    if bound is None:
+        if dtype.kind == "f":
+            bound = np.inf if upper else -np.inf
+        else:
+            info = np.iinfo(dtype)
+            bound = info.max if upper else info.min
+    return b.const(np.array(bound, dtype=dtype))
+
+
+def clip_v6(
+    b: OpBuilder, input: Value, *, min: float | None = None, max: float | None = None
+) -> Value:
+    return b.emit1(
+        G.ClipOp, input, _clip_bound(b, input, min, False), _clip_bound(b, input, max, True)
+    )
+
+
+def clip(b: OpBuilder, input: Value, min: Value | None = None, max: Value | None = None) -> Value:
+    lo = _clip_bound(b, input, None, False) if min is None else min
+    hi = _clip_bound(b, input, None, True) if max is None else max
+    return b.emit1(G.ClipOp, input, lo, hi)
+
+
+# ONNX TensorProto.DataType -> builtin element type (bf16 only where xDSL has it).
+ONNX_ELEMENT_TYPES: dict[int, Attribute] = {
+    1: f32,
+    2: IntegerType(8, Signedness.UNSIGNED),
+    3: IntegerType(8),
+    4: IntegerType(16, Signedness.UNSIGNED),
+    5: IntegerType(16),
+    6: IntegerType(32),
+    7: i64,
+    9: IntegerType(1),
+    10: Float16Type(),
+    11: Float64Type(),
+    12: IntegerType(32, Signedness.UNSIGNED),
+    13: IntegerType(64, Signedness.UNSIGNED),
+    16: BFloat16Type(),
+}
+
+
+def element_type(onnx_dtype: int) -> Attribute:
+    if onnx_dtype not in ONNX_ELEMENT_TYPES:
+        import onnx
+
+        name = onnx.TensorProto.DataType.Name(onnx_dtype) if onnx_dtype else "UNDEFINED"
+        raise Unsupported(f"element type {name} is not supported")
+    return ONNX_ELEMENT_TYPES[onnx_dtype]
+
+
+def cast_(
+    b: OpBuilder, input: Value, *, to: int, saturate: int = 1, round_mode: str = "up"
+) -> Value:
+    return b.emit1(G.CastOp, input, to=element_type(to))
+
+
+def where(b: OpBuilder, condition: Value, x: Value, y: Value) -> Value:
+    if element(x) != element(y):
+        raise NodeError(f"X and Y have different element types: {element(x)} and {element(y)}")
+    return b.emit1(G.WhereOp, condition, x, y)
+
+
+def dropout_v7(b: OpBuilder, data: Value, *, ratio: float = 0.5) -> Value:
+    return b.emit1(G.DropoutOp, data)
+
+
+def dropout(
+    b: OpBuilder,
+    data: Value,
+    ratio: Value | None = None,
+    training_mode: Value | None = None,
+    *,
+    seed: int | None = None,
+) -> Value:
+    if training_mode is not None:
+        mode = G.constant_value(training_mode)
+        if mode is None or mode.any():
+            raise Unsupported("training mode is not supported (training_mode must be false)")
+    return b.emit1(G.DropoutOp, data)
+
+
+OPS: dict[str, dict[int, OpFn]] = {
+    "Relu": {1: _unary(G.ReluOp)},
+    "Sigmoid": {1: _unary(G.SigmoidOp)},
+    "Tanh": {1: _unary(G.TanhOp)},
+    "Exp": {1: _unary(G.ExpOp)},
+    "Log": {1: _unary(G.LogOp)},
+    "Sqrt": {1: _unary(G.SqrtOp)},
+    "Erf": {9: _unary(G.ErfOp)},
+    "Reciprocal": {1: _unary(G.ReciprocalOp)},
+    "Softsign": {1: _unary(G.SoftsignOp)},
+    "Floor": {1: _unary(G.FloorOp)},
+    "Ceil": {1: _unary(G.CeilOp)},
+    "Neg": {1: _unary(G.NegOp)},
+    "Abs": {1: _unary(G.AbsOp)},
+    "Identity": {1: identity},
+    "Dropout": {7: dropout_v7, 12: dropout},
+    "LeakyRelu": {1: leaky_relu},
+    "HardSigmoid": {1: hard_sigmoid},
+    "HardSwish": {14: _unary(G.HardSwishOp)},
+    "Gelu": {20: gelu},
+    "Clip": {6: clip_v6, 11: clip},
+    "Cast": {6: cast_},
+    "Add": {7: _binary(G.AddOp)},
+    "Sub": {7: _binary(G.SubOp)},
+    "Mul": {7: _binary(G.MulOp)},
+    "Div": {7: _binary(G.DivOp)},
+    "Pow": {7: pow_},
+    "Equal": {7: _binary(G.EqualOp)},
+    "Less": {7: _binary(G.LessOp)},
+    "Greater": {7: _binary(G.GreaterOp)},
+    "Where": {9: where},
+    "Sum": {6: _variadic(G.SumOp)},
+    "Max": {6: _variadic(G.MaxOp)},
+    "Min": {6: _variadic(G.MinOp)},
+    "Mean": {6: _variadic(G.MeanOp)},
+}

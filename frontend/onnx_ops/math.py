@@ -1,0 +1,95 @@
+"""ONNX linear algebra, softmax and reduction operators."""
+
+from __future__ import annotations
+
+from infer.dialects import graph as G
+from infer.frontend.onnx_ops.builder import (
+    OpBuilder,
+    OpFn,
+    Value,
+    _axis,
+    dims,
+)
+
+
+def matmul(b: OpBuilder, a: Value, c: Value) -> Value:
+    return b.emit1(G.MatMulOp, a, c)
+
+
+def gemm(
+    b: OpBuilder,
+    a: Value,
+    c: Value,
+    bias: Value | None = None,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: int | None = None,
+    transB: int | None = None,
+) -> Value:
+    return b.emit1(G.GemmOp, a, c, bias, alpha=alpha, beta=beta, transA=transA, transB=transB)
+
+
+
+def _softmax_coerced(b: OpBuilder, cls: type[G.GraphOp], x: Value, axis: int) -> Value:
+    """Softmax before opset 13: over the input coerced to 2-D at `axis` (Flatten-like)."""
+    x_dims = dims(x)
+    axis = _axis(axis, len(x_dims))
+    if all(d == 1 for d in x_dims[axis + 1 :]):
+        return b.emit1(cls, x, axis=axis)  # unit trailing dims: the same as the new form
+    flat = b.emit1(G.FlattenOp, x, axis=axis)
+    y = b.emit1(cls, flat, axis=-1)
+    if sum(not isinstance(d, int) for d in x_dims) <= 1:
+        shape = b.ints([d if isinstance(d, int) else -1 for d in x_dims])
+    else:
+        shape = b.emit1(G.ShapeOp, x)
+    return b.emit1(G.ReshapeOp, y, shape)
+
+
+def softmax_v1(b: OpBuilder, input: Value, *, axis: int = 1) -> Value:
+    return _softmax_coerced(b, G.SoftmaxOp, input, axis)
+
+
+def softmax(b: OpBuilder, input: Value, *, axis: int | None = None) -> Value:
+    return b.emit1(G.SoftmaxOp, input, axis=axis)
+
+
+def log_softmax_v1(b: OpBuilder, input: Value, *, axis: int = 1) -> Value:
+    return _softmax_coerced(b, G.LogSoftmaxOp, input, axis)
+
+
+def log_softmax(b: OpBuilder, input: Value, *, axis: int | None = None) -> Value:
+    return b.emit1(G.LogSoftmaxOp, input, axis=axis)
+
+
+def _reduce_attr(cls: type[G.GraphOp]) -> OpFn:
+    """Reductions whose axes are an attribute (ReduceSum < 13, the others < 18)."""
+
+    def reduce(b: OpBuilder, data: Value, *, axes: list[int] | None = None,
+               keepdims: int | None = None) -> Value:
+        return b.emit1(cls, data, None if axes is None else b.ints(axes), keepdims=keepdims)
+
+    reduce.__name__ = cls.name.removeprefix("graph.") + "_v1"
+    return reduce
+
+
+def _reduce_input(cls: type[G.GraphOp]) -> OpFn:
+    def reduce(b: OpBuilder, data: Value, axes: Value | None = None, *,
+               keepdims: int | None = None, noop_with_empty_axes: int | None = None) -> Value:
+        return b.emit1(cls, data, axes, keepdims=keepdims,
+                       noop_with_empty_axes=noop_with_empty_axes)
+
+    reduce.__name__ = cls.name.removeprefix("graph.")
+    return reduce
+
+
+OPS: dict[str, dict[int, OpFn]] = {
+    "MatMul": {1: matmul},
+    "Gemm": {7: gemm},
+    "Softmax": {1: softmax_v1, 13: softmax},
+    "LogSoftmax": {1: log_softmax_v1, 13: log_softmax},
+    "ReduceMean": {1: _reduce_attr(G.ReduceMeanOp), 18: _reduce_input(G.ReduceMeanOp)},
+    "ReduceSum": {1: _reduce_attr(G.ReduceSumOp), 13: _reduce_input(G.ReduceSumOp)},
+    "ReduceMax": {1: _reduce_attr(G.ReduceMaxOp), 18: _reduce_input(G.ReduceMaxOp)},
+    "ReduceMin": {1: _reduce_attr(G.ReduceMinOp), 18: _reduce_input(G.ReduceMinOp)},
+}

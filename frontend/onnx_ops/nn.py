@@ -1,0 +1,213 @@
+"""ONNX convolution, pooling and normalization operators."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from infer.dialects import graph as G
+from infer.dialects.dims import Dim
+from infer.frontend.onnx_ops.builder import (
+    NodeError,
+    OpBuilder,
+    OpFn,
+    Unsupported,
+    Value,
+    _axis,
+    _unary,
+    dims,
+)
+
+
+def _window_pads(
+    auto_pad: str,
+    x: Sequence[Dim],
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    pads: Sequence[int] | None,
+) -> list[int] | None:
+    """Explicit [begin..., end...] pads: auto_pad resolved against static spatial dims."""
+    n = len(kernel)
+    if auto_pad == "NOTSET":
+        return list(pads) if pads is not None else None
+    if auto_pad == "VALID":
+        return [0] * (2 * n)
+    if auto_pad not in ("SAME_UPPER", "SAME_LOWER"):
+        raise NodeError(f"invalid auto_pad '{auto_pad}'")
+    spatial = x[2:]
+    if not all(isinstance(d, int) for d in spatial):
+        raise Unsupported(f"auto_pad {auto_pad} needs static spatial dims")
+    begin, end = [], []
+    for size, k, s, d in zip(cast(list[int], spatial), kernel, strides, dilations, strict=True):
+        out = -(-size // s)
+        total = max(0, (out - 1) * s + (k - 1) * d + 1 - size)
+        small = total // 2
+        # SAME_UPPER puts the odd pad at the end, SAME_LOWER at the beginning.
+        lo = small if auto_pad == "SAME_UPPER" else total - small
+        begin.append(lo)
+        end.append(total - lo)
+    return begin + end
+
+
+def _nontrivial(values: Sequence[int] | None, trivial: int) -> list[int] | None:
+    """Omit an attribute that only repeats its default (all ones / all zeros)."""
+    if values is None or all(v == trivial for v in values):
+        return None
+    return list(values)
+
+
+def conv(
+    b: OpBuilder,
+    x: Value,
+    w: Value,
+    bias: Value | None = None,
+    *,
+    auto_pad: str = "NOTSET",
+    dilations: list[int] | None = None,
+    group: int | None = None,
+    kernel_shape: list[int] | None = None,
+    pads: list[int] | None = None,
+    strides: list[int] | None = None,
+) -> Value:
+    kernel = dims(w)[2:]
+    if not all(isinstance(k, int) for k in kernel):
+        raise Unsupported("the kernel's spatial dims must be static")
+    if kernel_shape is not None and list(kernel_shape) != kernel:
+        raise NodeError(f"kernel_shape {list(kernel_shape)} differs from W's dims {kernel}")
+    n = len(kernel)
+    strides = strides or [1] * n
+    dilations = dilations or [1] * n
+    pads = _window_pads(auto_pad, dims(x), cast(list[int], kernel), strides, dilations, pads)
+    return b.emit1(
+        G.ConvOp,
+        x,
+        w,
+        bias,
+        strides=_nontrivial(strides, 1),
+        pads=_nontrivial(pads, 0),
+        dilations=_nontrivial(dilations, 1),
+        group=group,
+    )
+
+
+def _pool(
+    b: OpBuilder,
+    cls: type[G.GraphOp],
+    x: Value,
+    auto_pad: str,
+    ceil_mode: int | None,
+    dilations: list[int] | None,
+    kernel_shape: list[int],
+    pads: list[int] | None,
+    strides: list[int] | None,
+    **extra: object,
+) -> Value:
+    n = len(kernel_shape)
+    strides = strides or [1] * n
+    dilations = dilations or [1] * n
+    pads = _window_pads(auto_pad, dims(x), kernel_shape, strides, dilations, pads)
+    return b.emit1(
+        cls,
+        x,
+        kernel_shape=kernel_shape,
+        strides=_nontrivial(strides, 1),
+        pads=_nontrivial(pads, 0),
+        dilations=_nontrivial(dilations, 1),
+        ceil_mode=ceil_mode,
+        **extra,
+    )
+
+
+def max_pool(
+    b: OpBuilder,
+    x: Value,
+    *,
+    kernel_shape: list[int],
+    auto_pad: str = "NOTSET",
+    ceil_mode: int | None = None,
+    dilations: list[int] | None = None,
+    pads: list[int] | None = None,
+    storage_order: int = 0,
+    strides: list[int] | None = None,
+) -> Value:
+    return _pool(b, G.MaxPoolOp, x, auto_pad, ceil_mode, dilations, kernel_shape, pads, strides)
+
+
+def average_pool(
+    b: OpBuilder,
+    x: Value,
+    *,
+    kernel_shape: list[int],
+    auto_pad: str = "NOTSET",
+    ceil_mode: int | None = None,
+    count_include_pad: int | None = None,
+    dilations: list[int] | None = None,
+    pads: list[int] | None = None,
+    strides: list[int] | None = None,
+) -> Value:
+    return _pool(
+        b, G.AveragePoolOp, x, auto_pad, ceil_mode, dilations, kernel_shape, pads, strides,
+        count_include_pad=count_include_pad,
+    )
+
+
+def batch_normalization(
+    b: OpBuilder,
+    x: Value,
+    scale: Value,
+    bias: Value,
+    mean: Value,
+    var: Value,
+    *,
+    epsilon: float | None = None,
+    momentum: float = 0.9,
+    spatial: int = 1,
+    training_mode: int = 0,
+) -> Value:
+    if training_mode:
+        raise Unsupported("training mode is not supported")
+    if not spatial:
+        raise Unsupported("spatial=0 (per-activation statistics) is not supported")
+    return b.emit1(G.BatchNormalizationOp, x, scale, bias, mean, var, epsilon=epsilon)
+
+
+def lrn(
+    b: OpBuilder,
+    x: Value,
+    *,
+    size: int,
+    alpha: float | None = None,
+    beta: float | None = None,
+    bias: float | None = None,
+) -> Value:
+    return b.emit1(G.LRNOp, x, size=size, alpha=alpha, beta=beta, bias=bias)
+
+
+def layer_normalization(
+    b: OpBuilder,
+    x: Value,
+    scale: Value,
+    bias: Value | None = None,
+    *,
+    axis: int | None = None,
+    epsilon: float | None = None,
+    stash_type: int = 1,
+) -> Value:
+    if stash_type != 1:
+        raise Unsupported("stash_type other than 1 (float32 statistics) is not supported")
+    if axis is not None:
+        _axis(axis, len(dims(x)))
+    return b.emit1(G.LayerNormalizationOp, x, scale, bias, axis=axis, epsilon=epsilon)
+
+
+OPS: dict[str, dict[int, OpFn]] = {
+    "Conv": {1: conv},
+    "MaxPool": {1: max_pool},
+    "AveragePool": {7: average_pool},
+    "GlobalAveragePool": {1: _unary(G.GlobalAveragePoolOp)},
+    "GlobalMaxPool": {1: _unary(G.GlobalMaxPoolOp)},
+    "BatchNormalization": {7: batch_normalization},
+    "LRN": {1: lrn},
+    "LayerNormalization": {17: layer_normalization},
+}
