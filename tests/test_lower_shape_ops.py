@@ -315,3 +315,86 @@ def test_range_zero_delta_at_run_time_is_empty():
         m = node_model("Range", [(n, elem, []) for n in ("s", "l", "d")])
         (y,) = infer.compile(m).run(range_scalars(dtype, (1, 5, 0))).values()
         assert y.shape == (0,) and y.dtype == dtype
+
+
+# -- slices with bounds computed at run time ---------------------------------------------
+
+
+def _runtime_slice_model() -> onnx.ModelProto:
+    """Slice whose starts, ends, axes and steps are all graph inputs."""
+    ins = [helper.make_tensor_value_info("x", TP.FLOAT, ["A", "B", "C"])]
+    ins += [helper.make_tensor_value_info(n, TP.INT64, [2]) for n in ("st", "en", "ax", "sp")]
+    node = helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"], name="sl")
+    out = helper.make_tensor_value_info("y", TP.FLOAT, ["P", "Q", "R"])
+    return helper.make_model(helper.make_graph([node], "g", ins, [out]),
+                             opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_slice_bounds_axes_and_steps_at_run_time() -> None:
+    """Negative, out-of-range and huge bounds, negative axes and steps of both signs, fed
+    at run time to one compiled model, sliced as ONNX's reference (numpy's slicing) does.
+    (onnxruntime 1.32 differs on an INT64_MAX end with a negative step, which it takes as
+    the far end; ONNX clamps it to the last element: nothing is sliced.)"""
+    model = _runtime_slice_model()
+    compiled = infer.compile(model, verbose=False)
+    rng = np.random.default_rng(3)
+    big = 2**63 - 1
+    x = f32(4, 5, 6)
+    for _ in range(40):
+        axes = rng.choice([-3, -2, -1, 0, 1, 2], size=2, replace=False)
+        if len({a % 3 for a in axes}) < 2:
+            continue
+        bounds = [-big, -7, -3, -1, 0, 1, 2, 4, 7, big]
+        feeds = {"x": x, "st": rng.choice(bounds, 2), "en": rng.choice(bounds, 2),
+                 "ax": axes.astype(np.int64), "sp": rng.choice([-3, -2, -1, 1, 2, 3], 2)}
+        index = [slice(None)] * 3
+        rows = (feeds[k].tolist() for k in ("st", "en", "ax", "sp"))
+        for st, en, ax, sp in zip(*rows, strict=True):
+            index[ax % 3] = slice(st, en, sp)
+        want = x[tuple(index)]
+        got = compiled.run(feeds)["y"]
+        assert got.shape == want.shape, feeds
+        np.testing.assert_array_equal(got, want)
+
+
+def test_slice_refuses_bad_run_time_axes_and_steps() -> None:
+    compiled = infer.compile(_runtime_slice_model(), verbose=False)
+    feeds = {"x": f32(4, 5, 6), "st": i64s(0, 0), "en": i64s(2, 2)}
+    with pytest.raises(infer.ShapeError, match="axes entry 1 3 is out of range for rank 3"):
+        compiled.run({**feeds, "ax": i64s(0, 3), "sp": i64s(1, 1)})
+    with pytest.raises(infer.ShapeError, match="steps entry 0 0 is 0"):
+        compiled.run({**feeds, "ax": i64s(0, 1), "sp": i64s(0, 1)})
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_chunk_bounds_from_shape_at_every_level(level: int) -> None:
+    """PyTorch's chunk: ends = (C + 1) / 2 from Shape, with a dynamic batch."""
+    one, two, zero = (numpy_helper.from_array(i64s(v), n) for v, n in
+                      ((1, "one"), (2, "two"), (0, "zero")))
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Gather", ["s", "one"], ["c"], axis=0),
+             helper.make_node("Add", ["c", "one"], ["c1"]),
+             helper.make_node("Div", ["c1", "two"], ["h"]),
+             helper.make_node("Slice", ["x", "zero", "h", "one"], ["y"])]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TP.FLOAT, ["N", "C", 4])],
+                          [helper.make_tensor_value_info("y", TP.FLOAT, ["N", "H", 4])],
+                          [one, two, zero])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    compiled = infer.compile(model, opt_level=level, verbose=False)
+    for shape in [(2, 5, 4), (1, 8, 4)]:
+        x = f32(*shape)
+        np.testing.assert_array_equal(compiled.run({"x": x})["y"], x[:, : (shape[1] + 1) // 2])
+
+
+@pytest.mark.parametrize("case", [c for c in __import__(
+    "onnx.backend.test.case.node", fromlist=["collect_testcases"]).collect_testcases("Slice")],
+    ids=lambda c: c.name)
+def test_onnx_slice_cases(case) -> None:
+    """ONNX's Slice node cases (their bounds, axes and steps are graph inputs)."""
+    import infer.backend
+
+    rep = infer.backend.prepare(case.model)
+    for inputs, outputs in case.data_sets:
+        for got, want in zip(rep.run(inputs), outputs, strict=True):
+            assert got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-7)

@@ -352,7 +352,8 @@ class GatherOp(GraphOp):
 
 @irdl_op_definition
 class SliceOp(GraphOp):
-    """data[starts:ends:steps] along `axes`; all four are 1-D constant operands."""
+    """data[starts:ends:steps] along `axes`: four 1-D integer operands, constants (the
+    result's dims fold) or values computed at run time (the lowering reads them)."""
 
     name = "graph.slice"
     ONNX_OP: ClassVar[str | None] = "Slice"
@@ -393,7 +394,8 @@ class SliceOp(GraphOp):
         spec = cls.normalized(x, consts)
         if spec is None:
             # Bounds computed at run time (PyTorch's chunk: ends = (C + 1) / 2 from Shape):
-            # the sliced axes are dynamic until shape fusion makes the bounds constants.
+            # the sliced axes are dynamic (all of them when the axes are too) unless shape
+            # fusion makes the bounds constants.
             axes = const_ints(consts, 3)
             if axes is None:
                 return [[DYN] * len(x)]

@@ -19,6 +19,7 @@ from typing import cast
 from xdsl.dialects import arith, memref
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     TensorType,
     f64,
@@ -224,25 +225,37 @@ def _gather(s: Lowering, op: graph.GatherOp, ins: list[SSAValue]) -> list[SSAVal
     return [out]
 
 
-def slice_bounds(b: LoopBuilder, n: Dim, start: int, end: int, step: int) -> tuple[Dim, Dim]:
+def slice_bounds(b: LoopBuilder, n: Dim, start: Dim, end: Dim, step: int,
+                 run_step: Dim | None = None) -> tuple[Dim, Dim]:
     """(first index, element count) of data[start:end:step] along a dim of size n.
 
     Python's slice rules: negative bounds count from the end, then clamp to [0, n] for a
-    positive step and to [-1, n - 1] for a negative one. Folds when n is static.
+    positive step and to [-1, n - 1] for a negative one. Folds when all are static; a
+    bound read at run time is wrapped and clamped there. With `run_step` (a step known
+    only at run time), `step` is its assumed sign (1 or -1) and the count divides by it.
     """
-    if isinstance(n, int):
-        first, stop, st = slice(start, end, step).indices(n)
+    if run_step is None and all(isinstance(v, int) for v in (n, start, end)):
+        first, stop, st = slice(cast(int, start), cast(int, end), step).indices(cast(int, n))
         return first, len(range(first, stop, st))
 
-    def normalize(v: int, lo: Dim, hi: Dim) -> Dim:
-        return _clamp(b, n + v if v < 0 else v, lo, hi)
+    def normalize(v: Dim, lo: Dim, hi: Dim) -> Dim:
+        if isinstance(v, int):
+            return _clamp(b, n + v if v < 0 else v, lo, hi)
+        return _clamp(b, _select(b, _is_neg(b, v), n + v, v), lo, hi)
 
     if step > 0:
         first, stop = normalize(start, 0, n), normalize(end, 0, n)
-        count = D.ceil_div(stop - first, step)
+        span = stop - first
     else:
         first, stop = normalize(start, 0, n - 1), normalize(end, -1, n - 1)
-        count = D.ceil_div(first - stop, -step)
+        span = first - stop
+    if run_step is None:
+        count = D.ceil_div(span, abs(step))
+    else:  # |step| is the step's own value or its negation (the sign assumed)
+        mag = Index(b, b.idx(run_step)) if step > 0 else 0 - Index(b, b.idx(run_step))
+        one = b.idx(1)
+        safe = Index(b, b.max(b.idx(mag), one))  # the unassumed sign's branch: unused
+        count = (span + safe - 1) // safe
     return first, _clamp(b, count, 0, n)
 
 
@@ -253,18 +266,87 @@ def _slice(s: Lowering, op: graph.SliceOp, ins: list[SSAValue]) -> list[SSAValue
     consts = [graph.constant_value(o) for o in op.operands]
     spec = graph.SliceOp.normalized(x, consts)
     if spec is None:
-        raise UnsupportedError("graph.slice needs constant starts/ends/axes/steps")
-    firsts: list[Dim] = [0] * len(x)
-    steps = [1] * len(x)
-    out_dims = list(x)
-    for a, start, end, step in spec:
-        firsts[a], out_dims[a] = slice_bounds(b, x[a], start, end, step)
-        steps[a] = step
+        firsts, out_dims, steps = _runtime_slice(s, op, ins, x)
+    else:
+        firsts, out_dims, steps = [0] * len(x), list(x), [1] * len(x)
+        for a, start, end, step in spec:
+            firsts[a], out_dims[a] = slice_bounds(b, x[a], start, end, step)
+            steps[a] = step
     out = _fresh(s, op, out_dims)
     with b.loop_nest(b.dims(out)) as ivs:
         src = [b.idx(f + Index(b, iv) * st) for iv, f, st in zip(ivs, firsts, steps, strict=True)]
         b.store(b.load(ins[0], src), out, ivs)
     return [out]
+
+
+def _runtime_slice(s: Lowering, op: graph.SliceOp, ins: list[SSAValue], x: list[Dim]
+                   ) -> tuple[list[Dim], list[Dim], list[Dim]]:
+    """(first index, count, step) per dim when some of starts, ends, axes and steps are
+    computed at run time (PyTorch's chunk: ends = (C + 1) / 2 from Shape; ONNX's own
+    cases feed all four): each dim takes the entries whose axis is it (wrapped), else the
+    whole dim; bounds are clamped for the step's sign, chosen at run time if need be."""
+    b = s.b
+    rank = len(x)
+    raw = []
+    for i in range(1, 5):
+        value = graph.constant_value(op.operands[i])
+        entries = inline_shape(s, ins[i])
+        if value is not None:
+            entries = [int(v) for v in value.reshape(-1)]
+        elif entries is None:
+            (n,) = cast(TensorType, op.operands[i].type).get_shape()
+            if n == DYNAMIC_INDEX:
+                raise UnsupportedError(
+                    "graph.slice needs starts/ends/axes/steps of static length")
+            entries = list(dims_from_buffer(b, ins[i], n))
+        raw.append(entries)
+    starts, ends, axes, steps = raw
+    if not len(starts) == len(ends) == len(axes) == len(steps):
+        raise UnsupportedError("graph.slice starts, ends, axes and steps differ in length")
+    firsts: list[Dim] = [0] * rank
+    counts: list[Dim] = list(x)
+    strides: list[Dim] = [1] * rank
+    checks = b.checks
+    for k, (a, st) in enumerate(zip(axes, steps, strict=True)):
+        if checks is not None and not isinstance(a, int):
+            ai, lo, hi = b.idx(a), b.idx(-rank), b.idx(rank)
+            ok = b.insert(arith.AndIOp(b.cmpi("sge", ai, lo), b.cmpi("slt", ai, hi))).results[0]
+            checks.check(ok, ai, hi, f"axes entry {k} {{a}} is out of range for rank {{b}}")
+        if isinstance(st, int):
+            if st == 0:
+                raise UnsupportedError("graph.slice step must not be 0")
+        elif checks is not None:
+            si, zero = b.idx(st), b.idx(0)
+            checks.check(b.cmpi("ne", si, zero), si, zero, f"steps entry {k} {{a}} is {{b}}")
+    for d in range(rank):
+        first, count, stride = firsts[d], counts[d], strides[d]
+        for a, start, end, st in zip(axes, starts, ends, steps, strict=True):
+            if isinstance(a, int):
+                if (a + rank if a < 0 else a) != d:
+                    continue
+                f, c, t = _dim_bounds(b, x[d], start, end, st)
+                first, count, stride = f, c, t
+            else:  # this entry slices dim d when its axis, wrapped, is d
+                ai = b.idx(a)
+                hit = b.insert(arith.OrIOp(b.cmpi("eq", ai, b.idx(d)),
+                                           b.cmpi("eq", ai, b.idx(d - rank)))).results[0]
+                f, c, t = _dim_bounds(b, x[d], start, end, st)
+                first, count, stride = (_select(b, hit, f, first), _select(b, hit, c, count),
+                                        _select(b, hit, t, stride))
+        firsts[d], counts[d], strides[d] = first, count, stride
+    return firsts, counts, strides
+
+
+def _dim_bounds(b: LoopBuilder, n: Dim, start: Dim, end: Dim, step: Dim
+                ) -> tuple[Dim, Dim, Dim]:
+    """`slice_bounds` with a step that may be known only at run time: both signs'
+    bounds, chosen by the step's (a zero step fails its check before use)."""
+    if isinstance(step, int):
+        return (*slice_bounds(b, n, start, end, step), step)
+    pos = slice_bounds(b, n, start, end, 1, step)
+    neg = slice_bounds(b, n, start, end, -1, step)
+    up = b.cmpi("sgt", b.idx(step), b.idx(0))
+    return _select(b, up, pos[0], neg[0]), _select(b, up, pos[1], neg[1]), step
 
 
 def _axis(op: graph.GatherOp | graph.ConcatOp | graph.SplitOp, rank: int) -> int:
