@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 from onnx import TensorProto as TP
+from onnx.helper import np_dtype_to_tensor_dtype
 from xdsl.parser import Parser
 
 from infer.context import make_context
@@ -50,6 +51,36 @@ CASES = [
     Case("HardSwish", low=-5, high=5, opset=14),
     Case("Gelu", opset=20),
     Case("Gelu", {"approximate": "tanh"}, opset=20),
+    Case("Sin"),
+    Case("Cos"),
+    Case("Tan", low=-1.5, high=1.5),
+    Case("Asin", low=-1.2, high=1.2),
+    Case("Acos", low=-1.2, high=1.2),
+    Case("Atan"),
+    Case("Sinh"),
+    Case("Cosh"),
+    Case("Asinh"),
+    Case("Acosh", low=0.5, high=5),
+    Case("Atanh", low=-1.2, high=1.2),
+    Case("Round", low=-4, high=4),
+    Case("Sign"),
+    Case("IsNaN", opset=20),
+    Case("IsInf", opset=20),
+    Case("IsInf", {"detect_positive": 0}, opset=20),
+    Case("IsInf", {"detect_negative": 0}, opset=20),
+    Case("IsInf", {"detect_positive": 0, "detect_negative": 0}, opset=20),
+    Case("Softplus", low=-100, high=100),
+    Case("Mish", low=-30, high=30, opset=18),
+    Case("Elu"),
+    Case("Elu", {"alpha": 0.5}),
+    Case("Selu"),
+    Case("Selu", {"alpha": 1.5, "gamma": 2.0}),
+    Case("Celu"),
+    Case("Celu", {"alpha": 2.0}),
+    Case("ThresholdedRelu"),
+    Case("ThresholdedRelu", {"alpha": 0.5}),
+    Case("Shrink"),
+    Case("Shrink", {"bias": 1.5, "lambd": 1.0}),
 ]
 
 SHAPE = [3, 17]
@@ -63,6 +94,9 @@ def _id(case: Case) -> str:
 def test_elementwise_op(case: Case) -> None:
     model = node_model(case.op, [("x", TP.FLOAT, SHAPE)], case.attrs, opset=case.opset)
     x = np.random.default_rng(0).uniform(case.low, case.high, SHAPE).astype(np.float32)
+    x.flat[:5] = [np.nan, np.inf, -np.inf, 0.0, -0.0]  # IEEE propagation, as onnxruntime
+    if case.op == "Round":  # halves, which round to even
+        x.flat[5:11] = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5]
     (expected,) = run_onnxruntime(model, {"x": x})
 
     module = import_model(model)
@@ -72,6 +106,15 @@ def test_elementwise_op(case: Case) -> None:
     (op,) = [o for o in module.walk() if getattr(type(o), "ONNX_OP", None) == case.op]
     assert isinstance(op, G.GraphOp)
     (folded,) = evaluate(op, [x])
+    assert folded.dtype == expected.dtype
     np.testing.assert_allclose(folded, expected, rtol=1e-5, atol=1e-6)
 
+    check_against_onnxruntime(model, {"x": x})
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint8])
+def test_sign_of_integers(dtype: type) -> None:
+    info = np.iinfo(dtype)
+    x = np.array([info.min, -3, -1, 0, 1, 7, info.max]).clip(info.min).astype(dtype)
+    model = node_model("Sign", [("x", np_dtype_to_tensor_dtype(np.dtype(dtype)), [7])])
     check_against_onnxruntime(model, {"x": x})

@@ -1,6 +1,7 @@
 """Elementwise ops (ONNX's unary math, binary arithmetic with broadcasting, comparisons,
 Where, the variadic Sum/Max/Min/Mean, Clip, Cast) and the activations that conv, gemm and
-matmul can apply to their results."""
+matmul can apply to their results. The further unary ops (trigonometric, Round, Sign,
+IsNaN / IsInf, the exponential-family activations) are in `unary` and exported from here."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
+from infer.dialects.graph import unary
 from infer.dialects.graph.base import (
     TRAITS,
     BinaryOp,
@@ -39,6 +41,7 @@ from infer.dialects.graph.base import (
 )
 from infer.dialects.graph.constant import constant_value
 from infer.dialects.graph.types import float_attr, is_float
+from infer.dialects.graph.unary import *  # noqa: F403  (exported with this module's ops)
 
 # ---------------------------------------------------------------------------------------
 # Elementwise: each op's numpy form is its `numpy` method (constant folding, the fused
@@ -541,6 +544,7 @@ __all__ = [
     "HardSigmoidOp",
     "HardSwishOp",
     "GeluOp",
+    *unary.__all__,
     "ClipOp",
     "CastOp",
     "AddOp",

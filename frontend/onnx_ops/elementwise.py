@@ -63,6 +63,34 @@ def hard_sigmoid(b: OpBuilder, x: Value, *, alpha: float | None = None,
     return b.emit1(G.HardSigmoidOp, x, alpha=alpha, beta=beta)
 
 
+def elu(b: OpBuilder, x: Value, *, alpha: float | None = None) -> Value:
+    return b.emit1(G.EluOp, x, alpha=alpha)
+
+
+def selu(b: OpBuilder, x: Value, *, alpha: float | None = None,
+         gamma: float | None = None) -> Value:
+    return b.emit1(G.SeluOp, x, alpha=alpha, gamma=gamma)
+
+
+def celu(b: OpBuilder, x: Value, *, alpha: float | None = None) -> Value:
+    return b.emit1(G.CeluOp, x, alpha=alpha)
+
+
+def thresholded_relu(b: OpBuilder, x: Value, *, alpha: float | None = None) -> Value:
+    return b.emit1(G.ThresholdedReluOp, x, alpha=alpha)
+
+
+def shrink(b: OpBuilder, x: Value, *, bias: float | None = None,
+           lambd: float | None = None) -> Value:
+    return b.emit1(G.ShrinkOp, x, bias=bias, lambd=lambd)
+
+
+def is_inf(b: OpBuilder, x: Value, *, detect_positive: int | None = None,
+           detect_negative: int | None = None) -> Value:
+    return b.emit1(G.IsInfOp, x, detect_positive=detect_positive,
+                   detect_negative=detect_negative)
+
+
 def gelu(b: OpBuilder, x: Value, *, approximate: str | None = None) -> Value:
     if approximate not in (None, "none", "tanh"):
         raise NodeError(f"approximate must be 'none' or 'tanh', got '{approximate}'")
@@ -174,6 +202,28 @@ OPS: dict[str, dict[int, OpFn]] = {
     "Ceil": {1: _unary(G.CeilOp)},
     "Neg": {1: _unary(G.NegOp)},
     "Abs": {1: _unary(G.AbsOp)},
+    "Sin": {7: _unary(G.SinOp)},
+    "Cos": {7: _unary(G.CosOp)},
+    "Tan": {7: _unary(G.TanOp)},
+    "Asin": {7: _unary(G.AsinOp)},
+    "Acos": {7: _unary(G.AcosOp)},
+    "Atan": {7: _unary(G.AtanOp)},
+    "Sinh": {9: _unary(G.SinhOp)},
+    "Cosh": {9: _unary(G.CoshOp)},
+    "Asinh": {9: _unary(G.AsinhOp)},
+    "Acosh": {9: _unary(G.AcoshOp)},
+    "Atanh": {9: _unary(G.AtanhOp)},
+    "Round": {11: _unary(G.RoundOp)},
+    "Sign": {9: _unary(G.SignOp)},
+    "IsNaN": {9: _unary(G.IsNaNOp)},
+    "IsInf": {10: is_inf},
+    "Softplus": {1: _unary(G.SoftplusOp)},
+    "Mish": {18: _unary(G.MishOp)},
+    "Elu": {6: elu},
+    "Selu": {6: selu},
+    "Celu": {12: celu},
+    "ThresholdedRelu": {10: thresholded_relu},
+    "Shrink": {9: shrink},
     "Identity": {1: identity},
     "Dropout": {7: dropout_v7, 12: dropout},
     "LeakyRelu": {1: leaky_relu},

@@ -15,6 +15,7 @@ dynamic operand dim that may be 1 at run time is read at `i * (dim != 1)` (see
 
 from __future__ import annotations
 
+import math as math_
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -209,6 +210,18 @@ _MATH: dict[type[Operation], type[Operation]] = {
     graph.ErfOp: math.ErfOp,
     graph.FloorOp: math.FloorOp,
     graph.CeilOp: math.CeilOp,
+    graph.RoundOp: math.RoundEvenOp,
+    graph.SinOp: math.SinOp,
+    graph.CosOp: math.CosOp,
+    graph.TanOp: math.TanOp,
+    graph.AsinOp: math.AsinOp,
+    graph.AcosOp: math.AcosOp,
+    graph.AtanOp: math.AtanOp,
+    graph.SinhOp: math.SinhOp,
+    graph.CoshOp: math.CoshOp,
+    graph.AsinhOp: math.AsinhOp,
+    graph.AcoshOp: math.AcoshOp,
+    graph.AtanhOp: math.AtanhOp,
 }
 
 
@@ -222,6 +235,92 @@ def _softsign(b: LoopBuilder, op: graph.SoftsignOp, x: list[SSAValue]) -> SSAVal
     """x / (1 + |x|)"""
     one = b.const(1.0, x[0].type)
     return b.div(x[0], b.add(one, b.unary(math.AbsFOp, x[0])))
+
+
+@scalar(graph.SignOp)
+def _sign(b: LoopBuilder, op: graph.SignOp, x: list[SSAValue]) -> SSAValue:
+    """1, -1 or 0; a float zero or NaN is returned as it is."""
+    v, t = x[0], x[0].type
+    one = b.const(1, t)
+    if graph.is_float(t):
+        neg = b.select(b.cmpf("olt", v, _zero(b, v)), b.const(-1.0, t), v)
+        return b.select(b.cmpf("ogt", v, _zero(b, v)), one, neg)
+    if _unsigned(op):
+        return b.select(b.cmpi("ne", v, _zero(b, v)), one, _zero(b, v))
+    neg = b.select(b.cmpi("slt", v, _zero(b, v)), b.const(-1, t), _zero(b, v))
+    return b.select(b.cmpi("sgt", v, _zero(b, v)), one, neg)
+
+
+@scalar(graph.IsNaNOp)
+def _is_nan(b: LoopBuilder, op: graph.IsNaNOp, x: list[SSAValue]) -> SSAValue:
+    return b.cmpf("uno", x[0], x[0])
+
+
+@scalar(graph.IsInfOp)
+def _is_inf(b: LoopBuilder, op: graph.IsInfOp, x: list[SSAValue]) -> SSAValue:
+    tests = [b.cmpf("oeq", x[0], b.const(inf, x[0].type))
+             for inf, on in ((math_.inf, op.detect_positive), (-math_.inf, op.detect_negative))
+             if on.value.data]
+    if not tests:
+        return b.cmpf("false", x[0], x[0])
+    return tests[0] if len(tests) == 1 else b.insert(arith.OrIOp(*tests)).results[0]
+
+
+def _softplus_of(b: LoopBuilder, v: SSAValue) -> SSAValue:
+    """log(1 + e^v) without overflow: max(v, 0) + log1p(e^-|v|)."""
+    neg_abs = b.insert(arith.NegfOp(b.unary(math.AbsFOp, v))).results[0]
+    return b.add(b.max(v, _zero(b, v)), b.unary(math.Log1pOp, b.unary(math.ExpOp, neg_abs)))
+
+
+@scalar(graph.SoftplusOp)
+def _softplus(b: LoopBuilder, op: graph.SoftplusOp, x: list[SSAValue]) -> SSAValue:
+    return _softplus_of(b, x[0])
+
+
+@scalar(graph.MishOp)
+def _mish(b: LoopBuilder, op: graph.MishOp, x: list[SSAValue]) -> SSAValue:
+    return b.mul(x[0], b.unary(math.TanhOp, _softplus_of(b, x[0])))
+
+
+def _elu_of(b: LoopBuilder, v: SSAValue, alpha: float, pred: str) -> SSAValue:
+    """v `pred` 0 ? alpha * (e^v - 1) : v (NaN compares false and stays NaN)."""
+    em1 = b.mul(b.const(alpha, v.type), b.unary(math.ExpM1Op, v))
+    return b.select(b.cmpf(pred, v, _zero(b, v)), em1, v)
+
+
+@scalar(graph.EluOp)
+def _elu(b: LoopBuilder, op: graph.EluOp, x: list[SSAValue]) -> SSAValue:
+    return _elu_of(b, x[0], op.alpha.value.data, "olt")
+
+
+@scalar(graph.SeluOp)
+def _selu(b: LoopBuilder, op: graph.SeluOp, x: list[SSAValue]) -> SSAValue:
+    y = _elu_of(b, x[0], op.alpha.value.data, "ole")
+    return b.mul(b.const(op.gamma.value.data, x[0].type), y)
+
+
+@scalar(graph.CeluOp)
+def _celu(b: LoopBuilder, op: graph.CeluOp, x: list[SSAValue]) -> SSAValue:
+    """x < 0 ? alpha * (e^(x / alpha) - 1) : x"""
+    v, alpha = x[0], op.alpha.value.data
+    em1 = b.unary(math.ExpM1Op, b.div(v, b.const(alpha, v.type)))
+    return b.select(b.cmpf("olt", v, _zero(b, v)), b.mul(b.const(alpha, v.type), em1), v)
+
+
+@scalar(graph.ThresholdedReluOp)
+def _thresholded_relu(b: LoopBuilder, op: graph.ThresholdedReluOp, x: list[SSAValue]
+                      ) -> SSAValue:
+    above = b.cmpf("ogt", x[0], b.const(op.alpha.value.data, x[0].type))
+    return b.select(above, x[0], _zero(b, x[0]))
+
+
+@scalar(graph.ShrinkOp)
+def _shrink(b: LoopBuilder, op: graph.ShrinkOp, x: list[SSAValue]) -> SSAValue:
+    """x < -lambd ? x + bias : x > lambd ? x - bias : 0 (NaN gives 0, as onnxruntime)"""
+    v, t = x[0], x[0].type
+    bias, lambd = b.const(op.bias.value.data, t), op.lambd.value.data
+    upper = b.select(b.cmpf("ogt", v, b.const(lambd, t)), b.sub(v, bias), _zero(b, v))
+    return b.select(b.cmpf("olt", v, b.const(-lambd, t)), b.add(v, bias), upper)
 
 
 @scalar(graph.ReciprocalOp)

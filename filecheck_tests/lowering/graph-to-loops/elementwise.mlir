@@ -98,3 +98,24 @@ func.func @identity(%x: tensor<3xf32>) -> tensor<3xf32> {
   %1 = graph.relu %0 : (tensor<3xf32>) -> tensor<3xf32>
   func.return %1 : tensor<3xf32>
 }
+
+// Sign of an unsigned integer is x != 0 (it has no negative branch); IsInf with
+// detect_negative = 0 compares with +inf only; Round halves to even.
+// CHECK-LABEL: func.func @sign_isinf_round
+// CHECK:         %[[U:.*]] = memref.load %u[%{{.*}}] : memref<4xi8>
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i8
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i8
+// CHECK-NEXT:    %[[NZ:.*]] = arith.cmpi ne, %[[U]], %[[Z]] : i8
+// CHECK-NEXT:    %[[Z2:.*]] = arith.constant 0 : i8
+// CHECK-NEXT:    arith.select %[[NZ]], %[[ONE]], %[[Z2]] : i8
+// CHECK:         %[[X:.*]] = memref.load %x[%{{.*}}] : memref<4xf32>
+// CHECK-NEXT:    %[[INF:.*]] = arith.constant 0x7f800000 : f32
+// CHECK-NEXT:    %[[EQ:.*]] = arith.cmpf oeq, %[[X]], %[[INF]] : f32
+// CHECK-NEXT:    memref.store %[[EQ]]
+// CHECK:         math.roundeven %{{.*}} : f32
+func.func @sign_isinf_round(%x: tensor<4xf32>, %u: tensor<4xui8>) -> (tensor<4xui8>, tensor<4xi1>, tensor<4xf32>) {
+  %0 = graph.sign %u : (tensor<4xui8>) -> tensor<4xui8>
+  %1 = graph.is_inf %x {detect_negative = 0 : i64} : (tensor<4xf32>) -> tensor<4xi1>
+  %2 = graph.round %x : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %0, %1, %2 : tensor<4xui8>, tensor<4xi1>, tensor<4xf32>
+}
