@@ -109,6 +109,10 @@ ACTIVATIONS = [
     (helper.make_node("LeakyRelu", ["a"], ["y"], alpha=0.2), [], 17),
     (helper.make_node("Gelu", ["a"], ["y"]), [], 20),
     (helper.make_node("Gelu", ["a"], ["y"], approximate="tanh"), [], 20),
+    (helper.make_node("Elu", ["a"], ["y"], alpha=0.5), [], 17),
+    (helper.make_node("Selu", ["a"], ["y"]), [], 17),
+    (helper.make_node("Softplus", ["a"], ["y"]), [], 17),
+    (helper.make_node("Mish", ["a"], ["y"]), [], 18),
 ]
 
 

@@ -484,6 +484,10 @@ ACTIVATIONS: dict[str, Activation] = {
     "leaky_relu": Activation(LeakyReluOp, attrs=("alpha",)),
     "gelu": Activation(GeluOp, fixed=(("approximate", "none"),)),
     "gelu_tanh": Activation(GeluOp, fixed=(("approximate", "tanh"),)),
+    "elu": Activation(unary.EluOp, attrs=("alpha",)),
+    "selu": Activation(unary.SeluOp, attrs=("alpha", "gamma")),
+    "softplus": Activation(unary.SoftplusOp),
+    "mish": Activation(unary.MishOp),
 }
 
 
