@@ -28,6 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     DictionaryAttr,
     FunctionType,
     MemRefType,
@@ -50,7 +51,18 @@ from infer.lowering.graph_ops import (
 )
 from infer.lowering.graph_ops.base import Kernels, Lowering, LoweringFn, memref_type
 from infer.lowering.loop_builder import LoopBuilder
-from infer.lowering.runtime_checks import RuntimeChecks
+from infer.lowering.runtime_checks import RuntimeChecks, op_label
+
+# Element types the code generator does not compile yet: refused where they appear.
+UNCOMPILED_ELEMENTS = (BFloat16Type,)
+
+
+def _check_elements(op: Operation) -> None:
+    for v in (*op.operands, *op.results):
+        t = v.type
+        if isinstance(t, TensorType) and isinstance(t.element_type, UNCOMPILED_ELEMENTS):
+            raise UnsupportedError(f"{op_label(op)}: element type {t.element_type} is not "
+                                   "supported by the code generator yet")
 
 
 def planned(op: Operation) -> str | None:
@@ -171,6 +183,7 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
             s.inlined[op.results[0]] = (op, [vmap[v] for v in op.operands])
             vmap[op.results[0]] = op.results[0]
             continue
+        _check_elements(op)
         lower = LOWERINGS.get(type(op))
         if lower is None:
             raise UnsupportedError(f"no lowering for '{op.name}' to loops yet")
