@@ -386,15 +386,23 @@ def test_chunk_bounds_from_shape_at_every_level(level: int) -> None:
         np.testing.assert_array_equal(compiled.run({"x": x})["y"], x[:, : (shape[1] + 1) // 2])
 
 
-@pytest.mark.parametrize("case", [c for c in __import__(
-    "onnx.backend.test.case.node", fromlist=["collect_testcases"]).collect_testcases("Slice")],
-    ids=lambda c: c.name)
-def test_onnx_slice_cases(case) -> None:
-    """ONNX's Slice node cases (their bounds, axes and steps are graph inputs)."""
+def test_onnx_slice_cases() -> None:
+    """ONNX's Slice node cases (their bounds, axes and steps are graph inputs). ONNX
+    collects its cases once per process, filtered by the first call's op type: ask for
+    all of them and filter here."""
+    import warnings
+
+    from onnx.backend.test.case.node import collect_testcases
+
     import infer.backend
 
-    rep = infer.backend.prepare(case.model)
-    for inputs, outputs in case.data_sets:
-        for got, want in zip(rep.run(inputs), outputs, strict=True):
-            assert got.shape == want.shape
-            np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cases = [c for c in collect_testcases(None) if c.name.startswith("test_slice")]
+    assert len(cases) == 8
+    for case in cases:
+        rep = infer.backend.prepare(case.model)
+        for inputs, outputs in case.data_sets:
+            for got, want in zip(rep.run(inputs), outputs, strict=True):
+                assert got.shape == want.shape, case.name
+                np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-7, err_msg=case.name)
