@@ -41,6 +41,8 @@ MODEL_SIGNATURE_ATTR = "infer.model_signature"
 # What each failing run-time check of an entry means (lowering/runtime_checks.py): a
 # module attribute `{function: [[message, operand ranks], ...]}`, code k is entry k - 1.
 MODEL_CHECKS_ATTR = "infer.checks"
+# i64 slots of the status buffer such an entry takes last: code, two values, input dims.
+CHECK_STATUS_SIZE = 64
 
 FCMP_PREDICATES = (
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",

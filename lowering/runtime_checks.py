@@ -39,10 +39,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from infer.dialects import dims as D
+from infer.dialects.llvmx import CHECK_STATUS_SIZE
 from infer.lowering.loop_builder import LoopBuilder
 
-# i64 slots of the status buffer: code, the two values, then the operands' dims.
-STATUS_SIZE = 64
+STATUS_SIZE = CHECK_STATUS_SIZE
 STATUS_TYPE = MemRefType(i64, [STATUS_SIZE])
 
 

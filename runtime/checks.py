@@ -8,11 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, ModuleOp, StringAttr
 
-from infer.dialects.llvmx import MODEL_CHECKS_ATTR
+from infer.dialects.llvmx import CHECK_STATUS_SIZE, MODEL_CHECKS_ATTR
 from infer.errors import ShapeError
-
-# Slots of the status buffer (runtime_checks.STATUS_SIZE): code, two values, dims.
-STATUS_SIZE = 64
 
 
 @dataclass(frozen=True)
@@ -43,7 +40,7 @@ class EntryChecks:
 
     @staticmethod
     def status() -> np.ndarray:
-        return np.zeros(STATUS_SIZE, dtype=np.int64)
+        return np.zeros(CHECK_STATUS_SIZE, dtype=np.int64)
 
     def raise_failed(self, status: np.ndarray) -> None:
         """ShapeError with the failed check's message, if one failed."""

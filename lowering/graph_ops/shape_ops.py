@@ -19,7 +19,6 @@ from typing import cast
 from xdsl.dialects import arith, memref
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     AnyFloat,
     TensorType,
     f64,
@@ -115,9 +114,11 @@ def out_dims_of_shape_user(s: Lowering, op: Operation, ins: list[SSAValue]) -> l
     return type(op).output_dims(op.properties, dims, consts)[0]  # type: ignore[arg-type]
 
 
-def shape_entries(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> list[Dim]:
+def shape_entries(s: Lowering, op: Operation, ins: list[SSAValue], i: int,
+                  sizes: bool = True) -> list[Dim]:
     """The entries of `op`'s 1-D shape operand i: ints when it is a constant, the map
-    evaluated inline when it is an inlined `shape.of`, else loaded from its buffer."""
+    evaluated inline when it is an inlined `shape.of`, else loaded from its buffer (and,
+    when they are `sizes`, checked not to be negative)."""
     entries = inline_shape(s, ins[i])
     if entries is not None:
         return entries
@@ -128,7 +129,7 @@ def shape_entries(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> li
     if n < 0:
         raise UnsupportedError(f"'{op.name}' needs a shape operand of static length")
     entries = dims_from_buffer(s.b, ins[i], n)
-    for k, e in enumerate(entries):
+    for k, e in enumerate(entries if sizes else []):
         D.require(D.AT_LEAST, e, 0, f"shape entry {k}")
     return list(entries)
 
@@ -172,9 +173,10 @@ def _runtime_reshape_dims(
         b.checks.check(b.cmpi("sle", count, one), count, one,
                        "{a} shape entries are -1, at most {b} may be")
     D.require(D.AT_LEAST, known, 1, "element count of the given entries")  # divides next
-    inferred = D.product(x) // known
+    total = D.product(x)
+    inferred = total // known
     dims = [_select(b, inf, inferred, d) for d, inf in zip(out, is_infer, strict=True)]
-    D.require(D.EQUAL, D.product(x), D.product(dims), "element counts")
+    D.require(D.EQUAL, total, D.product(dims), "element counts")
     return dims
 
 
@@ -287,20 +289,7 @@ def _runtime_slice(s: Lowering, op: graph.SliceOp, ins: list[SSAValue], x: list[
     whole dim; bounds are clamped for the step's sign, chosen at run time if need be."""
     b = s.b
     rank = len(x)
-    raw = []
-    for i in range(1, 5):
-        value = graph.constant_value(op.operands[i])
-        entries = inline_shape(s, ins[i])
-        if value is not None:
-            entries = [int(v) for v in value.reshape(-1)]
-        elif entries is None:
-            (n,) = cast(TensorType, op.operands[i].type).get_shape()
-            if n == DYNAMIC_INDEX:
-                raise UnsupportedError(
-                    "graph.slice needs starts/ends/axes/steps of static length")
-            entries = list(dims_from_buffer(b, ins[i], n))
-        raw.append(entries)
-    starts, ends, axes, steps = raw
+    starts, ends, axes, steps = (shape_entries(s, op, ins, i, sizes=False) for i in range(1, 5))
     if not len(starts) == len(ends) == len(axes) == len(steps):
         raise UnsupportedError("graph.slice starts, ends, axes and steps differ in length")
     firsts: list[Dim] = [0] * rank
@@ -452,9 +441,7 @@ def _constant_of_shape(s: Lowering, op: graph.ConstantOfShapeOp, ins: list[SSAVa
     b = s.b
     dims = out_dims_of_shape_user(s, op, ins)
     if not _is_known(dims):
-        dims = list(dims_from_buffer(b, ins[0], len(dims)))
-        for k, d in enumerate(dims):
-            D.require(D.AT_LEAST, d, 0, f"shape entry {k}")
+        dims = shape_entries(s, op, ins, 0)
     out = _fresh(s, op, dims)
     t = op.results[0].type
     assert isinstance(t, TensorType)
