@@ -13,8 +13,10 @@ Syntax (uniform for all ops but `graph.constant`):
 The package is split as xDSL splits its large dialects: `types` (element types and
 attribute helpers), `constant` (graph.constant and weight printing), `base` (the abstract
 op bases), then the ops by ONNX category as onnx-mlir groups them: `elementwise`, `math`
-(linear algebra, softmax, reductions), `nn` (convolution, pooling, normalization),
-`tensor` (shapes, indexing, concatenation) and `nchwc` (the blocked channel layout).
+(linear algebra, softmax, reductions), `logical` (logical, bitwise, integer ops), `nn`
+(convolution, pooling, normalization), `vision` (resize, transposed convolution, sampling),
+`tensor` (shapes, concatenation), `indexing` (gathers, scatters) and `nchwc` (the blocked
+channel layout).
 Canonicalization patterns are in `canonicalize`, numpy semantics in `evaluate`.
 """
 
@@ -23,17 +25,32 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 from xdsl.irdl import IRDLOperation
 
-from infer.dialects.graph import base, constant, elementwise, math, nchwc, nn, tensor, types
+from infer.dialects.graph import (
+    base,
+    constant,
+    elementwise,
+    indexing,
+    logical,
+    math,
+    nchwc,
+    nn,
+    tensor,
+    types,
+    vision,
+)
 from infer.dialects.graph.base import *  # noqa: F403
 from infer.dialects.graph.constant import *  # noqa: F403
 from infer.dialects.graph.elementwise import *  # noqa: F403
+from infer.dialects.graph.indexing import *  # noqa: F403
+from infer.dialects.graph.logical import *  # noqa: F403
 from infer.dialects.graph.math import *  # noqa: F403
 from infer.dialects.graph.nchwc import *  # noqa: F403
 from infer.dialects.graph.nn import *  # noqa: F403
 from infer.dialects.graph.tensor import *  # noqa: F403
 from infer.dialects.graph.types import *  # noqa: F403
+from infer.dialects.graph.vision import *  # noqa: F403
 
-_OP_MODULES = (constant, elementwise, math, nn, tensor, nchwc)
+_OP_MODULES = (constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc)
 
 
 def _operations() -> list[type[IRDLOperation]]:
@@ -58,6 +75,9 @@ __all__ = [
     *math.__all__,
     *nn.__all__,
     *tensor.__all__,
+    *indexing.__all__,
+    *logical.__all__,
+    *vision.__all__,
     *nchwc.__all__,
     "GRAPH",
 ]

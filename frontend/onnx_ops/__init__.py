@@ -16,10 +16,11 @@ starts, Clip's min/max, ...) are turned into constant operands here, so the grap
 only knows the newest form.
 
 The importers live by ONNX category, as the graph dialect's ops do (`elementwise`, `math`,
-`nn`, `tensor`), each module with its part of the table; `builder` holds what they share.
+`nn`, `vision`, `tensor`, `indexing`; `functions` expands ops that ONNX defines by a
+function body), each module with its part of the table; `builder` holds what they share.
 """
 
-from infer.frontend.onnx_ops import elementwise, math, nn, tensor
+from infer.frontend.onnx_ops import elementwise, functions, indexing, math, nn, tensor, vision
 from infer.frontend.onnx_ops.builder import (
     NodeError,
     OpBuilder,
@@ -33,7 +34,10 @@ from infer.frontend.onnx_ops.builder import (
 from infer.frontend.onnx_ops.elementwise import ONNX_ELEMENT_TYPES, element_type
 
 # op type -> {since_version: function}
-OPS: dict[str, dict[int, OpFn]] = {**tensor.OPS, **elementwise.OPS, **math.OPS, **nn.OPS}
+OPS: dict[str, dict[int, OpFn]] = {
+    **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
+    **functions.OPS,
+}
 
 __all__ = [
     "ONNX_ELEMENT_TYPES",

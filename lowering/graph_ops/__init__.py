@@ -13,6 +13,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     constant,
     conv,
     elementwise,
+    indexing,
     layer_norm,
     linalg,
     nchwc,
@@ -22,6 +23,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     reduction,
     shape_dialect,
     shape_ops,
+    vision,
 )
 from infer.lowering.graph_ops.base import (
     IN_USER,

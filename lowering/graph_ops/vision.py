@@ -1,0 +1,3 @@
+"""Lowerings of the vision ops (resize, transposed convolution, grid sampling)."""
+
+from __future__ import annotations
