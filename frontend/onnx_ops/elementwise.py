@@ -1,4 +1,5 @@
-"""ONNX elementwise operators: unary, binary and variadic maths, activations, Cast, Where."""
+"""ONNX elementwise operators: unary, binary and variadic maths, activations, Cast, Where,
+the logical, bitwise and integer ops."""
 
 from __future__ import annotations
 
@@ -169,6 +170,21 @@ def where(b: OpBuilder, condition: Value, x: Value, y: Value) -> Value:
     return b.emit1(G.WhereOp, condition, x, y)
 
 
+def bit_shift(b: OpBuilder, x: Value, y: Value, *, direction: str) -> Value:
+    return b.emit1(G.BitShiftOp, x, y, direction=direction)
+
+
+def mod(b: OpBuilder, a: Value, c: Value, *, fmod: int | None = None) -> Value:
+    return b.emit1(G.ModOp, a, c, fmod=fmod)
+
+
+def mod_v10(b: OpBuilder, a: Value, c: Value, *, fmod: int | None = None) -> Value:
+    # the floor remainder of floats is defined from opset 28 on
+    if not fmod and G.is_float(element(a)):
+        raise NodeError("fmod must be 1 for floating-point operands before opset 28")
+    return mod(b, a, c, fmod=fmod)
+
+
 def dropout_v7(b: OpBuilder, data: Value, *, ratio: float = 0.5) -> Value:
     return b.emit1(G.DropoutOp, data)
 
@@ -241,6 +257,19 @@ OPS: dict[str, dict[int, OpFn]] = {
     "Less": {7: _binary(G.LessOp)},
     "Greater": {7: _binary(G.GreaterOp)},
     "Where": {9: where},
+    "LessOrEqual": {12: _binary(G.LessOrEqualOp)},
+    "GreaterOrEqual": {12: _binary(G.GreaterOrEqualOp)},
+    "And": {7: _binary(G.AndOp)},
+    "Or": {7: _binary(G.OrOp)},
+    "Xor": {7: _binary(G.XorOp)},
+    "Not": {1: _unary(G.NotOp)},
+    "BitwiseAnd": {18: _binary(G.BitwiseAndOp)},
+    "BitwiseOr": {18: _binary(G.BitwiseOrOp)},
+    "BitwiseXor": {18: _binary(G.BitwiseXorOp)},
+    "BitwiseNot": {18: _unary(G.BitwiseNotOp)},
+    "BitShift": {11: bit_shift},
+    "Mod": {10: mod_v10, 28: mod},
+    "PRelu": {7: _binary(G.PReluOp)},
     "Sum": {6: _variadic(G.SumOp)},
     "Max": {6: _variadic(G.MaxOp)},
     "Min": {6: _variadic(G.MinOp)},

@@ -16,6 +16,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     indexing,
     layer_norm,
     linalg,
+    logical,
     nchwc,
     normalization,
     pad,
