@@ -186,18 +186,19 @@ def test_prelu_nan_and_dynamic_dims() -> None:
         ("BitShift", [np.uint8] * 2, {"direction": "UP"}, 18, [[4], [4]], "direction"),
         ("Mod", [np.float32] * 2, {}, 13, [[4], [4]], "fmod must be 1"),
         ("PRelu", [np.float32] * 2, {}, 16, [[4], [2, 4]], "slope"),
+        ("LessOrEqual", [np.bool_] * 2, {}, 16, [[4], [4]], "numeric"),
     ],
 )
 def test_refused(op: str, dtypes: list[type], attrs: dict[str, object], opset: int,
                  shapes: list[list[int]], reason: str) -> None:
     # not through make_model: its shape inference rejects most of these first
+    out = bool if op in ("And", "LessOrEqual") else dtypes[0]
     node = helper.make_node(op, ["a", "b"], ["y"], **attrs)
     graph = helper.make_graph(
         [node], op,
         [helper.make_tensor_value_info(n, _tp(d), s)
          for n, d, s in zip("ab", dtypes, shapes, strict=True)],
-        [helper.make_tensor_value_info("y", _tp(bool if op == "And" else dtypes[0]),
-                                       shapes[-1])],
+        [helper.make_tensor_value_info("y", _tp(out), shapes[-1])],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8

@@ -196,8 +196,18 @@ class ModOp(BinaryOp):
 # ---------------------------------------------------------------------------------------
 
 
+class OrderedCompareOp(CompareOp):
+    """A comparison of order, which ONNX defines on numbers only (bool has no order)."""
+
+    @classmethod
+    def check(cls, props, types):
+        super().check(props, types)
+        if types[0].element_type == _BOOL:
+            raise VerifyException(f"'{cls.name}' expects numeric tensors, got bool")
+
+
 @irdl_op_definition
-class LessOrEqualOp(CompareOp):
+class LessOrEqualOp(OrderedCompareOp):
     name = "graph.less_or_equal"
     ONNX_OP: ClassVar[str | None] = "LessOrEqual"
 
@@ -206,7 +216,7 @@ class LessOrEqualOp(CompareOp):
 
 
 @irdl_op_definition
-class GreaterOrEqualOp(CompareOp):
+class GreaterOrEqualOp(OrderedCompareOp):
     name = "graph.greater_or_equal"
     ONNX_OP: ClassVar[str | None] = "GreaterOrEqual"
 
@@ -251,6 +261,7 @@ __all__ = [
     "BitwiseNotOp",
     "BitShiftOp",
     "ModOp",
+    "OrderedCompareOp",
     "LessOrEqualOp",
     "GreaterOrEqualOp",
     "PReluOp",
