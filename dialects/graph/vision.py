@@ -2,4 +2,247 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, cast
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, var_operand_def
+from xdsl.utils.exceptions import VerifyException
+
+from infer.dialects.dims import DYN
+from infer.dialects.graph.base import TRAITS, GraphOp
+from infer.dialects.graph.types import float_attr, int_attr, is_float
+
+RESIZE_MODES = ("nearest", "linear", "cubic")
+NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+COORDINATE_MODES = (
+    "half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners",
+    "asymmetric", "tf_crop_and_resize", "tf_half_pixel_for_nn",
+)
+POLICIES = ("stretch", "not_larger", "not_smaller")
+
+
+@dataclass
+class Taps:
+    """How one resized axis reads its input: output position o is
+    sum_k weights[o, k] * x[index[o, k]] (indices already clamped into the input), or the
+    extrapolation value where `outside[o]` (tf_crop_and_resize, None if never)."""
+
+    index: np.ndarray  # int64 [out, K]
+    weights: np.ndarray  # float64 [out, K]
+    outside: np.ndarray | None  # bool [out]
+
+
+@irdl_op_definition
+class ResizeOp(GraphOp):
+    """Resize along `axes` (the others are copied), ONNX's Resize with its operands
+    resolved by the importer: `target` holds one entry per axis, the output sizes (i64)
+    or the scales (a float type; size = floor(scale * width)); `roi`, with
+    tf_crop_and_resize only, the crop window [starts..., ends...] per axis. Each axis's
+    coordinates are mapped by `coordinate_transformation_mode` and interpolated by
+    `mode` (`resize_taps` is the numpy form of the sampling; the lowering computes the
+    same tables at run time, so target and roi may be run-time values)."""
+
+    name = "graph.resize"
+    ONNX_OP: ClassVar[str | None] = "Resize"
+    X = operand_def(TensorType)
+    target = operand_def(TensorType)
+    roi = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    axes = prop_def(DenseArrayBase)
+    mode = prop_def(StringAttr, default_value=StringAttr("nearest"))
+    coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
+    nearest_mode = prop_def(StringAttr, default_value=StringAttr("round_prefer_floor"))
+    cubic_coeff_a = prop_def(FloatAttr, default_value=float_attr(-0.75))
+    exclude_outside = prop_def(IntegerAttr, default_value=int_attr(0))
+    extrapolation_value = prop_def(FloatAttr, default_value=float_attr(0.0))
+    antialias = prop_def(IntegerAttr, default_value=int_attr(0))
+    keep_aspect_ratio_policy = prop_def(StringAttr, default_value=StringAttr("stretch"))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        for name, allowed in (("mode", RESIZE_MODES), ("nearest_mode", NEAREST_MODES),
+                              ("coordinate_transformation_mode", COORDINATE_MODES),
+                              ("keep_aspect_ratio_policy", POLICIES)):
+            if cls.prop(props, name) not in allowed:
+                raise VerifyException(f"'graph.resize' {name} must be one of {allowed}")
+        mode = cls.prop(props, "mode")
+        ctm = cls.prop(props, "coordinate_transformation_mode")
+        if mode != "nearest" and not is_float(types[0].element_type):
+            raise VerifyException(f"'graph.resize' mode {mode} needs a float tensor")
+        if mode == "nearest" and cls.prop(props, "antialias"):
+            raise VerifyException("'graph.resize' antialias needs mode linear or cubic")
+        n = len(cls.prop(props, "axes"))
+        target = types[1]
+        if target.get_shape() != (n,) or not (
+                target.element_type == i64 or is_float(target.element_type)):
+            raise VerifyException(f"'graph.resize' target must be {n} sizes (i64) or scales")
+        crop = ctm == "tf_crop_and_resize"
+        if crop != (len(types) == 3) or (crop and (
+                types[2].get_shape() != (2 * n,) or not is_float(types[2].element_type))):
+            raise VerifyException(
+                "'graph.resize' takes a float roi of 2 values per axis with tf_crop_and_resize only"
+            )
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = list(dims[0])
+        axes = cls.prop(props, "axes")
+        if any(not 0 <= a < len(x) for a in axes) or len(set(axes)) != len(axes):
+            raise ValueError(f"axes {axes} are not distinct axes of rank {len(x)}")
+        width = [x[a] for a in axes]
+        if consts[1] is None or not all(isinstance(w, int) for w in width):
+            for a in axes:  # computed at run time
+                x[a] = DYN
+            return [x]
+        sizes, _ = resize_plan(props, cast(list[int], width), consts[1])
+        for a, size in zip(axes, sizes, strict=True):
+            x[a] = size
+        return [x]
+
+    def numpy(self, x: np.ndarray, target: np.ndarray, *roi: np.ndarray) -> np.ndarray:
+        axes = self.prop(self.properties, "axes")
+        sizes, scales = resize_plan(self.properties, [x.shape[a] for a in axes], target)
+        window = roi[0].astype(np.float64).reshape(-1) if roi else None
+        y = x.astype(np.float64)
+        for i, a in enumerate(axes):
+            crop = None if window is None else (window[i], window[len(axes) + i])
+            taps = resize_taps(self.properties, x.shape[a], sizes[i], scales[i], crop)
+            y = np.take(y, taps.index, axis=a)  # [..., out, K, ...]
+            shape = (1,) * a + taps.weights.shape + (1,) * (x.ndim - a - 1)
+            y = (y * taps.weights.reshape(shape)).sum(axis=a + 1)
+            if taps.outside is not None:
+                mask = taps.outside.reshape((1,) * a + (-1,) + (1,) * (x.ndim - a - 1))
+                y = np.where(mask, self.extrapolation_value.value.data, y)
+        return y
+
+
+def resize_plan(props: Mapping[str, Attribute], width: list[int], target: np.ndarray
+                ) -> tuple[list[int], list[float]]:
+    """The output size and the scale of each resized axis: from sizes, scale = size /
+    width (one scale for all axes under keep_aspect_ratio_policy not_larger / not_smaller,
+    the smallest / largest, and sizes rounded from it); from scales, size =
+    floor(scale * width)."""
+    values = target.reshape(-1)
+    if target.dtype.kind == "f":
+        scales = [float(s) for s in values]
+        if any(not s > 0 for s in scales):
+            raise ValueError(f"scales {scales} must be positive")
+        return [math.floor(s * w) for s, w in zip(scales, width, strict=True)], scales
+    sizes = [int(s) for s in values]
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"sizes {sizes} must not be negative")
+    scales = [s / w if w else 1.0 for s, w in zip(sizes, width, strict=True)]
+    policy = ResizeOp.prop(props, "keep_aspect_ratio_policy")
+    if policy == "stretch" or not scales:
+        return sizes, scales
+    one = min(scales) if policy == "not_larger" else max(scales)
+    return [math.floor(one * w + 0.5) for w in width], [one] * len(width)
+
+
+def _source_coordinates(
+    ctm: str, out: int, width: int, scale: float, roi: tuple[float, float] | None
+) -> np.ndarray:
+    """The input coordinate each output position samples (ONNX's Resize formulas)."""
+    y = np.arange(out, dtype=np.float64)
+    length = scale * width  # the output length before rounding
+    if ctm == "align_corners":
+        return np.zeros(out) if length == 1 else y * (width - 1) / (length - 1)
+    if ctm == "asymmetric":
+        return y / scale
+    if ctm == "tf_crop_and_resize":
+        assert roi is not None
+        start, end = roi
+        if length == 1:
+            return np.full(out, (end - start) * (width - 1) / 2) + start * (width - 1)
+        return y * (end - start) * (width - 1) / (length - 1) + start * (width - 1)
+    if ctm == "pytorch_half_pixel":
+        return np.full(out, -0.5) if length == 1 else (y + 0.5) / scale - 0.5
+    if ctm == "tf_half_pixel_for_nn":
+        return (y + 0.5) / scale
+    if ctm == "half_pixel_symmetric":
+        offset = width / 2 * (1 - out / length)
+        return offset + (y + 0.5) / scale - 0.5
+    return (y + 0.5) / scale - 0.5  # half_pixel
+
+
+def _cubic(x: np.ndarray, a: float) -> np.ndarray:
+    x = np.abs(x)
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return np.where(x <= 1, near, np.where(x < 2, far, 0.0))
+
+
+def _coefficients(props: Mapping[str, Attribute], ratio: np.ndarray, scale: float
+                  ) -> np.ndarray:
+    """[out, K] interpolation weights of the K input points around each source coordinate
+    (ratio in (0, 1]: its distance past the point left of it)."""
+    prop = ResizeOp.prop
+    mode = prop(props, "mode")
+    r = ratio[:, None]
+    if mode == "nearest":
+        near = {
+            "round_prefer_floor": r <= 0.5, "round_prefer_ceil": r < 0.5,
+            "floor": np.ones_like(r, dtype=bool), "ceil": np.zeros_like(r, dtype=bool),
+        }[prop(props, "nearest_mode")] & (r != 1)
+        return np.concatenate([near, ~near], axis=1).astype(np.float64)
+    a = prop(props, "cubic_coeff_a")
+    if not prop(props, "antialias"):
+        offsets = np.array([-1.0, 0.0, 1.0, 2.0] if mode == "cubic" else [0.0, 1.0])
+        d = offsets[None, :] - r
+        return _cubic(d, a) if mode == "cubic" else 1 - np.abs(d)
+    # Antialias (downsampling only) widens the kernel by 1 / scale.
+    s = min(scale, 1.0)
+    support = 2 if mode == "cubic" else 1
+    start = math.floor(-support / s) + 1
+    d = (np.arange(start, 2 - start) - r) * s
+    w = _cubic(d, a) if mode == "cubic" else np.clip(1 - np.abs(d), 0, 1)
+    return w / w.sum(axis=1, keepdims=True)
+
+
+def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: float,
+                crop: tuple[float, float] | None) -> Taps:
+    """The sampling of one resized axis (input length `width`), as ONNX's reference
+    computes it: the K points nearest the source coordinate (ties to the smaller index),
+    indices past the ends clamped (edge padding) or, with exclude_outside, weighted 0."""
+    prop = ResizeOp.prop
+    ctm = prop(props, "coordinate_transformation_mode")
+    x = _source_coordinates(ctm, out, width, scale, crop)
+    left = np.floor(x)
+    ratio = np.where(x == left, 1.0, x - left)
+    w = _coefficients(props, ratio, scale)
+    k = w.shape[1]
+    pad = math.ceil(k / 2)
+    padded = x + pad
+    p = np.floor(padded).astype(np.int64)
+    frac = padded - p
+    if k % 2 == 0:
+        offset = np.where(frac == 0, -(k // 2), -(k // 2) + 1)
+    else:
+        offset = np.where(frac <= 0.5, -((k - 1) // 2), -((k - 1) // 2) + 1)
+    index = (p + offset)[:, None] + np.arange(k)[None, :] - pad
+    if prop(props, "exclude_outside"):
+        w = np.where((index < 0) | (index >= width), 0.0, w)
+        total = w.sum(axis=1, keepdims=True)
+        w = w / np.where(total == 0, 1.0, total)
+    index = np.clip(index, 0, width - 1)
+    if prop(props, "mode") == "nearest":  # the one point of weight 1
+        pick = np.argmax(w, axis=1)[:, None]
+        index, w = np.take_along_axis(index, pick, 1), np.ones((out, 1))
+    outside = (x < 0) | (x > width - 1) if ctm == "tf_crop_and_resize" else None
+    return Taps(index, w, outside if outside is not None and outside.any() else None)
+
+
+__all__ = ["ResizeOp", "Taps", "resize_plan", "resize_taps"]

@@ -2,6 +2,114 @@
 
 from __future__ import annotations
 
-from infer.frontend.onnx_ops.builder import OpFn
+from xdsl.dialects.builtin import i64
 
-OPS: dict[str, dict[int, OpFn]] = {}
+from infer.dialects import graph as G
+from infer.frontend.onnx_ops.builder import (
+    NodeError,
+    OpBuilder,
+    OpFn,
+    Unsupported,
+    Value,
+    _axis,
+    dims,
+    element,
+)
+
+
+def _resize(
+    b: OpBuilder, x: Value, target: Value, roi: Value | None, axes: list[int] | None,
+    **props: object,
+) -> Value:
+    """graph.resize of `axes` (all by default) to `target`, sizes or scales, constant or
+    run-time; constant entries that leave their axis as it is drop it (so a dynamic batch
+    dim stays the input's)."""
+    shape = dims(x)
+    rank = len(shape)
+    axes = [_axis(a, rank) for a in axes] if axes is not None else list(range(rank))
+    if len(set(axes)) != len(axes):
+        raise NodeError(f"axes {axes} repeat an axis")
+    if G.dims_of(target.type) != [len(axes)]:
+        raise NodeError(f"scales / sizes {G.dims_of(target.type)} must have {len(axes)} entries")
+    crop = props.get("coordinate_transformation_mode") == "tf_crop_and_resize"
+    if crop and (roi is None or G.dims_of(roi.type) != [2 * len(axes)]):
+        raise NodeError("tf_crop_and_resize needs roi, a start and an end per axis")
+    if props.get("mode") in (None, "nearest"):
+        props.pop("antialias", None)  # antialiasing filters linear and cubic only
+    values = G.constant_value(target)
+    if values is not None and not crop:
+        scale = G.is_float(element(target))
+        stretch = props.get("keep_aspect_ratio_policy") in (None, "stretch")
+        keep = [i for i, (a, v) in enumerate(zip(axes, values, strict=True))
+                if not (v == 1.0 if scale else v == shape[a] and stretch)]
+        values = values[keep]
+        target, axes = b.const(values), [axes[i] for i in keep]
+    return b.emit1(G.ResizeOp, x, target, roi if crop else None, axes=axes, **props)
+
+
+def _given(v: Value | None) -> Value | None:
+    """None for an absent input or an empty constant (ONNX's two ways to omit one)."""
+    if v is None:
+        return None
+    value = G.constant_value(v)
+    return None if value is not None and value.size == 0 else v
+
+
+def resize(
+    b: OpBuilder,
+    X: Value,
+    roi: Value | None = None,
+    scales: Value | None = None,
+    sizes: Value | None = None,
+    *,
+    antialias: int | None = None,
+    axes: list[int] | None = None,
+    coordinate_transformation_mode: str | None = None,
+    cubic_coeff_a: float | None = None,
+    exclude_outside: int | None = None,
+    extrapolation_value: float | None = None,
+    keep_aspect_ratio_policy: str | None = None,
+    mode: str | None = None,
+    nearest_mode: str | None = None,
+) -> Value:
+    """Resize since opset 11 (13 makes roi and scales optional, 18 adds antialias, axes
+    and keep_aspect_ratio_policy, 19 half_pixel_symmetric)."""
+    scales, sizes = _given(scales), _given(sizes)
+    if (scales is None) == (sizes is None):
+        raise NodeError("exactly one of scales and sizes must be given")
+    if sizes is not None and element(sizes) != i64:
+        raise NodeError("sizes must be int64")
+    if keep_aspect_ratio_policy not in (None, "stretch") and sizes is None:
+        keep_aspect_ratio_policy = None  # it applies to sizes only
+    return _resize(
+        b, X, scales or sizes, roi, axes,  # type: ignore[arg-type]
+        antialias=antialias, coordinate_transformation_mode=coordinate_transformation_mode,
+        cubic_coeff_a=cubic_coeff_a, exclude_outside=exclude_outside,
+        extrapolation_value=extrapolation_value, mode=mode, nearest_mode=nearest_mode,
+        keep_aspect_ratio_policy=keep_aspect_ratio_policy,
+    )
+
+
+def resize_v10(b: OpBuilder, X: Value, scales: Value, *, mode: str = "nearest") -> Value:
+    """Resize before opset 11 (Upsample's semantics): asymmetric coordinates; nearest
+    rounds down when upsampling and up when downsampling (onnxruntime's rule, which the
+    spec leaves open), so it needs constant scales that do not do both."""
+    if mode not in ("nearest", "linear"):
+        raise NodeError(f"mode must be nearest or linear, got '{mode}'")
+    nearest = None
+    if mode == "nearest":
+        values = G.constant_value(scales)
+        if values is None:
+            raise Unsupported("nearest Resize-10 with run-time scales (its rounding "
+                              "depends on whether an axis up- or downsamples)")
+        if (values < 1).any() and (values > 1).any():
+            raise Unsupported("nearest Resize-10 that upsamples some axes and "
+                              "downsamples others")
+        nearest = "ceil" if (values < 1).any() else "floor"
+    return _resize(b, X, scales, None, None, coordinate_transformation_mode="asymmetric",
+                   mode=mode, nearest_mode=nearest)
+
+
+OPS: dict[str, dict[int, OpFn]] = {
+    "Resize": {10: resize_v10, 11: resize},
+}

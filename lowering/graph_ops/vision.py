@@ -1,3 +1,298 @@
-"""Lowerings of the vision ops (resize, transposed convolution, grid sampling)."""
+"""Lowerings of the vision ops (resize, transposed convolution, grid sampling).
+
+Resize computes, per resized axis, tables of the input indices and weights each output
+position reads ([out, K], as `graph.resize_taps` does in numpy; float64 coordinate math
+without contraction, so nearest rounding and crop bounds agree with ONNX's reference),
+then one loop nest over the output:
+
+    y[o] = sum_{k_1..k_n} w_1[o_1, k_1] * ... * w_n[o_n, k_n] * x[.., i_1[o_1, k_1], ..]
+
+nearest reads the one index per axis and copies (any element type); tf_crop_and_resize
+stores the extrapolation value where an axis's `outside` table says so. Sizes, scales
+and roi may be run-time values: the tables are built at run time, O(out * K) per axis.
+"""
 
 from __future__ import annotations
+
+import math as pymath
+from collections.abc import Callable
+
+from xdsl.dialects import arith, math, memref
+from xdsl.dialects.builtin import TensorType, f64, i1, i8, i64
+from xdsl.ir import Operation, SSAValue
+
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.errors import UnsupportedError
+from infer.lowering.graph_ops.base import Lowering, lowers, operand_element
+from infer.lowering.graph_ops.index import as_dim, to_float
+from infer.lowering.graph_ops.shape_ops import shape_entries, to_index
+from infer.lowering.loop_builder import Index, LoopBuilder
+
+EXACT = arith.FastMathFlagsAttr("none")
+
+
+class _F64:
+    """float64 arithmetic without fast-math flags (each op rounds once, as numpy's)."""
+
+    def __init__(self, b: LoopBuilder):
+        self.b = b
+
+    def _op(self, cls: Callable[..., Operation], a: SSAValue, c: SSAValue | float
+            ) -> SSAValue:
+        return self.b.insert(cls(a, self.c(c), EXACT)).results[0]
+
+    def c(self, v: SSAValue | float) -> SSAValue:
+        return v if isinstance(v, SSAValue) else self.b.const(v, f64)
+
+    def add(self, a: SSAValue, c: SSAValue | float) -> SSAValue:
+        return self._op(arith.AddfOp, a, c)
+
+    def sub(self, a: SSAValue | float, c: SSAValue | float) -> SSAValue:
+        return self._op(arith.SubfOp, self.c(a), c)
+
+    def mul(self, a: SSAValue, c: SSAValue | float) -> SSAValue:
+        return self._op(arith.MulfOp, a, c)
+
+    def div(self, a: SSAValue, c: SSAValue | float) -> SSAValue:
+        return self._op(arith.DivfOp, a, c)
+
+    def when(self, pred: str, a: SSAValue, c: SSAValue | float, then: SSAValue | float,
+             other: SSAValue | float) -> SSAValue:
+        return self.b.select(self.b.cmpf(pred, a, self.c(c)), self.c(then), self.c(other))
+
+
+def _source(f: _F64, ctm: str, o: SSAValue, width: SSAValue, out: SSAValue,
+            scale: SSAValue, crop: tuple[SSAValue, SSAValue] | None) -> SSAValue:
+    """The input coordinate output position o samples (`_source_coordinates`)."""
+    length = f.mul(scale, width)
+    if ctm == "align_corners":
+        return f.when("oeq", length, 1.0, 0.0, f.div(f.mul(o, f.sub(width, 1.0)),
+                                                     f.sub(length, 1.0)))
+    if ctm == "asymmetric":
+        return f.div(o, scale)
+    if ctm == "tf_crop_and_resize":
+        assert crop is not None
+        start, end = crop
+        span = f.mul(f.sub(end, start), f.sub(width, 1.0))
+        single = f.div(span, 2.0)
+        x = f.when("oeq", length, 1.0, single, f.div(f.mul(f.mul(o, f.sub(end, start)),
+                                                           f.sub(width, 1.0)),
+                                                     f.sub(length, 1.0)))
+        return f.add(x, f.mul(start, f.sub(width, 1.0)))
+    half = f.div(f.add(o, 0.5), scale)
+    if ctm == "tf_half_pixel_for_nn":
+        return half
+    if ctm == "pytorch_half_pixel":
+        return f.when("oeq", length, 1.0, -0.5, f.sub(half, 0.5))
+    if ctm == "half_pixel_symmetric":
+        offset = f.mul(f.div(width, 2.0), f.sub(1.0, f.div(out, length)))
+        return f.sub(f.add(offset, half), 0.5)
+    return f.sub(half, 0.5)
+
+
+def _weight(f: _F64, op: graph.ResizeOp, d: SSAValue) -> SSAValue:
+    """The linear or cubic kernel at distance d."""
+    b = f.b
+    ad = b.unary(math.AbsFOp, d)
+    if op.mode.data == "linear":
+        return b.max(f.sub(1.0, ad), f.c(0.0))
+    a = float(op.cubic_coeff_a.value.data)
+    near = f.add(f.mul(f.mul(f.sub(f.mul(ad, a + 2), a + 3), ad), ad), 1.0)
+    far = f.sub(f.mul(f.add(f.mul(f.sub(f.mul(ad, a), 5 * a), ad), 8 * a), ad), 4 * a)
+    return f.when("ole", ad, 1.0, near, f.when("olt", ad, 2.0, far, 0.0))
+
+
+def _taps(s: Lowering, op: graph.ResizeOp, width: Dim, out: Dim, scale: SSAValue,
+          known_scale: float | None, crop: tuple[SSAValue, SSAValue] | None
+          ) -> tuple[SSAValue, SSAValue | None, SSAValue | None]:
+    """The index [out, K] (i64), weight [out, K] (X's type; None for nearest) and outside
+    [out] (i8; tf_crop_and_resize only) tables of one axis, scratch buffers."""
+    b = s.b
+    f = _F64(b)
+    mode = op.mode.data
+    ctm = op.coordinate_transformation_mode.data
+    shrink = 1.0
+    k_taps = {"nearest": 2, "linear": 2, "cubic": 4}[mode]
+    if op.antialias.value.data:
+        if known_scale is None:
+            raise UnsupportedError(f"'{op.name}' antialias needs constant scales or sizes")
+        shrink = min(known_scale, 1.0)  # the kernel widens by 1 / scale when shrinking
+        start = pymath.floor(-(k_taps // 2) / shrink) + 1
+        k_taps = 2 - 2 * start
+    element = operand_element(op)
+    index = b.alloc([out, 1 if mode == "nearest" else k_taps], i64)
+    weights = None if mode == "nearest" else b.alloc([out, k_taps], element)
+    outside = b.alloc([out], i8) if crop is not None else None
+    wf = to_float(b, width, f64)
+    zero = b.const(0, i64)
+    w_last = b.insert(arith.IndexCastOp(b.idx(width - 1), i64)).results[0]
+    with b.loop(0, out) as o:
+        x = _source(f, ctm, to_float(b, as_dim(b, o), f64), wf, to_float(b, out, f64), scale,
+                    crop)
+        left = b.unary(math.FloorOp, x)
+        exact = b.cmpf("oeq", x, left)
+        ratio = b.select(exact, f.c(1.0), f.sub(x, left))  # in (0, 1]
+        # The K points nearest x, ties to the smaller: from floor(x) - (K/2 - 1), one
+        # further left when x is a whole number (ratio 1).
+        base = b.sub(b.insert(arith.FPToSIOp(left, i64)).results[0],
+                     b.insert(arith.ExtUIOp(exact, i64)).results[0])
+        first = 1 - k_taps // 2
+        idx = [b.add(base, b.const(first + k, i64)) for k in range(k_taps)]
+        w: list[SSAValue] = []
+        if mode != "nearest":
+            w = [_weight(f, op, f.mul(f.sub(float(first + k), ratio), shrink))
+                 for k in range(k_taps)]
+        if op.antialias.value.data:
+            w = _normalized(f, w)
+        if op.exclude_outside.value.data and w:
+            w = [b.select(b.cmpi("slt", i, zero), f.c(0.0),
+                          b.select(b.cmpi("sgt", i, w_last), f.c(0.0), wk))
+                 for i, wk in zip(idx, w, strict=True)]
+            w = _normalized(f, w)
+        idx = [b.min(b.max(i, zero), w_last) for i in idx]
+        if mode == "nearest":
+            b.store(b.select(_rounds_down(f, op.nearest_mode.data, ratio), idx[0], idx[1]),
+                    index, [o, 0])
+        for k in range(k_taps if weights is not None else 0):
+            assert weights is not None
+            b.store(idx[k], index, [o, k])
+            wk = w[k] if element == f64 else b.insert(arith.TruncFOp(w[k], element)).results[0]
+            b.store(wk, weights, [o, k])
+        if outside is not None:
+            off = b.insert(arith.OrIOp(b.cmpf("olt", x, f.c(0.0)),
+                                       b.cmpf("ogt", x, f.sub(wf, 1.0)))).results[0]
+            b.store(b.insert(arith.ExtUIOp(off, i8)).results[0], outside, [o])
+    return index, weights, outside
+
+
+def _normalized(f: _F64, w: list[SSAValue]) -> list[SSAValue]:
+    """w / sum(w), unchanged where the sum is 0."""
+    total = w[0]
+    for wk in w[1:]:
+        total = f.add(total, wk)
+    total = f.when("oeq", total, 0.0, 1.0, total)
+    return [f.div(wk, total) for wk in w]
+
+
+def _rounds_down(f: _F64, nearest_mode: str, ratio: SSAValue) -> SSAValue:
+    """Whether nearest takes the point left of x (never when x is whole: ratio 1)."""
+    b = f.b
+    if nearest_mode == "ceil":
+        return b.const(0, i1)
+    whole = b.cmpf("one", ratio, f.c(1.0))
+    if nearest_mode == "floor":
+        return whole
+    pred = "ole" if nearest_mode == "round_prefer_floor" else "olt"
+    return b.insert(arith.AndIOp(b.cmpf(pred, ratio, f.c(0.5)), whole)).results[0]
+
+
+def _plan(s: Lowering, op: graph.ResizeOp, ins: list[SSAValue], width: list[Dim]
+          ) -> tuple[list[Dim], list[SSAValue], list[float] | None]:
+    """Each resized axis's output size and float64 scale (`graph.resize_plan`), and the
+    scales as numbers when the target is a constant."""
+    b = s.b
+    f = _F64(b)
+    target = graph.constant_value(op.operands[1])
+    known = None
+    if target is not None and all(isinstance(w, int) for w in width):
+        sizes_, scales_ = graph.resize_plan(op.properties, width, target)  # type: ignore[arg-type]
+        return list(sizes_), [f.c(v) for v in scales_], scales_
+    t = op.operands[1].type
+    assert isinstance(t, TensorType)
+    wf = [to_float(b, w, f64) for w in width]
+    if graph.is_float(t.element_type):
+        scales = []
+        for j in range(len(width)):
+            v = b.load(ins[1], [j])
+            scales.append(v if t.element_type == f64 else
+                          b.insert(arith.ExtFOp(v, f64)).results[0])
+        sizes = [_floor_index(b, f.mul(sc, w)) for sc, w in zip(scales, wf, strict=True)]
+        return sizes, scales, known
+    sizes = shape_entries(s, op, ins, 1)
+    scales = [f.when("oeq", w, 0.0, 1.0, f.div(to_float(b, n, f64), w))
+              for n, w in zip(sizes, wf, strict=True)]
+    policy = op.keep_aspect_ratio_policy.data
+    if policy == "stretch":
+        return sizes, scales, known
+    one = scales[0]
+    for sc in scales[1:]:
+        one = b.min(one, sc) if policy == "not_larger" else b.max(one, sc)
+    sizes = [_floor_index(b, f.add(f.mul(one, w), 0.5)) for w in wf]
+    return sizes, [one] * len(width), known
+
+
+def _floor_index(b: LoopBuilder, v: SSAValue) -> Index:
+    return to_index(b, b.insert(arith.FPToSIOp(b.unary(math.FloorOp, v), i64)).results[0])
+
+
+@lowers(graph.ResizeOp)
+def _resize(s: Lowering, op: graph.ResizeOp, ins: list[SSAValue]) -> list[SSAValue]:
+    b = s.b
+    x = ins[0]
+    xd = b.dims(x)
+    axes = graph.ResizeOp.prop(op.properties, "axes")
+    width = [xd[a] for a in axes]
+    sizes, scales, known = _plan(s, op, ins, width)
+    out = list(xd)
+    for a, size in zip(axes, sizes, strict=True):
+        out[a] = size
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    y = s.alloc(s.typed_dims(out, t), t.element_type)
+    element = operand_element(op)
+    crops: list[tuple[SSAValue, SSAValue] | None] = [None] * len(axes)
+    if len(ins) == 3:
+        vals = [b.load(ins[2], [i]) for i in range(2 * len(axes))]
+        vals = [v if v.type == f64 else b.insert(arith.ExtFOp(v, f64)).results[0] for v in vals]
+        crops = [(vals[j], vals[len(axes) + j]) for j in range(len(axes))]
+    tables = [
+        _taps(s, op, w, n, sc, None if known is None else known[j], crops[j])
+        for j, (w, n, sc) in enumerate(zip(width, sizes, scales, strict=True))
+    ]
+    nearest = op.mode.data == "nearest"
+
+    with b.loop_nest(b.dims(y)) as ivs:
+
+        def gather(j: int, src: list, weight: SSAValue | None, acc: SSAValue | None
+                   ) -> SSAValue:
+            """acc + the weighted sum over the taps of resized axes j.. (nearest: the
+            one element they select)."""
+            if j == len(axes):
+                v = b.load(x, src)
+                if acc is None:
+                    return v
+                assert weight is not None
+                return b.add(acc, b.mul(weight, v))
+            a = axes[j]
+            index, weights, _ = tables[j]
+
+            def tap(k: SSAValue | int, carried: SSAValue | None) -> SSAValue:
+                at = [*src[:a], to_index(b, b.load(index, [ivs[a], k])), *src[a + 1:]]
+                if weights is None:
+                    return gather(j + 1, at, None, None)
+                w = b.load(weights, [ivs[a], k])
+                return gather(j + 1, at, w if weight is None else b.mul(weight, w), carried)
+
+            if weights is None:
+                return tap(0, None)
+            assert acc is not None
+            k_taps = b.dims(weights)[1]
+            return b.reduce_loop(0, k_taps, [acc], lambda k, c: [tap(k, c[0])])[0]
+
+        value = gather(0, list(ivs), None, None if nearest else b.const(0.0, element))
+        flags = [b.cmpi("ne", b.load(t, [ivs[a]]), b.const(0, i8))
+                 for a, (_, _, t) in zip(axes, tables, strict=True) if t is not None]
+        if flags:
+            off = flags[0]
+            for fl in flags[1:]:
+                off = b.insert(arith.OrIOp(off, fl)).results[0]
+            fill = b.const(op.extrapolation_value.value.data, element)
+            value = b.select(off, fill, value)
+        b.store(value, y, ivs)
+    for table in tables:
+        for buf in table:
+            if buf is not None:
+                b.insert(memref.DeallocOp.get(buf))
+    return [y]
+

@@ -1,0 +1,19 @@
+// The vision ops parse, verify, print and round-trip.
+// RUN: infer-opt %s | filecheck %s
+// RUN: infer-opt %s | infer-opt | filecheck %s
+// RUN: infer-opt %s --print-op-generic | infer-opt | filecheck %s
+
+builtin.module {
+  func.func @resize(%x: tensor<1x3x4x6xf32>, %scales: tensor<2xf32>, %sizes: tensor<2xi64>, %roi: tensor<4xf32>) {
+    %c = "graph.constant"() {value = dense<[2.0, 0.5]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %static = graph.resize %x, %c {axes = array<i64: 2, 3>, mode = "linear"} : (tensor<1x3x4x6xf32>, tensor<2xf32>) -> tensor<1x3x8x3xf32>
+    %scaled = graph.resize %x, %scales {axes = array<i64: 2, 3>} : (tensor<1x3x4x6xf32>, tensor<2xf32>) -> tensor<1x3x?x?xf32>
+    %crop = graph.resize %x, %sizes, %roi {axes = array<i64: 3, 2>, mode = "cubic", coordinate_transformation_mode = "tf_crop_and_resize", extrapolation_value = 1.000000e+00 : f32} : (tensor<1x3x4x6xf32>, tensor<2xi64>, tensor<4xf32>) -> tensor<1x3x?x?xf32>
+    func.return
+  }
+}
+
+// CHECK-LABEL: func.func @resize
+// CHECK:       graph.resize %{{.*}}, %{{.*}} {axes = array<i64: 2, 3>, mode = "linear"} : (tensor<1x3x4x6xf32>, tensor<2xf32>) -> tensor<1x3x8x3xf32>
+// CHECK-NEXT:  graph.resize %{{.*}}, %{{.*}} {axes = array<i64: 2, 3>} : (tensor<1x3x4x6xf32>, tensor<2xf32>) -> tensor<1x3x?x?xf32>
+// CHECK-NEXT:  graph.resize %{{.*}}, %{{.*}}, %{{.*}} {axes = array<i64: 3, 2>, mode = "cubic", coordinate_transformation_mode = "tf_crop_and_resize", extrapolation_value = 1.000000e+00 : f32} : (tensor<1x3x4x6xf32>, tensor<2xi64>, tensor<4xf32>) -> tensor<1x3x?x?xf32>

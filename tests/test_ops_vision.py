@@ -1,0 +1,124 @@
+"""The vision ops against onnxruntime: Resize in each mode, coordinate mapping and rounding,
+with its scales / sizes / roi as constants (static output dims) and as run-time inputs
+(run-time dims); its numpy form (constant folding's) too; and what it refuses."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+from onnx import TensorProto as TP
+from onnx.helper import np_dtype_to_tensor_dtype
+
+import infer
+from infer.dialects import graph as G
+from infer.dialects.graph.evaluate import evaluate
+from infer.errors import InferError
+from infer.frontend.onnx_import import import_model
+
+from .helpers import check_against_onnxruntime, node_model, run_onnxruntime
+
+X_SHAPE = [2, 3, 13, 17]
+
+
+class Resize(NamedTuple):
+    attrs: dict[str, object]
+    scales: list[float] | None = None
+    sizes: list[int] | None = None
+    roi: list[float] | None = None
+    opset: int = 19
+    dtype: type = np.float32
+
+
+RESIZE = {
+    "nearest_up_asymmetric_floor": Resize(
+        {"coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"},
+        scales=[1, 1, 2, 3]),
+    "nearest_down_round_prefer_ceil": Resize(
+        {"nearest_mode": "round_prefer_ceil"}, sizes=[2, 3, 7, 5]),
+    "nearest_ceil_align_corners_u8": Resize(
+        {"coordinate_transformation_mode": "align_corners", "nearest_mode": "ceil"},
+        sizes=[2, 3, 20, 9], dtype=np.uint8),
+    "linear_half_pixel": Resize({"mode": "linear"}, scales=[1, 1, 1.7, 0.6]),
+    "linear_align_corners": Resize(
+        {"mode": "linear", "coordinate_transformation_mode": "align_corners"},
+        sizes=[2, 3, 5, 31]),
+    "linear_pytorch_half_pixel": Resize(
+        {"mode": "linear", "coordinate_transformation_mode": "pytorch_half_pixel"},
+        sizes=[2, 3, 1, 8]),
+    "cubic_exclude_outside": Resize(
+        {"mode": "cubic", "cubic_coeff_a": -0.5, "exclude_outside": 1},
+        scales=[1, 1, 2.5, 0.8]),
+    "cubic_asymmetric": Resize(
+        {"mode": "cubic", "coordinate_transformation_mode": "asymmetric"},
+        scales=[1, 1, 0.5, 1.5]),
+    "crop_and_resize": Resize(
+        {"mode": "linear", "coordinate_transformation_mode": "tf_crop_and_resize",
+         "extrapolation_value": 7.0},
+        sizes=[2, 3, 9, 11], roi=[0, 0, -0.2, 0.3, 1, 1, 0.7, 1.4]),
+    "linear_antialias": Resize({"mode": "linear", "antialias": 1}, scales=[1, 1, 0.4, 0.7]),
+    "cubic_antialias_axes": Resize(
+        {"mode": "cubic", "antialias": 1, "axes": [3, 2]}, scales=[0.3, 0.5]),
+    "sizes_not_larger_axes": Resize(
+        {"mode": "linear", "axes": [3, 2], "keep_aspect_ratio_policy": "not_larger"},
+        sizes=[30, 20]),
+    "opset10_linear": Resize({"mode": "linear"}, scales=[1, 1, 2.0, 1.5], opset=10),
+}
+
+
+def _resize_model(case: Resize, runtime: bool):
+    """Resize reading X and its scales / sizes (and roi), as inputs when `runtime`, else as
+    initializers."""
+    given = {"roi": case.roi, "scales": case.scales, "sizes": case.sizes}
+    dtypes = {"roi": np.float32, "scales": np.float32, "sizes": np.int64}
+    if case.opset == 10:
+        given = {"scales": case.scales}
+    values = {k: np.array(v, dtypes[k]) for k, v in given.items() if v is not None}
+    names = ["x", *[k if k in values else "" for k in given]]
+    while names[-1] == "":
+        names.pop()
+    tp = np_dtype_to_tensor_dtype(np.dtype(case.dtype))
+    inputs = [("x", tp, X_SHAPE)]
+    if runtime:
+        inputs += [(k, np_dtype_to_tensor_dtype(v.dtype), list(v.shape)) for k, v in values.items()]
+    model = node_model("Resize", inputs, case.attrs, {} if runtime else values, case.opset,
+                       node_inputs=names)
+    rng = np.random.default_rng(0)
+    x = (rng.integers(0, 255, X_SHAPE) if case.dtype == np.uint8
+         else rng.uniform(-3, 3, X_SHAPE)).astype(case.dtype)
+    feeds = {"x": x, **(values if runtime else {})}
+    return model, feeds
+
+
+@pytest.mark.parametrize("runtime", [False, True], ids=["constant", "runtime"])
+@pytest.mark.parametrize("name", list(RESIZE))
+def test_resize_matches_onnxruntime(name: str, runtime: bool) -> None:
+    case = RESIZE[name]
+    model, feeds = _resize_model(case, runtime)
+    if runtime and case.attrs.get("antialias"):
+        with pytest.raises(InferError, match="antialias needs constant scales or sizes"):
+            infer.compile(model)
+        return
+    check_against_onnxruntime(model, feeds)
+    if not runtime:  # the numpy form, as constant folding would use it
+        (op,) = [o for o in import_model(model).walk() if isinstance(o, G.ResizeOp)]
+        target = G.constant_value(op.operands[1])
+        extra = [G.constant_value(r) for r in op.operands[2:]]
+        (got,) = evaluate(op, [feeds["x"], target, *extra])
+        np.testing.assert_allclose(got, run_onnxruntime(model, feeds)[0], rtol=1e-4, atol=1e-5)
+
+
+def test_resize_keeps_a_dynamic_batch_dim() -> None:
+    model = node_model("Resize", [("x", TP.FLOAT, ["N", 3, 8, 8])], {"mode": "linear"},
+                       {"scales": np.array([1, 1, 2, 2], np.float32)}, 19,
+                       node_inputs=["x", "", "scales"])
+    rng = np.random.default_rng(1)
+    check_against_onnxruntime(
+        model, [{"x": rng.standard_normal([n, 3, 8, 8]).astype(np.float32)} for n in (1, 3)])
+
+
+def test_resize_v10_refuses_nearest_with_runtime_scales() -> None:
+    model, _ = _resize_model(Resize({}, scales=[1, 1, 2, 2], opset=10), runtime=True)
+    with pytest.raises(InferError, match="nearest Resize-10 with run-time scales"):
+        infer.compile(model)
