@@ -23,7 +23,6 @@ from xdsl.ir import Operation, SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
-from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, lowers, operand_element
 from infer.lowering.graph_ops.index import as_dim, to_float
 from infer.lowering.graph_ops.shape_ops import shape_entries, to_index
@@ -112,21 +111,26 @@ def _taps(s: Lowering, op: graph.ResizeOp, width: Dim, out: Dim, scale: SSAValue
     f = _F64(b)
     mode = op.mode.data
     ctm = op.coordinate_transformation_mode.data
-    shrink = 1.0
-    k_taps = {"nearest": 2, "linear": 2, "cubic": 4}[mode]
-    if op.antialias.value.data:
-        if known_scale is None:
-            raise UnsupportedError(f"'{op.name}' antialias needs constant scales or sizes")
-        shrink = min(known_scale, 1.0)  # the kernel widens by 1 / scale when shrinking
-        start = pymath.floor(-(k_taps // 2) / shrink) + 1
-        k_taps = 2 - 2 * start
+    k_taps: Dim = {"nearest": 2, "linear": 2, "cubic": 4}[mode]
+    shrink: SSAValue | float = 1.0
+    antialias = bool(op.antialias.value.data)
+    if antialias:  # the kernel widens by 1 / scale when shrinking: K = 2 - 2 * start
+        support = float(k_taps // 2)
+        if known_scale is not None:
+            shrink = min(known_scale, 1.0)
+            k_taps = 2 * -pymath.floor(-support / shrink)
+        else:
+            shrink = b.min(scale, f.c(1.0))
+            k_taps = (0 - _floor_index(b, f.div(f.c(-support), shrink))) * 2
     element = operand_element(op)
-    index = b.alloc([out, 1 if mode == "nearest" else k_taps], i64)
-    weights = None if mode == "nearest" else b.alloc([out, k_taps], element)
+    nearest = mode == "nearest"
+    index = b.alloc([out, 1 if nearest else k_taps], i64)
+    weights = None if nearest else b.alloc([out, k_taps], element)
     outside = b.alloc([out], i8) if crop is not None else None
     wf = to_float(b, width, f64)
     zero = b.const(0, i64)
     w_last = b.insert(arith.IndexCastOp(b.idx(width - 1), i64)).results[0]
+    first = b.insert(arith.IndexCastOp(b.idx(1 - k_taps // 2), i64)).results[0]
     with b.loop(0, out) as o:
         x = _source(f, ctm, to_float(b, as_dim(b, o), f64), wf, to_float(b, out, f64), scale,
                     crop)
@@ -137,28 +141,16 @@ def _taps(s: Lowering, op: graph.ResizeOp, width: Dim, out: Dim, scale: SSAValue
         # further left when x is a whole number (ratio 1).
         base = b.sub(b.insert(arith.FPToSIOp(left, i64)).results[0],
                      b.insert(arith.ExtUIOp(exact, i64)).results[0])
-        first = 1 - k_taps // 2
-        idx = [b.add(base, b.const(first + k, i64)) for k in range(k_taps)]
-        w: list[SSAValue] = []
-        if mode != "nearest":
-            w = [_weight(f, op, f.mul(f.sub(float(first + k), ratio), shrink))
-                 for k in range(k_taps)]
-        if op.antialias.value.data:
-            w = _normalized(f, w)
-        if op.exclude_outside.value.data and w:
-            w = [b.select(b.cmpi("slt", i, zero), f.c(0.0),
-                          b.select(b.cmpi("sgt", i, w_last), f.c(0.0), wk))
-                 for i, wk in zip(idx, w, strict=True)]
-            w = _normalized(f, w)
-        idx = [b.min(b.max(i, zero), w_last) for i in idx]
-        if mode == "nearest":
-            b.store(b.select(_rounds_down(f, op.nearest_mode.data, ratio), idx[0], idx[1]),
-                    index, [o, 0])
-        for k in range(k_taps if weights is not None else 0):
-            assert weights is not None
-            b.store(idx[k], index, [o, k])
-            wk = w[k] if element == f64 else b.insert(arith.TruncFOp(w[k], element)).results[0]
-            b.store(wk, weights, [o, k])
+
+        def clamp(i: SSAValue) -> SSAValue:
+            return b.min(b.max(i, zero), w_last)
+
+        if nearest:  # K = 2: floor(x) - (x whole) and the point after it
+            after = b.add(base, b.const(1, i64))
+            pick = _rounds_down(f, op.nearest_mode.data, ratio)
+            b.store(b.select(pick, clamp(base), clamp(after)), index, [o, 0])
+        else:
+            _weights(f, op, k_taps, base, first, ratio, shrink, w_last, o, index, weights)
         if outside is not None:
             off = b.insert(arith.OrIOp(b.cmpf("olt", x, f.c(0.0)),
                                        b.cmpf("ogt", x, f.sub(wf, 1.0)))).results[0]
@@ -166,13 +158,39 @@ def _taps(s: Lowering, op: graph.ResizeOp, width: Dim, out: Dim, scale: SSAValue
     return index, weights, outside
 
 
-def _normalized(f: _F64, w: list[SSAValue]) -> list[SSAValue]:
-    """w / sum(w), unchanged where the sum is 0."""
-    total = w[0]
-    for wk in w[1:]:
-        total = f.add(total, wk)
-    total = f.when("oeq", total, 0.0, 1.0, total)
-    return [f.div(wk, total) for wk in w]
+def _weights(f: _F64, op: graph.ResizeOp, k_taps: Dim, base: SSAValue, first: SSAValue,
+             ratio: SSAValue, shrink: SSAValue | float, w_last: SSAValue, o: SSAValue,
+             index: SSAValue, weights: SSAValue | None) -> None:
+    """Row o of the index and weight tables: tap k at base + first + k, weighted by the
+    kernel at (first + k - ratio) * shrink, the row normalized to sum 1 under antialias
+    or exclude_outside (which weights points past the ends 0)."""
+    b = f.b
+    zero = b.const(0, i64)
+    exclude = bool(op.exclude_outside.value.data)
+
+    def tap(k: SSAValue) -> tuple[SSAValue, SSAValue]:
+        t = b.add(first, b.insert(arith.IndexCastOp(k, i64)).results[0])
+        i = b.add(base, t)
+        tf = b.insert(arith.SIToFPOp(t, f64)).results[0]
+        w = _weight(f, op, f.mul(f.sub(tf, ratio), shrink))
+        if exclude:
+            past = b.insert(arith.OrIOp(b.cmpi("slt", i, zero),
+                                        b.cmpi("sgt", i, w_last))).results[0]
+            w = b.select(past, f.c(0.0), w)
+        return b.min(b.max(i, zero), w_last), w
+
+    total = None
+    if exclude or op.antialias.value.data:
+        (sum_w,) = b.reduce_loop(0, k_taps, [f.c(0.0)],
+                                 lambda k, c: [f.add(c[0], tap(k)[1])])
+        total = f.when("oeq", sum_w, 0.0, 1.0, sum_w)
+    assert weights is not None
+    et = weights.type.element_type  # type: ignore[attr-defined]
+    with b.loop(0, k_taps) as k:
+        i, w = tap(k)
+        w = w if total is None else f.div(w, total)
+        b.store(i, index, [o, k])
+        b.store(w if et == f64 else b.insert(arith.TruncFOp(w, et)).results[0], weights, [o, k])
 
 
 def _rounds_down(f: _F64, nearest_mode: str, ratio: SSAValue) -> SSAValue:
