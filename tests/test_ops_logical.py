@@ -16,7 +16,7 @@ from onnx.helper import np_dtype_to_tensor_dtype
 import infer
 from infer.dialects import graph as G
 from infer.dialects.graph.evaluate import evaluate
-from infer.errors import InferError
+from infer.errors import InferError, ShapeError
 from infer.frontend.onnx_import import import_model
 
 from .helpers import check_against_onnxruntime, make_model, run_onnxruntime
@@ -204,3 +204,18 @@ def test_refused(op: str, dtypes: list[type], attrs: dict[str, object], opset: i
     model.ir_version = 8
     with pytest.raises(InferError, match=reason):
         infer.compile(model)
+
+
+def test_prelu_slope_checked_at_run_time() -> None:
+    """A run-time slope dim must be 1 or X's: another is an error, never a read past it."""
+    node = helper.make_node("PRelu", ["x", "s"], ["y"])
+    model = make_model([node], [("x", TP.FLOAT, [2, 3]), ("s", TP.FLOAT, ["c"])],
+                       [("y", TP.FLOAT, [2, 3])], opset=16)
+    compiled = infer.compile(model)
+    x = -np.ones((2, 3), np.float32)
+    for s in ([2.0], [1.0, 2.0, 3.0]):
+        got = compiled.run({"x": x, "s": np.array(s, np.float32)})["y"]
+        np.testing.assert_array_equal(got, np.broadcast_to(-np.array(s, np.float32), (2, 3)))
+    for s in ([1.0, 2.0], [1.0, 2.0, 3.0, 4.0]):
+        with pytest.raises(ShapeError, match="slope dim"):
+            compiled.run({"x": x, "s": np.array(s, np.float32)})
