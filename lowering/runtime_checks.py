@@ -163,30 +163,48 @@ def _or(b: LoopBuilder, p: SSAValue, q: SSAValue) -> SSAValue:
     return b.insert(arith.OrIOp(p, q)).results[0]
 
 
-def check_indices(b: LoopBuilder, indices: SSAValue, n: D.Dim,
-                  to_index: Callable[[LoopBuilder, SSAValue], D.Dim]) -> None:
+def check_indices(b: LoopBuilder, indices: SSAValue, n: D.Dim | Sequence[D.Dim],
+                  to_index: Callable[[LoopBuilder, SSAValue], D.Dim],
+                  lo: D.Dim | None = None) -> None:
     """Check that every value of the integer buffer `indices` is in [-n, n) (ONNX's range
-    for indices that count from the end when negative), before the op reads by them."""
+    for indices that count from the end when negative), before the op reads by them.
+
+    With a sequence `n` (GatherND's and ScatterND's index tuples), entry j of indices'
+    static last dim is checked against n[j]. With `lo`, the range is [lo, n) instead."""
     checks = b.checks
     if checks is None:
         return
-    ni = b.idx(n)
-    neg = b.insert(arith.SubiOp(b.idx(0), ni)).results[0]
+    per_entry = isinstance(n, Sequence)
+    bounds = [b.idx(d) for d in (n if isinstance(n, Sequence) else [n])]
+    if not bounds:
+        return
+    lows = [b.idx(lo) if lo is not None else
+            b.insert(arith.SubiOp(b.idx(0), ni)).results[0] for ni in bounds]
     false = b.const(0, i1)
+
+    def test(v: SSAValue, j: int, carried: list[SSAValue]) -> list[SSAValue]:
+        out = _or(b, b.cmpi("slt", v, lows[j]), b.cmpi("sge", v, bounds[j]))
+        bad, first, *bound = carried  # the failing entry's bound, carried when several
+        kept = [b.select(bad, bound[0], bounds[j])] if bound else []
+        return [_or(b, bad, out), b.select(bad, first, v), *kept]
 
     def scan(dims: list[D.Dim], ivs: list[SSAValue], carried: list[SSAValue]
              ) -> list[SSAValue]:
+        if per_entry and len(dims) == 1:  # the index tuple: one bound per entry
+            for j in range(len(bounds)):
+                v = b.idx(to_index(b, b.load(indices, [*ivs, j])))
+                carried = test(v, j, carried)
+            return carried
         if not dims:
-            v = b.idx(to_index(b, b.load(indices, ivs)))
-            out = _or(b, b.cmpi("slt", v, neg), b.cmpi("sge", v, ni))
-            bad, first = carried
-            return [_or(b, bad, out), b.select(bad, first, v)]
+            return test(b.idx(to_index(b, b.load(indices, ivs))), 0, carried)
         return b.reduce_loop(0, dims[0], carried,
                              lambda iv, c: scan(dims[1:], [*ivs, iv], c))
 
-    bad, first = scan(b.dims(indices), [], [false, b.idx(0)])
+    bad, first, *bound = scan(b.dims(indices), [], [false, b.idx(0)] +
+                              ([bounds[0]] if per_entry else []))
     ok = b.insert(arith.XOrIOp(bad, b.const(1, i1))).results[0]
-    checks.check(ok, first, ni, "index {a} out of range for a dim of size {b}")
+    checks.check(ok, first, bound[0] if bound else bounds[0],
+                 "index {a} out of range for a dim of size {b}")
 
 
 __all__ = ["STATUS_SIZE", "STATUS_TYPE", "RuntimeChecks", "check_indices", "op_label"]
