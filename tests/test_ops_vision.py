@@ -118,3 +118,32 @@ def test_resize_v10_refuses_nearest_with_runtime_scales() -> None:
     model, _ = _resize_model(Resize({}, scales=[1, 1, 2, 2], opset=10), runtime=True)
     with pytest.raises(InferError, match="nearest Resize-10 with run-time scales"):
         infer.compile(model)
+
+
+CONV_TRANSPOSE = {
+    "2d_strided_padded": ([2, 4, 7, 9], [4, 3, 3, 4], {"strides": [2, 3], "pads": [1, 0, 2, 1]}),
+    "2d_output_padding_dilations": (
+        [1, 3, 6, 5], [3, 2, 3, 3],
+        {"strides": [3, 2], "output_padding": [2, 1], "dilations": [2, 1]}),
+    "2d_group_bias": ([2, 6, 5, 5], [6, 2, 3, 3], {"group": 3, "strides": [2, 2]}),
+    "2d_output_shape": ([1, 2, 5, 6], [2, 3, 4, 4], {"strides": [2, 2], "output_shape": [11, 13]}),
+    "2d_same_lower": ([1, 2, 5, 6], [2, 3, 3, 3], {"strides": [2, 2], "auto_pad": "SAME_LOWER"}),
+    "1d": ([2, 3, 10], [3, 5, 4], {"strides": [3], "pads": [2, 1]}),
+    "3d": ([1, 2, 3, 4, 5], [2, 2, 2, 3, 2], {"strides": [2, 1, 2], "pads": [0, 1, 0, 1, 0, 1]}),
+}
+
+
+@pytest.mark.parametrize("name", list(CONV_TRANSPOSE))
+def test_conv_transpose_matches_onnxruntime(name: str) -> None:
+    x_shape, w_shape, attrs = CONV_TRANSPOSE[name]
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    inits = {"w": w}
+    if name.endswith("bias"):
+        inits["b"] = rng.standard_normal([w_shape[1] * attrs["group"]]).astype(np.float32)
+    model = node_model("ConvTranspose", [("x", TP.FLOAT, x_shape)], attrs, inits)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    check_against_onnxruntime(model, {"x": x})
+    (op,) = [o for o in import_model(model).walk() if isinstance(o, G.ConvTransposeOp)]
+    (got,) = evaluate(op, [x, *inits.values()])  # the numpy form
+    np.testing.assert_allclose(got, run_onnxruntime(model, {"x": x})[0], rtol=1e-4, atol=1e-4)

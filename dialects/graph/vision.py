@@ -17,9 +17,17 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, var_operand_def
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
 from xdsl.utils.exceptions import VerifyException
 
+from infer.dialects import dims as D
 from infer.dialects.dims import DYN
 from infer.dialects.graph.base import TRAITS, GraphOp
 from infer.dialects.graph.types import float_attr, int_attr, is_float
@@ -152,6 +160,98 @@ def resize_plan(props: Mapping[str, Attribute], width: list[int], target: np.nda
     return [math.floor(one * w + 0.5) for w in width], [one] * len(width)
 
 
+@irdl_op_definition
+class ConvTransposeOp(GraphOp):
+    """N-D transposed convolution, NCHW layout: X [N, C, in...], W [C, M/group, k...],
+    optional bias B [M]; x[n, c, i] * w[c, m, k] adds to y[n, m, i * s + k * d - pb].
+    pads [begin..., end...] crop the full output s * (in - 1) + (k - 1) * d + 1 (negative
+    ones extend it with zeros: the importer folds output_padding and output_shape into
+    them)."""
+
+    name = "graph.conv_transpose"
+    ONNX_OP: ClassVar[str | None] = "ConvTranspose"
+    FLOAT_ONLY: ClassVar[bool] = True
+    X = operand_def(TensorType)
+    W = operand_def(TensorType)
+    B = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    dilations = opt_prop_def(DenseArrayBase)
+    group = prop_def(IntegerAttr, default_value=int_attr(1))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if any(t.element_type != types[0].element_type for t in types):
+            raise VerifyException("'graph.conv_transpose' operands must have one element type")
+        if len(types) > 3:
+            raise VerifyException("'graph.conv_transpose' takes at most a bias")
+
+    @classmethod
+    def attrs(cls, props: Mapping[str, Attribute], n: int
+              ) -> tuple[list[int], list[int], list[int], int]:
+        """strides, dilations, pads and group, defaults filled in."""
+        strides = cls.prop(props, "strides") or [1] * n
+        dilations = cls.prop(props, "dilations") or [1] * n
+        pads = cls.prop(props, "pads") or [0] * (2 * n)
+        if len(strides) != n or len(dilations) != n or len(pads) != 2 * n:
+            raise ValueError(f"strides/dilations/pads do not match {n} spatial dims")
+        if min(strides, default=1) < 1 or min(dilations, default=1) < 1:
+            raise ValueError("strides and dilations must be >= 1")
+        return strides, dilations, pads, cls.prop(props, "group")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, w = dims[0], dims[1]
+        if len(x) < 3 or len(w) != len(x):
+            raise ValueError(f"X {D.format_shape(x)} and W {D.format_shape(w)} must have one "
+                             "rank >= 3")
+        n = len(x) - 2
+        strides, dilations, pads, g = cls.attrs(props, n)
+        if g < 1 or not all(isinstance(k, int) for k in w[1:]):
+            raise ValueError("group must be >= 1 and W's dims but the first static")
+        if isinstance(x[1], int) and x[1] % g:
+            raise ValueError(f"{x[1]} input channels do not split into {g} groups")
+        D.require(D.EQUAL, x[1], w[0], "input channels and W's first dim")
+        m = cast(int, w[1]) * g
+        if len(dims) == 3 and dims[2] != [m]:
+            raise ValueError(f"bias {D.format_shape(dims[2])} must be [{m}]")
+        out = []
+        for i in range(n):
+            full = strides[i] * (x[2 + i] - 1) + (cast(int, w[2 + i]) - 1) * dilations[i] + 1
+            size = full - (pads[i] + pads[n + i])
+            if isinstance(size, int) and size < 0:
+                raise ValueError(f"pads {pads} crop spatial dim {i} below size 0")
+            D.require(D.AT_LEAST, size, 0, f"output dim {i}")
+            out.append(size)
+        return [[x[0], m, *out]]
+
+    def numpy(self, x: np.ndarray, w: np.ndarray, *bias: np.ndarray) -> np.ndarray:
+        n = x.ndim - 2
+        strides, dilations, pads, g = self.attrs(self.properties, n)
+        batch, c, spatial = x.shape[0], x.shape[1], x.shape[2:]
+        mg, kernel = w.shape[1], w.shape[2:]
+        full = [s * (i - 1) + (k - 1) * d + 1
+                for s, i, k, d in zip(strides, spatial, kernel, dilations, strict=True)]
+        y = np.zeros((batch, g, mg, *full))
+        xg = x.reshape(batch, g, c // g, *spatial).astype(np.float64)
+        wg = w.reshape(g, c // g, mg, *kernel).astype(np.float64)
+        for k in np.ndindex(*kernel):
+            at = tuple(slice(kk * d, kk * d + s * (i - 1) + 1, s)
+                       for kk, d, s, i in zip(k, dilations, strides, spatial, strict=True))
+            y[(slice(None),) * 3 + at] += np.einsum("ngc...,gcm->ngm...", xg, wg[(...,) + k])
+        y = y.reshape(batch, g * mg, *full)
+        # pads crop the full output (negative: zeros beyond it)
+        y = np.pad(y, [(0, 0), (0, 0)] + [(max(0, -pads[i]), max(0, -pads[n + i]))
+                                          for i in range(n)])
+        y = y[(slice(None),) * 2 + tuple(
+            slice(max(0, pads[i]), y.shape[2 + i] - max(0, pads[n + i])) for i in range(n))]
+        if bias:
+            y = y + bias[0].reshape(-1, *([1] * n))
+        return y
+
+
 def _source_coordinates(
     ctm: str, out: int, width: int, scale: float, roi: tuple[float, float] | None
 ) -> np.ndarray:
@@ -245,4 +345,4 @@ def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: flo
     return Taps(index, w, outside if outside is not None and outside.any() else None)
 
 
-__all__ = ["ResizeOp", "Taps", "resize_plan", "resize_taps"]
+__all__ = ["ConvTransposeOp", "ResizeOp", "Taps", "resize_plan", "resize_taps"]

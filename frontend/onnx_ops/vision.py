@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects.builtin import i64
 
 from infer.dialects import graph as G
@@ -110,6 +112,63 @@ def resize_v10(b: OpBuilder, X: Value, scales: Value, *, mode: str = "nearest") 
                    mode=mode, nearest_mode=nearest)
 
 
+def conv_transpose(
+    b: OpBuilder,
+    x: Value,
+    w: Value,
+    bias: Value | None = None,
+    *,
+    auto_pad: str = "NOTSET",
+    dilations: list[int] | None = None,
+    group: int | None = None,
+    kernel_shape: list[int] | None = None,
+    output_padding: list[int] | None = None,
+    output_shape: list[int] | None = None,
+    pads: list[int] | None = None,
+    strides: list[int] | None = None,
+) -> Value:
+    """ConvTranspose with output_padding, output_shape and auto_pad resolved into pads
+    [begin..., end...] (an end below 0 extends the output) as the spec says: output_shape
+    or auto_pad SAME split the total padding, the odd one at the end for SAME_UPPER, at
+    the beginning otherwise."""
+    kernel = dims(w)[2:]
+    if not all(isinstance(k, int) for k in kernel):
+        raise Unsupported("the kernel's spatial dims must be static")
+    if kernel_shape is not None and list(kernel_shape) != kernel:
+        raise NodeError(f"kernel_shape {list(kernel_shape)} differs from W's dims {kernel}")
+    n = len(kernel)
+    strides = strides or [1] * n
+    dilations = dilations or [1] * n
+    output_padding = output_padding or [0] * n
+    if auto_pad not in ("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"):
+        raise NodeError(f"invalid auto_pad '{auto_pad}'")
+    if len(strides) != n or len(dilations) != n or len(output_padding) != n:
+        raise NodeError(f"strides, dilations and output_padding need {n} values each")
+    spatial = dims(x)[2:]
+    if output_shape is not None:
+        output_shape = list(output_shape)[-n:]
+    # output_shape overrides pads; auto_pad SAME computes them when they are not given
+    computed = output_shape is not None or (pads is None and auto_pad in ("SAME_UPPER",
+                                                                          "SAME_LOWER"))
+    if computed and not all(isinstance(d, int) for d in spatial):
+        raise Unsupported("output_shape and auto_pad SAME need static spatial dims")
+    begin = list(pads[:n]) if pads is not None else [0] * n
+    end = list(pads[n:]) if pads is not None else [0] * n
+    for i in range(n):
+        if not computed:
+            end[i] -= output_padding[i]
+            continue
+        size = cast(int, spatial[i])
+        full = strides[i] * (size - 1) + (kernel[i] - 1) * dilations[i] + 1
+        out = output_shape[i] if output_shape is not None else size * strides[i]
+        total = full + output_padding[i] - out
+        begin[i] = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
+        end[i] = full - begin[i] - out
+    return b.emit1(G.ConvTransposeOp, x, w, bias, strides=strides, pads=begin + end,
+                   dilations=dilations, group=group)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "Resize": {10: resize_v10, 11: resize},
+    "ConvTranspose": {1: conv_transpose},
 }

@@ -314,3 +314,57 @@ def _resize(s: Lowering, op: graph.ResizeOp, ins: list[SSAValue]) -> list[SSAVal
                 b.insert(memref.DeallocOp.get(buf))
     return [y]
 
+
+
+@lowers(graph.ConvTransposeOp)
+def _conv_transpose(s: Lowering, op: graph.ConvTransposeOp, ins: list[SSAValue]
+                    ) -> list[SSAValue]:
+    """y[n, m, o] = B[m] + sum over the group's channels c and the taps k with
+    o + pb - k * d = i * s for an input position i: x[n, c, i] * w[c, m, k].
+
+    A gather per output element (no scatter): every tap is visited and the ones that hit
+    no input position are discarded by a select (their loads clamped into the buffers),
+    so a stride s does s^dims times the multiply-adds the result needs; exact, simple,
+    not fast."""
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    x, w = ins[0], ins[1]
+    xd, wd = b.dims(x), b.dims(w)
+    n = len(xd) - 2
+    strides, dilations, pads, g = graph.ConvTransposeOp.attrs(op.properties, n)
+    element = operand_element(op)
+    cg = xd[1] // g
+    mg = wd[1]
+    zero = b.idx(0)
+    with b.loop_nest(b.dims(y)) as ivs:
+        group = as_dim(b, ivs[1]) // mg
+        m = as_dim(b, ivs[1]) - group * mg
+        init = b.load(ins[2], [ivs[1]]) if len(ins) > 2 else b.const(0.0, element)
+
+        def taps(j: int, c: Dim, src: list[Dim], ks: list[SSAValue], hit: SSAValue | None,
+                 acc: SSAValue) -> SSAValue:
+            if j == n:
+                channel = group * cg + c
+                v = b.mul(b.load(x, [ivs[0], channel, *src]), b.load(w, [channel, m, *ks]))
+                assert hit is not None  # rank >= 3: a tap per spatial dim decided it
+                return b.select(hit, b.add(acc, v), acc)
+            st, last = strides[j], b.idx(xd[2 + j] - 1)
+
+            def tap(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                num = b.idx(as_dim(b, ivs[2 + j]) + pads[j] - as_dim(b, k) * dilations[j])
+                i = b.div(num, b.idx(st))
+                ok = b.insert(arith.AndIOp(b.cmpi("sge", num, zero),
+                                           b.cmpi("sle", i, last))).results[0]
+                if st > 1:
+                    rem = b.insert(arith.RemSIOp(num, b.idx(st))).results[0]
+                    ok = b.insert(arith.AndIOp(ok, b.cmpi("eq", rem, zero))).results[0]
+                at = b.min(b.max(i, zero), last)
+                both = ok if hit is None else b.insert(arith.AndIOp(hit, ok)).results[0]
+                return [taps(j + 1, c, [*src, at], [*ks, k], both, carried[0])]
+
+            return b.reduce_loop(0, wd[2 + j], [acc], tap)[0]
+
+        (value,) = b.reduce_loop(
+            0, cg, [init], lambda c, acc: [taps(0, as_dim(b, c), [], [], None, acc[0])])
+        b.store(value, y, ivs)
+    return [y]

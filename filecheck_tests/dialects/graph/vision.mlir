@@ -11,9 +11,19 @@ builtin.module {
     %crop = graph.resize %x, %sizes, %roi {axes = array<i64: 3, 2>, mode = "cubic", coordinate_transformation_mode = "tf_crop_and_resize", extrapolation_value = 1.000000e+00 : f32} : (tensor<1x3x4x6xf32>, tensor<2xi64>, tensor<4xf32>) -> tensor<1x3x?x?xf32>
     func.return
   }
+
+  func.func @conv_transpose(%x: tensor<1x4x5x6xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6xf32>) {
+    %plain = graph.conv_transpose %x, %w : (tensor<1x4x5x6xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x7x8xf32>
+    %strided = graph.conv_transpose %x, %w, %b {strides = array<i64: 2, 3>, pads = array<i64: 1, 0, -1, 2>, group = 2 : i64} : (tensor<1x4x5x6xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x11x16xf32>
+    func.return
+  }
 }
 
 // CHECK-LABEL: func.func @resize
 // CHECK:       graph.resize %{{.*}}, %{{.*}} {axes = array<i64: 2, 3>, mode = "linear"} : (tensor<1x3x4x6xf32>, tensor<2xf32>) -> tensor<1x3x8x3xf32>
 // CHECK-NEXT:  graph.resize %{{.*}}, %{{.*}} {axes = array<i64: 2, 3>} : (tensor<1x3x4x6xf32>, tensor<2xf32>) -> tensor<1x3x?x?xf32>
 // CHECK-NEXT:  graph.resize %{{.*}}, %{{.*}}, %{{.*}} {axes = array<i64: 3, 2>, mode = "cubic", coordinate_transformation_mode = "tf_crop_and_resize", extrapolation_value = 1.000000e+00 : f32} : (tensor<1x3x4x6xf32>, tensor<2xi64>, tensor<4xf32>) -> tensor<1x3x?x?xf32>
+
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK:       graph.conv_transpose %{{.*}}, %{{.*}} : (tensor<1x4x5x6xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x7x8xf32>
+// CHECK-NEXT:  graph.conv_transpose %{{.*}}, %{{.*}}, %{{.*}} {strides = array<i64: 2, 3>, pads = array<i64: 1, 0, -1, 2>, group = 2 : i64} : (tensor<1x4x5x6xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x11x16xf32>
