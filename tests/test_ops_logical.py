@@ -187,12 +187,14 @@ def test_prelu_nan_and_dynamic_dims() -> None:
         ("Mod", [np.float32] * 2, {}, 13, [[4], [4]], "fmod must be 1"),
         ("PRelu", [np.float32] * 2, {}, 16, [[4], [2, 4]], "slope"),
         ("LessOrEqual", [np.bool_] * 2, {}, 16, [[4], [4]], "numeric"),
+        ("Less", [np.bool_] * 2, {}, 13, [[4], [4]], "numeric"),
+        ("Greater", [np.bool_] * 2, {}, 13, [[4], [4]], "numeric"),
     ],
 )
 def test_refused(op: str, dtypes: list[type], attrs: dict[str, object], opset: int,
                  shapes: list[list[int]], reason: str) -> None:
     # not through make_model: its shape inference rejects most of these first
-    out = bool if op in ("And", "LessOrEqual") else dtypes[0]
+    out = bool if op in ("And", "LessOrEqual", "Less", "Greater") else dtypes[0]
     node = helper.make_node(op, ["a", "b"], ["y"], **attrs)
     graph = helper.make_graph(
         [node], op,

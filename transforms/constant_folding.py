@@ -72,14 +72,19 @@ class FoldConstantOperands(RewritePattern):
 
 
 class FoldStaticShape(RewritePattern):
-    """# shape(x: tensor<2x3xf32>) -> constant [2, 3] (only the dims it reads need be static)"""
+    """# shape(x: tensor<2x3xf32>) -> constant [2, 3] (only the dims it reads need be static);
+    size(x: tensor<2x3xf32>) -> constant 6"""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, G.ShapeOp):
+        if not isinstance(op, (G.ShapeOp, G.SizeOp)):
             return
         t = op.data.type
         assert isinstance(t, TensorType)
         dims = list(t.get_shape())
+        if isinstance(op, G.SizeOp):
+            if all(d >= 0 for d in dims):
+                _replace_with_constants(op, [np.array(math.prod(dims), np.int64)], rewriter)
+            return
         start, end = G.ShapeOp.bounds(op.properties, len(dims))
         picked = dims[start:end]
         if any(d < 0 for d in picked):

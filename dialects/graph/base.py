@@ -318,6 +318,17 @@ class CompareOp(BinaryOp, ABC):
         return [IntegerType(1)]
 
 
+class OrderedCompareOp(CompareOp, ABC):
+    """A comparison of order, which ONNX defines on numbers only (bool has no order: a
+    signed i1 compare would order true below false)."""
+
+    @classmethod
+    def check(cls, props, types):
+        super().check(props, types)
+        if types[0].element_type == IntegerType(1):
+            raise VerifyException(f"'{cls.name}' expects numeric tensors, got bool")
+
+
 class VariadicOp(GraphOp, ABC):
     """Sum, Max, Min, Mean: elementwise over any number of broadcast inputs."""
 
@@ -377,6 +388,7 @@ def check_broadcasts_to(p: Sequence[Dim], x: Sequence[Dim], what: str) -> None:
 
 
 __all__ = [
+    "OrderedCompareOp",
     "SymbolicShape",
     "HasSymbolicShape",
     "operand_values",

@@ -36,6 +36,7 @@ from infer.dialects.graph.base import (
     CompareOp,
     FloatUnaryOp,
     GraphOp,
+    OrderedCompareOp,
     UnaryOp,
     VariadicOp,
 )
@@ -344,7 +345,7 @@ class EqualOp(CompareOp):
 
 
 @irdl_op_definition
-class LessOp(CompareOp):
+class LessOp(OrderedCompareOp):
     name = "graph.less"
     ONNX_OP: ClassVar[str | None] = "Less"
 
@@ -353,7 +354,7 @@ class LessOp(CompareOp):
 
 
 @irdl_op_definition
-class GreaterOp(CompareOp):
+class GreaterOp(OrderedCompareOp):
     name = "graph.greater"
     ONNX_OP: ClassVar[str | None] = "Greater"
 

@@ -13,8 +13,8 @@ from xdsl.utils.exceptions import VerifyException
 from infer.dialects.graph.base import (
     TRAITS,
     BinaryOp,
-    CompareOp,
     GraphOp,
+    OrderedCompareOp,
     UnaryOp,
     check_broadcasts_to,
     same_element_type,
@@ -192,18 +192,8 @@ class ModOp(BinaryOp):
 
 
 # ---------------------------------------------------------------------------------------
-# Comparisons (the others are in `elementwise`) and PRelu
+# Comparisons (the others are in `elementwise`, their bases in `base`) and PRelu
 # ---------------------------------------------------------------------------------------
-
-
-class OrderedCompareOp(CompareOp):
-    """A comparison of order, which ONNX defines on numbers only (bool has no order)."""
-
-    @classmethod
-    def check(cls, props, types):
-        super().check(props, types)
-        if types[0].element_type == _BOOL:
-            raise VerifyException(f"'{cls.name}' expects numeric tensors, got bool")
 
 
 @irdl_op_definition
@@ -261,7 +251,6 @@ __all__ = [
     "BitwiseNotOp",
     "BitShiftOp",
     "ModOp",
-    "OrderedCompareOp",
     "LessOrEqualOp",
     "GreaterOrEqualOp",
     "PReluOp",

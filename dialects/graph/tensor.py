@@ -328,6 +328,28 @@ class ShapeOp(GraphOp):
 
 
 @irdl_op_definition
+class SizeOp(GraphOp):
+    """The element count of `data`, as a 0-d int64 tensor."""
+
+    name = "graph.size"
+    ONNX_OP: ClassVar[str | None] = "Size"
+    data = operand_def(TensorType)
+    size = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        return [[]]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [i64]
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.array(x.size, dtype=np.int64)
+
+
+@irdl_op_definition
 class GatherOp(GraphOp):
     name = "graph.gather"
     ONNX_OP: ClassVar[str | None] = "Gather"
@@ -625,6 +647,7 @@ __all__ = [
     "TransposeOp",
     "ChannelShuffleOp",
     "ShapeOp",
+    "SizeOp",
     "GatherOp",
     "SliceOp",
     "ConcatOp",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    IntegerType,
     StringAttr,
     TensorType,
 )
@@ -14,6 +16,7 @@ from xdsl.ir import Attribute, Block, SSAValue
 
 from infer.dialects import graph as G
 from infer.dialects.dims import Dim
+from infer.dialects.graph.evaluate import can_evaluate, evaluate
 
 Value = SSAValue
 OpFn = Callable[..., "Value | Sequence[Value]"]
@@ -60,6 +63,10 @@ class OpBuilder:
         """Append `cls(operands)` (None operands dropped, None props omitted); its results."""
         attrs = {k: _prop(v) for k, v in props.items() if v is not None}
         op = cls.make([o for o in operands if o is not None], attrs)
+        folded = _fold_shape_arithmetic(op)
+        if folded is not None:
+            op.erase()  # never inserted: drop its uses of the operands
+            return [self.const(v) for v in folded]
         self.block.add_op(op)
         return list(op.results)
 
@@ -74,6 +81,38 @@ class OpBuilder:
     def ints(self, values: Sequence[int]) -> Value:
         """A 1-D i64 constant (axes, shapes, starts...)."""
         return self.const(np.asarray(list(values), dtype=np.int64))
+
+
+# Shape arithmetic folds as it is imported: exporters and ONNX's function bodies compute
+# shapes from constants and static dims (Shape -> Slice -> Concat -> Reshape), and the op
+# that takes such a shape needs its value to type its result. Only small integer results
+# fold here; the constant-folding pass does the rest at the optimization levels that ask.
+MAX_IMPORT_FOLDED = 64
+
+
+def _fold_shape_arithmetic(op: G.GraphOp) -> list[np.ndarray] | None:
+    """The values of `op`'s results when they are small integer tensors computed from
+    constants (or, for Shape and Size, from static dims), else None."""
+    for r in op.results:
+        t = r.type
+        if not (isinstance(t, TensorType) and isinstance(t.element_type, IntegerType)
+                and all(d >= 0 for d in t.get_shape())
+                and math.prod(t.get_shape()) <= MAX_IMPORT_FOLDED):
+            return None
+    if isinstance(op, G.ShapeOp | G.SizeOp):
+        t = cast(TensorType, op.operands[0].type)
+        if any(d < 0 for d in t.get_shape()):
+            return None
+        # a zero-stride view: the shape without the data
+        values = [np.broadcast_to(np.zeros((), G.numpy_dtype(t.element_type)), t.get_shape())]
+    else:
+        values = [G.constant_value(v) for v in op.operands]
+    if not can_evaluate(op) or any(v is None for v in values):
+        return None
+    try:
+        return evaluate(op, cast(list[np.ndarray], values))
+    except (ValueError, ZeroDivisionError, FloatingPointError):
+        return None  # left to the kernel and its run-time checks
 
 
 def dims(v: Value) -> list[Dim]:

@@ -77,6 +77,10 @@ def shape(b: OpBuilder, data: Value, *, start: int | None = None, end: int | Non
     return b.emit1(G.ShapeOp, data, start=start, end=end)
 
 
+def size(b: OpBuilder, data: Value) -> Value:
+    return b.emit1(G.SizeOp, data)
+
+
 def gather(b: OpBuilder, data: Value, indices: Value, *, axis: int | None = None) -> Value:
     return b.emit1(G.GatherOp, data, indices, axis=axis)
 
@@ -213,6 +217,7 @@ OPS: dict[str, dict[int, OpFn]] = {
     "Flatten": {1: flatten},
     "Transpose": {1: transpose},
     "Shape": {1: shape},
+    "Size": {1: size},
     "Gather": {1: gather},
     "Slice": {1: slice_v1, 10: slice_},
     "Concat": {4: concat},

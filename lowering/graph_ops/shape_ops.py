@@ -209,6 +209,17 @@ def _shape(s: Lowering, op: graph.ShapeOp, ins: list[SSAValue]) -> list[SSAValue
     return [out]
 
 
+@lowers(graph.SizeOp)
+def _size(s: Lowering, op: graph.SizeOp, ins: list[SSAValue]) -> list[SSAValue]:
+    b = s.b
+    (out,) = s.alloc_results(op, ins)
+    n = D.product(b.dims(ins[0]))
+    v = b.const(n, i64) if isinstance(n, int) else \
+        b.insert(arith.IndexCastOp(b.idx(n), i64)).results[0]
+    b.store(v, out, [])
+    return [out]
+
+
 @lowers(graph.GatherOp)
 def _gather(s: Lowering, op: graph.GatherOp, ins: list[SSAValue]) -> list[SSAValue]:
     """out[a, j, c] = data[a, wrap(indices[j]), c]; negative indices count from the end."""

@@ -83,6 +83,7 @@ builtin.module {
     %channel_shuffle = graph.channel_shuffle %x {groups = 3 : i64} : (tensor<?x3x4xf32>) -> tensor<?x3x4xf32>
     %shape = graph.shape %x : (tensor<?x3x4xf32>) -> tensor<3xi64>
     %shape_tail = graph.shape %x {start = 1 : i64, end = 3 : i64} : (tensor<?x3x4xf32>) -> tensor<2xi64>
+    %size = graph.size %x : (tensor<?x3x4xf32>) -> tensor<i64>
     %gather = graph.gather %x, %idx {axis = 2 : i64} : (tensor<?x3x4xf32>, tensor<5xi32>) -> tensor<?x3x5xf32>
     %starts = graph.constant dense<[1, 0]> : tensor<2xi64>
     %ends = graph.constant dense<[3, -1]> : tensor<2xi64>
@@ -222,6 +223,7 @@ builtin.module {
 // CHECK-NEXT:    %channel_shuffle = graph.channel_shuffle %x {groups = 3 : i64} : (tensor<?x3x4xf32>) -> tensor<?x3x4xf32>
 // CHECK-NEXT:    %shape = graph.shape %x : (tensor<?x3x4xf32>) -> tensor<3xi64>
 // CHECK-NEXT:    %shape_tail = graph.shape %x {start = 1 : i64, end = 3 : i64} : (tensor<?x3x4xf32>) -> tensor<2xi64>
+// CHECK-NEXT:    %size = graph.size %x : (tensor<?x3x4xf32>) -> tensor<i64>
 // CHECK-NEXT:    %gather = graph.gather %x, %idx {axis = 2 : i64} : (tensor<?x3x4xf32>, tensor<5xi32>) -> tensor<?x3x5xf32>
 // CHECK-NEXT:    %starts = graph.constant dense<[1, 0]> : tensor<2xi64>
 // CHECK-NEXT:    %ends = graph.constant dense<[3, -1]> : tensor<2xi64>
