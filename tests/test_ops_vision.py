@@ -91,8 +91,13 @@ def _resize_model(case: Resize, runtime: bool):
     return model, feeds
 
 
-@pytest.mark.parametrize("runtime", [False, True], ids=["constant", "runtime"])
-@pytest.mark.parametrize("name", list(RESIZE))
+# Run-time scales / sizes / roi take another path to the output dims: a few of each kind.
+RUNTIME = ["nearest_down_round_prefer_ceil", "linear_half_pixel", "crop_and_resize",
+           "linear_antialias", "sizes_not_larger_axes"]
+
+
+@pytest.mark.parametrize("name, runtime", [(n, False) for n in RESIZE]
+                         + [(n, True) for n in RUNTIME])
 def test_resize_matches_onnxruntime(name: str, runtime: bool) -> None:
     case = RESIZE[name]
     model, feeds = _resize_model(case, runtime)
@@ -147,3 +152,19 @@ def test_conv_transpose_matches_onnxruntime(name: str) -> None:
     (op,) = [o for o in import_model(model).walk() if isinstance(o, G.ConvTransposeOp)]
     (got,) = evaluate(op, [x, *inits.values()])  # the numpy form
     np.testing.assert_allclose(got, run_onnxruntime(model, {"x": x})[0], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode, padding, align", [
+    ("linear", "zeros", 0), ("linear", "border", 1), ("nearest", "reflection", 0),
+    ("nearest", "zeros", 1), ("cubic", "border", 0), ("cubic", "reflection", 1),
+])
+def test_grid_sample_matches_onnxruntime(mode: str, padding: str, align: int) -> None:
+    x_shape, grid_shape = [2, 3, 7, 9], [2, 5, 6, 2]
+    model = node_model(
+        "GridSample", [("x", TP.FLOAT, x_shape), ("grid", TP.FLOAT, grid_shape)],
+        {"mode": mode, "padding_mode": padding, "align_corners": align}, opset=20)
+    rng = np.random.default_rng(3)
+    feeds = {"x": rng.standard_normal(x_shape).astype(np.float32),
+             # past [-1, 1] too, so every padding mode is exercised
+             "grid": rng.uniform(-1.6, 1.6, grid_shape).astype(np.float32)}
+    check_against_onnxruntime(model, feeds)

@@ -252,6 +252,46 @@ class ConvTransposeOp(GraphOp):
         return y
 
 
+@irdl_op_definition
+class GridSampleOp(GraphOp):
+    """Y[n, c, o...] = X[n, c] sampled at grid[n, o...] (normalized coordinates in
+    [-1, 1], innermost spatial dim first), interpolated by `mode` (nearest rounds half to
+    even; cubic is Keys' with A = -0.75); points outside read 0, the border or a
+    reflection by `padding_mode`. ONNX's GridSample, N-D since opset 20."""
+
+    name = "graph.grid_sample"
+    ONNX_OP: ClassVar[str | None] = "GridSample"
+    FOLDABLE: ClassVar[bool] = False  # the grid is data: nothing to fold ahead of time
+    FLOAT_ONLY: ClassVar[bool] = True
+    X = operand_def(TensorType)
+    grid = operand_def(TensorType)
+    Y = result_def(TensorType)
+    mode = prop_def(StringAttr, default_value=StringAttr("linear"))
+    padding_mode = prop_def(StringAttr, default_value=StringAttr("zeros"))
+    align_corners = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if cls.prop(props, "mode") not in RESIZE_MODES:
+            raise VerifyException(f"'graph.grid_sample' mode must be one of {RESIZE_MODES}")
+        if cls.prop(props, "padding_mode") not in ("zeros", "border", "reflection"):
+            raise VerifyException("'graph.grid_sample' padding_mode must be zeros, border "
+                                  "or reflection")
+        if types[1].element_type != types[0].element_type:
+            raise VerifyException("'graph.grid_sample' grid must have X's element type")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, grid = dims
+        n = len(x) - 2
+        if n < 1 or len(grid) != n + 2 or grid[-1] != n:
+            raise ValueError(f"grid {D.format_shape(grid)} must be [N, out..., {n}] for X "
+                             f"{D.format_shape(x)}")
+        D.require(D.EQUAL, grid[0], x[0], "grid's and X's batch")
+        return [[x[0], x[1], *grid[1:-1]]]
+
+
 def _source_coordinates(
     ctm: str, out: int, width: int, scale: float, roi: tuple[float, float] | None
 ) -> np.ndarray:
@@ -345,4 +385,4 @@ def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: flo
     return Taps(index, w, outside if outside is not None and outside.any() else None)
 
 
-__all__ = ["ConvTransposeOp", "ResizeOp", "Taps", "resize_plan", "resize_taps"]
+__all__ = ["ConvTransposeOp", "GridSampleOp", "ResizeOp", "Taps", "resize_plan", "resize_taps"]

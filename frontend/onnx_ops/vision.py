@@ -168,7 +168,17 @@ def conv_transpose(
                    dilations=dilations, group=group)
 
 
+def grid_sample(b: OpBuilder, X: Value, grid: Value, *, align_corners: int | None = None,
+                mode: str | None = None, padding_mode: str | None = None) -> Value:
+    """GridSample; opset 16's mode names (2-D only) bilinear and bicubic are 20's linear
+    and cubic."""
+    mode = {"bilinear": "linear", "bicubic": "cubic"}.get(mode or "linear", mode)
+    return b.emit1(G.GridSampleOp, X, grid, mode=mode, padding_mode=padding_mode,
+                   align_corners=align_corners)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "Resize": {10: resize_v10, 11: resize},
     "ConvTranspose": {1: conv_transpose},
+    "GridSample": {16: grid_sample},
 }

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from xdsl.dialects import arith, math, memref
 from xdsl.dialects.builtin import TensorType, f64, i1, i8, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
@@ -31,18 +31,20 @@ from infer.lowering.loop_builder import Index, LoopBuilder
 EXACT = arith.FastMathFlagsAttr("none")
 
 
-class _F64:
-    """float64 arithmetic without fast-math flags (each op rounds once, as numpy's)."""
+class _FloatOps:
+    """Float arithmetic (float64 unless told) without fast-math flags: each op rounds
+    once, as numpy's do."""
 
-    def __init__(self, b: LoopBuilder):
+    def __init__(self, b: LoopBuilder, t: Attribute = f64):
         self.b = b
+        self.t = t
 
     def _op(self, cls: Callable[..., Operation], a: SSAValue, c: SSAValue | float
             ) -> SSAValue:
         return self.b.insert(cls(a, self.c(c), EXACT)).results[0]
 
     def c(self, v: SSAValue | float) -> SSAValue:
-        return v if isinstance(v, SSAValue) else self.b.const(v, f64)
+        return v if isinstance(v, SSAValue) else self.b.const(v, self.t)
 
     def add(self, a: SSAValue, c: SSAValue | float) -> SSAValue:
         return self._op(arith.AddfOp, a, c)
@@ -61,7 +63,7 @@ class _F64:
         return self.b.select(self.b.cmpf(pred, a, self.c(c)), self.c(then), self.c(other))
 
 
-def _source(f: _F64, ctm: str, o: SSAValue, width: SSAValue, out: SSAValue,
+def _source(f: _FloatOps, ctm: str, o: SSAValue, width: SSAValue, out: SSAValue,
             scale: SSAValue, crop: tuple[SSAValue, SSAValue] | None) -> SSAValue:
     """The input coordinate output position o samples (`_source_coordinates`)."""
     length = f.mul(scale, width)
@@ -90,16 +92,11 @@ def _source(f: _F64, ctm: str, o: SSAValue, width: SSAValue, out: SSAValue,
     return f.sub(half, 0.5)
 
 
-def _weight(f: _F64, op: graph.ResizeOp, d: SSAValue) -> SSAValue:
+def _weight(f: _FloatOps, op: graph.ResizeOp, d: SSAValue) -> SSAValue:
     """The linear or cubic kernel at distance d."""
-    b = f.b
-    ad = b.unary(math.AbsFOp, d)
     if op.mode.data == "linear":
-        return b.max(f.sub(1.0, ad), f.c(0.0))
-    a = float(op.cubic_coeff_a.value.data)
-    near = f.add(f.mul(f.mul(f.sub(f.mul(ad, a + 2), a + 3), ad), ad), 1.0)
-    far = f.sub(f.mul(f.add(f.mul(f.sub(f.mul(ad, a), 5 * a), ad), 8 * a), ad), 4 * a)
-    return f.when("ole", ad, 1.0, near, f.when("olt", ad, 2.0, far, 0.0))
+        return f.b.max(f.sub(1.0, f.b.unary(math.AbsFOp, d)), f.c(0.0))
+    return _keys(f, d, float(op.cubic_coeff_a.value.data))
 
 
 def _taps(s: Lowering, op: graph.ResizeOp, width: Dim, out: Dim, scale: SSAValue,
@@ -108,7 +105,7 @@ def _taps(s: Lowering, op: graph.ResizeOp, width: Dim, out: Dim, scale: SSAValue
     """The index [out, K] (i64), weight [out, K] (X's type; None for nearest) and outside
     [out] (i8; tf_crop_and_resize only) tables of one axis, scratch buffers."""
     b = s.b
-    f = _F64(b)
+    f = _FloatOps(b)
     mode = op.mode.data
     ctm = op.coordinate_transformation_mode.data
     k_taps: Dim = {"nearest": 2, "linear": 2, "cubic": 4}[mode]
@@ -158,7 +155,7 @@ def _taps(s: Lowering, op: graph.ResizeOp, width: Dim, out: Dim, scale: SSAValue
     return index, weights, outside
 
 
-def _weights(f: _F64, op: graph.ResizeOp, k_taps: Dim, base: SSAValue, first: SSAValue,
+def _weights(f: _FloatOps, op: graph.ResizeOp, k_taps: Dim, base: SSAValue, first: SSAValue,
              ratio: SSAValue, shrink: SSAValue | float, w_last: SSAValue, o: SSAValue,
              index: SSAValue, weights: SSAValue | None) -> None:
     """Row o of the index and weight tables: tap k at base + first + k, weighted by the
@@ -193,7 +190,7 @@ def _weights(f: _F64, op: graph.ResizeOp, k_taps: Dim, base: SSAValue, first: SS
         b.store(w if et == f64 else b.insert(arith.TruncFOp(w, et)).results[0], weights, [o, k])
 
 
-def _rounds_down(f: _F64, nearest_mode: str, ratio: SSAValue) -> SSAValue:
+def _rounds_down(f: _FloatOps, nearest_mode: str, ratio: SSAValue) -> SSAValue:
     """Whether nearest takes the point left of x (never when x is whole: ratio 1)."""
     b = f.b
     if nearest_mode == "ceil":
@@ -210,7 +207,7 @@ def _plan(s: Lowering, op: graph.ResizeOp, ins: list[SSAValue], width: list[Dim]
     """Each resized axis's output size and float64 scale (`graph.resize_plan`), and the
     scales as numbers when the target is a constant."""
     b = s.b
-    f = _F64(b)
+    f = _FloatOps(b)
     target = graph.constant_value(op.operands[1])
     known = None
     if target is not None and all(isinstance(w, int) for w in width):
@@ -368,3 +365,129 @@ def _conv_transpose(s: Lowering, op: graph.ConvTransposeOp, ins: list[SSAValue]
             0, cg, [init], lambda c, acc: [taps(0, as_dim(b, c), [], [], None, acc[0])])
         b.store(value, y, ivs)
     return [y]
+
+
+def _reflect(f: _FloatOps, v: SSAValue, lo: SSAValue, hi: SSAValue) -> SSAValue:
+    """v mirrored at lo and hi until it lies between them (GridSample's reflection)."""
+    b = f.b
+    span = f.sub(hi, lo)
+    below, above = b.cmpf("olt", v, lo), b.cmpf("ogt", v, hi)
+    dx = b.select(below, f.sub(lo, v), f.sub(v, hi))
+    k = b.unary(math.FloorOp, f.div(dx, span))
+    r = f.sub(dx, f.mul(k, span))
+    half = b.unary(math.FloorOp, f.mul(k, 0.5))
+    even = b.cmpf("oeq", f.sub(k, f.mul(half, 2.0)), f.c(0.0))
+    from_lo, from_hi = f.add(lo, r), f.sub(hi, r)
+    mirrored = b.select(below, b.select(even, from_lo, from_hi),
+                        b.select(even, from_hi, from_lo))
+    inside = b.select(b.insert(arith.OrIOp(below, above)).results[0], mirrored, v)
+    return b.select(b.cmpf("oeq", span, f.c(0.0)), lo, inside)
+
+
+def _to_i64(f: _FloatOps, v: SSAValue) -> SSAValue:
+    """A whole float as i64; NaN as 0 and huge values bounded first, so the index built
+    from it is never poison (it is clamped into the buffer next)."""
+    b = f.b
+    bounded = b.min(b.max(v, f.c(-(2.0 ** 24))), f.c(2.0 ** 24))
+    safe = b.select(b.cmpf("uno", v, v), f.c(0.0), bounded)
+    return b.insert(arith.FPToSIOp(safe, i64)).results[0]
+
+
+@lowers(graph.GridSampleOp)
+def _grid_sample(s: Lowering, op: graph.GridSampleOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """Per output element and spatial dim: the grid coordinate denormalized (and for
+    nearest rounded half to even), moved inside by the padding mode, then the taps
+    (1 nearest, 2 linear, 4 cubic) with their weights; a tap outside reads 0 (zeros), the
+    border or its reflection. Y = sum over the taps of all dims of the weights' product
+    times X there (its load clamped into X; zeros' outside taps selected away)."""
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    x, grid = ins
+    xd = b.dims(x)
+    n = len(xd) - 2
+    et = operand_element(op)
+    f = _FloatOps(b, et)
+    mode, padding = op.mode.data, op.padding_mode.data
+    align = bool(op.align_corners.value.data)
+    zero_i = b.const(0, i64)
+    sizes = [to_float(b, d, et) for d in xd[2:]]
+    lasts = [b.insert(arith.IndexCastOp(b.idx(d - 1), i64)).results[0] for d in xd[2:]]
+    bounds = [(f.c(0.0), f.sub(d, 1.0)) if align else (f.c(-0.5), f.sub(d, 0.5))
+              for d in sizes]
+    with b.loop_nest(b.dims(y)) as ivs:
+        axes: list[list[tuple[SSAValue, SSAValue | None, SSAValue]]] = []
+        for i in range(n):
+            g = b.load(grid, [ivs[0], *ivs[2:], n - 1 - i])
+            d, (lo, hi), last = sizes[i], bounds[i], lasts[i]
+            v = (f.mul(f.div(f.add(g, 1.0), 2.0), f.sub(d, 1.0)) if align
+                 else f.div(f.sub(f.mul(f.add(g, 1.0), d), 1.0), 2.0))
+            if mode == "nearest":
+                v = b.unary(math.RoundEvenOp, v)
+            # cubic clamps its taps only, as onnxruntime and PyTorch do (ONNX's reference
+            # also clamps the coordinate, which no conformance case exercises)
+            if padding == "border" and mode != "cubic":
+                outside = b.insert(arith.OrIOp(b.cmpf("olt", v, lo),
+                                               b.cmpf("ogt", v, hi))).results[0]
+                v = b.select(outside, b.min(b.max(v, f.c(0.0)), f.sub(d, 1.0)), v)
+            elif padding == "reflection":
+                v = _reflect(f, v, lo, hi)
+            axes.append(_grid_taps(f, mode, padding, v, lo, hi, last, zero_i))
+
+        def total(i: int, src: list[Dim], weight: SSAValue | None, ok: SSAValue | None,
+                  acc: SSAValue | None) -> SSAValue:
+            if i == n:
+                v = b.load(x, [ivs[0], ivs[1], *src])
+                if ok is not None:
+                    v = b.select(ok, v, f.c(0.0))
+                v = v if weight is None else b.mul(weight, v)
+                return v if acc is None else b.add(acc, v)
+            for idx, valid, w in axes[i]:
+                both = valid if ok is None or valid is None else b.insert(
+                    arith.AndIOp(ok, valid)).results[0]
+                acc = total(i + 1, [*src, to_index(b, idx)],
+                            w if weight is None else b.mul(weight, w), both, acc)
+            assert acc is not None
+            return acc
+
+        b.store(total(0, [], None, None, None), y, ivs)
+    return [y]
+
+
+def _grid_taps(f: _FloatOps, mode: str, padding: str, v: SSAValue, lo: SSAValue,
+               hi: SSAValue, last: SSAValue, zero: SSAValue
+               ) -> list[tuple[SSAValue, SSAValue | None, SSAValue]]:
+    """(index clamped into the dim, whether it is inside (zeros padding only, else None),
+    weight) of each tap of coordinate v along one dim."""
+    b = f.b
+    if mode == "nearest":
+        points, weights = [_to_i64(f, v)], [f.c(1.0)]
+    else:
+        left = b.unary(math.FloorOp, v)
+        t = f.sub(v, left)
+        first = _to_i64(f, left)
+        if mode == "linear":
+            offsets, weights = [0, 1], [f.sub(1.0, t), t]
+        else:
+            offsets = [-1, 0, 1, 2]
+            weights = [_keys(f, f.sub(t, float(o))) for o in offsets]
+        points = [b.add(first, b.const(o, i64)) for o in offsets]
+    taps = []
+    for p, w in zip(points, weights, strict=True):
+        valid = None
+        if padding == "zeros":
+            valid = b.insert(arith.AndIOp(b.cmpi("sge", p, zero),
+                                          b.cmpi("sle", p, last))).results[0]
+        elif padding == "reflection":
+            as_float = b.insert(arith.SIToFPOp(p, v.type)).results[0]
+            p = _to_i64(f, b.unary(math.TruncOp, _reflect(f, as_float, lo, hi)))
+        taps.append((b.min(b.max(p, zero), last), valid, w))
+    return taps
+
+
+def _keys(f: _FloatOps, d: SSAValue, a: float = -0.75) -> SSAValue:
+    """Keys' cubic convolution kernel with parameter a at distance d."""
+    b = f.b
+    ad = b.unary(math.AbsFOp, d)
+    near = f.add(f.mul(f.mul(f.sub(f.mul(ad, a + 2), a + 3), ad), ad), 1.0)
+    far = f.sub(f.mul(f.add(f.mul(f.sub(f.mul(ad, a), 5 * a), ad), 8 * a), ad), 4 * a)
+    return f.when("ole", ad, 1.0, near, f.when("olt", ad, 2.0, far, 0.0))

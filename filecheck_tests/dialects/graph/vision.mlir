@@ -17,6 +17,12 @@ builtin.module {
     %strided = graph.conv_transpose %x, %w, %b {strides = array<i64: 2, 3>, pads = array<i64: 1, 0, -1, 2>, group = 2 : i64} : (tensor<1x4x5x6xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x11x16xf32>
     func.return
   }
+
+  func.func @grid_sample(%x: tensor<2x3x7x9xf32>, %grid: tensor<2x5x6x2xf32>) {
+    %linear = graph.grid_sample %x, %grid : (tensor<2x3x7x9xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
+    %cubic = graph.grid_sample %x, %grid {mode = "cubic", padding_mode = "reflection", align_corners = 1 : i64} : (tensor<2x3x7x9xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
+    func.return
+  }
 }
 
 // CHECK-LABEL: func.func @resize
@@ -27,3 +33,7 @@ builtin.module {
 // CHECK-LABEL: func.func @conv_transpose
 // CHECK:       graph.conv_transpose %{{.*}}, %{{.*}} : (tensor<1x4x5x6xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x7x8xf32>
 // CHECK-NEXT:  graph.conv_transpose %{{.*}}, %{{.*}}, %{{.*}} {strides = array<i64: 2, 3>, pads = array<i64: 1, 0, -1, 2>, group = 2 : i64} : (tensor<1x4x5x6xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x11x16xf32>
+
+// CHECK-LABEL: func.func @grid_sample
+// CHECK:       graph.grid_sample %{{.*}}, %{{.*}} : (tensor<2x3x7x9xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
+// CHECK-NEXT:  graph.grid_sample %{{.*}}, %{{.*}} {mode = "cubic", padding_mode = "reflection", align_corners = 1 : i64} : (tensor<2x3x7x9xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
