@@ -168,3 +168,15 @@ def test_grid_sample_matches_onnxruntime(mode: str, padding: str, align: int) ->
              # past [-1, 1] too, so every padding mode is exercised
              "grid": rng.uniform(-1.6, 1.6, grid_shape).astype(np.float32)}
     check_against_onnxruntime(model, feeds)
+
+
+@pytest.mark.parametrize("attrs", [
+    {"kernel_shape": [3, 2], "p": 3, "strides": [2, 1], "pads": [1, 0, 1, 1]},
+    {"kernel_shape": [2, 3], "auto_pad": "SAME_UPPER"},
+    {"kernel_shape": [3, 3], "p": 1, "dilations": [2, 1], "ceil_mode": 1, "strides": [2, 2]},
+])
+def test_lp_pool_matches_onnxruntime(attrs: dict[str, object]) -> None:
+    shape = [2, 3, 9, 11]
+    model = node_model("LpPool", [("x", TP.FLOAT, shape)], attrs, opset=18)
+    x = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
+    check_against_onnxruntime(model, {"x": x})

@@ -30,6 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN
 from infer.dialects.graph.base import TRAITS, GraphOp
+from infer.dialects.graph.nn import PoolOp
 from infer.dialects.graph.types import float_attr, int_attr, is_float
 
 RESIZE_MODES = ("nearest", "linear", "cubic")
@@ -292,6 +293,21 @@ class GridSampleOp(GraphOp):
         return [[x[0], x[1], *grid[1:-1]]]
 
 
+@irdl_op_definition
+class LpPoolOp(PoolOp):
+    """y = (sum over the window's taps inside X of |x|^p)^(1/p); the padding adds 0."""
+
+    name = "graph.lp_pool"
+    ONNX_OP: ClassVar[str | None] = "LpPool"
+    FOLDABLE: ClassVar[bool] = False
+    p = prop_def(IntegerAttr, default_value=int_attr(2))
+
+    @classmethod
+    def check(cls, props, types):
+        if cls.prop(props, "p") < 1:
+            raise VerifyException("'graph.lp_pool' p must be >= 1")
+
+
 def _source_coordinates(
     ctm: str, out: int, width: int, scale: float, roi: tuple[float, float] | None
 ) -> np.ndarray:
@@ -385,4 +401,7 @@ def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: flo
     return Taps(index, w, outside if outside is not None and outside.any() else None)
 
 
-__all__ = ["ConvTransposeOp", "GridSampleOp", "ResizeOp", "Taps", "resize_plan", "resize_taps"]
+__all__ = [
+    "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "ResizeOp", "Taps", "resize_plan",
+    "resize_taps",
+]

@@ -17,6 +17,7 @@ from infer.frontend.onnx_ops.builder import (
     dims,
     element,
 )
+from infer.frontend.onnx_ops.nn import _pool
 
 
 def _resize(
@@ -177,8 +178,28 @@ def grid_sample(b: OpBuilder, X: Value, grid: Value, *, align_corners: int | Non
                    align_corners=align_corners)
 
 
+def lp_pool(
+    b: OpBuilder,
+    x: Value,
+    *,
+    kernel_shape: list[int],
+    auto_pad: str = "NOTSET",
+    ceil_mode: int | None = None,
+    dilations: list[int] | None = None,
+    p: float | None = None,
+    pads: list[int] | None = None,
+    strides: list[int] | None = None,
+) -> Value:
+    """LpPool (p a float in opset 1, an int since 2; ceil_mode and dilations since 18)."""
+    if p is not None and p != int(p):
+        raise Unsupported(f"LpPool with a fractional p ({p})")
+    return _pool(b, G.LpPoolOp, x, auto_pad, ceil_mode, dilations, kernel_shape, pads,
+                 strides, p=None if p is None else int(p))
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "Resize": {10: resize_v10, 11: resize},
     "ConvTranspose": {1: conv_transpose},
     "GridSample": {16: grid_sample},
+    "LpPool": {1: lp_pool},
 }

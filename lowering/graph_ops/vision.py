@@ -491,3 +491,46 @@ def _keys(f: _FloatOps, d: SSAValue, a: float = -0.75) -> SSAValue:
     near = f.add(f.mul(f.mul(f.sub(f.mul(ad, a + 2), a + 3), ad), ad), 1.0)
     far = f.sub(f.mul(f.add(f.mul(f.sub(f.mul(ad, a), 5 * a), ad), 8 * a), ad), 4 * a)
     return f.when("ole", ad, 1.0, near, f.when("olt", ad, 2.0, far, 0.0))
+
+
+@lowers(graph.LpPoolOp)
+def _lp_pool(s: Lowering, op: graph.LpPoolOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """Per output element, a loop over the window's taps; those in the padding (their
+    loads clamped into X) are selected away. p = 2 squares, other p call pow."""
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    x = ins[0]
+    xd = b.dims(x)
+    n = len(xd) - 2
+    kernel = graph.LpPoolOp.prop(op.properties, "kernel_shape")
+    strides, dilations, pads = graph.spatial_attrs(op.properties, n, kernel)
+    et = operand_element(op)
+    p = op.p.value.data
+    zero = b.idx(0)
+    with b.loop_nest(b.dims(y)) as ivs:
+
+        def taps(j: int, src: list[Dim], inside: SSAValue | None, acc: SSAValue) -> SSAValue:
+            if j == n:
+                v = b.unary(math.AbsFOp, b.load(x, [ivs[0], ivs[1], *src]))
+                v = b.mul(v, v) if p == 2 else b.insert(
+                    math.PowFOp(v, b.const(float(p), et))).results[0]
+                assert inside is not None
+                return b.select(inside, b.add(acc, v), acc)
+            last = b.idx(xd[2 + j] - 1)
+
+            def tap(k: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                i = b.idx(as_dim(b, ivs[2 + j]) * strides[j] - pads[j]
+                          + as_dim(b, k) * dilations[j])
+                ok = b.insert(arith.AndIOp(b.cmpi("sge", i, zero),
+                                           b.cmpi("sle", i, last))).results[0]
+                both = ok if inside is None else b.insert(arith.AndIOp(inside, ok)).results[0]
+                at = b.min(b.max(i, zero), last)
+                return [taps(j + 1, [*src, at], both, carried[0])]
+
+            return b.reduce_loop(0, kernel[j], [acc], tap)[0]
+
+        total = taps(0, [], None, b.const(0.0, et))
+        root = b.unary(math.SqrtOp, total) if p == 2 else b.insert(
+            math.PowFOp(total, b.const(1.0 / p, et))).results[0]
+        b.store(root, y, ivs)
+    return [y]

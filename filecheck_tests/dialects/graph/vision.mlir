@@ -23,6 +23,11 @@ builtin.module {
     %cubic = graph.grid_sample %x, %grid {mode = "cubic", padding_mode = "reflection", align_corners = 1 : i64} : (tensor<2x3x7x9xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
     func.return
   }
+
+  func.func @lp_pool(%x: tensor<1x3x9x11xf32>) {
+    %pool = graph.lp_pool %x {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 1>, p = 3 : i64} : (tensor<1x3x9x11xf32>) -> tensor<1x3x4x10xf32>
+    func.return
+  }
 }
 
 // CHECK-LABEL: func.func @resize
@@ -37,3 +42,6 @@ builtin.module {
 // CHECK-LABEL: func.func @grid_sample
 // CHECK:       graph.grid_sample %{{.*}}, %{{.*}} : (tensor<2x3x7x9xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
 // CHECK-NEXT:  graph.grid_sample %{{.*}}, %{{.*}} {mode = "cubic", padding_mode = "reflection", align_corners = 1 : i64} : (tensor<2x3x7x9xf32>, tensor<2x5x6x2xf32>) -> tensor<2x3x5x6xf32>
+
+// CHECK-LABEL: func.func @lp_pool
+// CHECK:       graph.lp_pool %{{.*}} {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 1>, p = 3 : i64} : (tensor<1x3x9x11xf32>) -> tensor<1x3x4x10xf32>
