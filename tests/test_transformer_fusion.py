@@ -192,11 +192,27 @@ def test_layer_normalization_op(axis: int, shape: list[int], bias: bool) -> None
     check_against_onnxruntime(m, {"x": f32(*shape)})
 
 
-def test_layer_normalization_mean_output_unsupported() -> None:
+@pytest.mark.parametrize("outputs", [["y", "mean"], ["y", "mean", "inv_std"], ["y", "", "inv_std"]])
+def test_layer_normalization_statistics(outputs: list[str]) -> None:
+    """Mean and InvStdDev (X's shape with the normalized dims 1), at run-time sizes."""
+    node = helper.make_node("LayerNormalization", ["x", "g"], outputs, axis=1)
+    m = model([node], [("x", ["N", 3, 4])], [init("g", f32(3, 4))], opset=17)
+    for name in outputs[1:]:
+        if name:
+            m.graph.output.append(helper.make_tensor_value_info(name, TP.FLOAT, ["N", 1, 1]))
+    check_against_onnxruntime(m, [{"x": f32(n, 3, 4)} for n in (1, 5)])
+
+
+def test_layer_normalization_statistics_of_f16_unsupported() -> None:
     node = helper.make_node("LayerNormalization", ["x", "g"], ["y", "mean"])
-    m = model([node], [("x", [2, 4])], [init("g", f32(4))], opset=17)
-    m.graph.output.append(helper.make_tensor_value_info("mean", TP.FLOAT, [2, 1]))
-    with pytest.raises(UnsupportedError):
+    x = helper.make_tensor_value_info("x", TP.FLOAT16, [2, 4])
+    graph = helper.make_graph(
+        [node], "ln", [x],
+        [helper.make_tensor_value_info(n, t, s) for n, t, s in
+         (("y", TP.FLOAT16, [2, 4]), ("mean", TP.FLOAT, [2, 1]))],
+        [numpy_helper.from_array(np.ones(4, np.float16), "g")])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(UnsupportedError, match="Mean and InvStdDev"):
         import_model(m)
 
 

@@ -199,9 +199,12 @@ class GraphOp(IRDLOperation, ABC):
 
     @classmethod
     def _result_segments(cls, types: list[Attribute]) -> list[Attribute | list[Attribute]]:
+        """Split a flat result type list into the result groups: at most one is variadic,
+        the last (as LayerNormalization's optional statistics after Y)."""
         defs = cls.get_irdl_definition().results
-        if len(defs) == 1 and isinstance(defs[0][1], VarResultDefT):
-            return [types]
+        if defs and isinstance(defs[-1][1], VarResultDefT):
+            n_fixed = len(defs) - 1
+            return [*types[:n_fixed], types[n_fixed:]]
         return list(types)
 
     def verify_(self) -> None:

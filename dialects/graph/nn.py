@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    f32,
 )
 from xdsl.irdl import (
     irdl_op_definition,
@@ -20,6 +21,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -279,8 +281,9 @@ class LRNOp(GraphOp):
 class LayerNormalizationOp(GraphOp):
     """Y = (X - mean) / sqrt(var + epsilon) * Scale + B, mean and var over axes axis.. .
 
-    ONNX LayerNormalization's Y (the Mean and InvStdDev outputs are not supported); Scale
-    and the optional B broadcast to X's shape.
+    ONNX LayerNormalization; Scale and the optional B broadcast to X's shape. With
+    `statistics` set it also returns ONNX's Mean and InvStdDev (X's shape with the
+    normalized dims 1, in f32: the float32 stash type).
     """
 
     name = "graph.layer_normalization"
@@ -288,8 +291,10 @@ class LayerNormalizationOp(GraphOp):
     Scale = operand_def(TensorType)
     B = var_operand_def(TensorType)
     Y = result_def(TensorType)
+    stats = var_result_def(TensorType)
     axis = prop_def(IntegerAttr, default_value=int_attr(-1))
     epsilon = prop_def(FloatAttr, default_value=float_attr(1e-5))
+    statistics = prop_def(IntegerAttr, default_value=int_attr(0))
     traits = TRAITS
     ONNX_OP: ClassVar[str | None] = "LayerNormalization"
     FLOAT_ONLY: ClassVar[bool] = True
@@ -300,14 +305,24 @@ class LayerNormalizationOp(GraphOp):
         same_element_type(cls, types)
         if len(types) > 3:
             raise VerifyException("'graph.layer_normalization' takes at most one bias")
+        if cls.prop(props, "statistics") and types[0].element_type != f32:
+            raise VerifyException(
+                "'graph.layer_normalization' returns its statistics for f32 inputs only")
 
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        normalize_axis(cls.prop(props, "axis"), len(x), "axis")
+        axis = normalize_axis(cls.prop(props, "axis"), len(x), "axis")
         for p, what in zip(dims[1:], ("Scale", "B"), strict=False):
             check_broadcasts_to(p, x, what)
-        return [list(x)]
+        if not cls.prop(props, "statistics"):
+            return [list(x)]
+        reduced = [*x[:axis], *([1] * (len(x) - axis))]
+        return [list(x), reduced, list(reduced)]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [elements[0], f32, f32] if cls.prop(props, "statistics") else [elements[0]]
 
 
 __all__ = [

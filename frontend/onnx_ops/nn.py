@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+from xdsl.dialects.builtin import f32
+
 from infer.dialects import graph as G
 from infer.dialects.dims import Dim
 from infer.frontend.onnx_ops.builder import (
@@ -16,6 +18,7 @@ from infer.frontend.onnx_ops.builder import (
     _axis,
     _unary,
     dims,
+    element,
 )
 
 
@@ -193,12 +196,17 @@ def layer_normalization(
     axis: int | None = None,
     epsilon: float | None = None,
     stash_type: int = 1,
-) -> Value:
+) -> Value | list[Value]:
     if stash_type != 1:
         raise Unsupported("stash_type other than 1 (float32 statistics) is not supported")
     if axis is not None:
         _axis(axis, len(dims(x)))
-    return b.emit1(G.LayerNormalizationOp, x, scale, bias, axis=axis, epsilon=epsilon)
+    statistics = any(b.used[1:])  # Mean or InvStdDev read
+    if statistics and element(x) != f32:
+        raise Unsupported("Mean and InvStdDev outputs of a non-float32 X are not supported")
+    results = b.emit(G.LayerNormalizationOp, x, scale, bias, axis=axis, epsilon=epsilon,
+                     statistics=1 if statistics else None)
+    return results[: b.num_outputs]
 
 
 OPS: dict[str, dict[int, OpFn]] = {

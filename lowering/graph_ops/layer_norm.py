@@ -45,7 +45,7 @@ def sum_over(
 @lowers(graph.LayerNormalizationOp)
 def _layer_norm(s: Lowering, op: graph.LayerNormalizationOp, ins: list[SSAValue]
                 ) -> list[SSAValue]:
-    (y,) = s.alloc_results(op, ins)
+    y, *stats = s.alloc_results(op, ins)
     b = s.b
     x, scale = ins[:2]
     (bias,) = optional(ins, 2)
@@ -70,6 +70,8 @@ def _layer_norm(s: Lowering, op: graph.LayerNormalizationOp, ins: list[SSAValue]
         var = b.div(sum_over(b, inner, square, zero), count)
         std = b.unary(math.SqrtOp, b.add(var, b.const(eps, et)))
         rstd = b.div(b.const(1.0, et), std)
+        for value, buf in zip((mean, rstd), stats, strict=False):  # ONNX's Mean, InvStdDev
+            b.store(value, buf, [*ivs, *([0] * len(inner))])
         with b.loop_nest(inner) as jv:
             at = [*ivs, *jv]
             v = b.mul(b.sub(b.load(x, at), mean), rstd)
@@ -77,4 +79,4 @@ def _layer_norm(s: Lowering, op: graph.LayerNormalizationOp, ins: list[SSAValue]
             if bias is not None:
                 v = b.add(v, b.load(bias, broadcast_index(at, bd)))
             b.store(v, y, at)
-    return [y]
+    return [y, *stats]
