@@ -123,3 +123,17 @@ def test_one_hot_depth_read_at_run_time() -> None:
         np.testing.assert_array_equal(ours, run_onnxruntime(model, feeds)[0])
     with pytest.raises(infer.ShapeError, match="depth"):
         compiled.run({"i": IDX, "d": _i64(0), "v": v})
+
+
+@pytest.mark.parametrize("op, attrs, feeds", [
+    ("NonZero", {}, [{"x": np.array([[0, np.nan, -0.0], [2, 0, 1]], np.float32)},
+                     {"x": np.zeros((2, 3), np.float32)}]),
+    ("NonZero", {}, [{"x": np.array([[[True, False], [False, True]]])}]),
+    ("Compress", {"axis": 1}, [{"x": X, "c": np.array([True, False, True])},
+                               {"x": X, "c": np.zeros(3, bool)}]),
+    ("Compress", {}, [{"x": X, "c": np.array([False, True, True, False, True])}]),
+])
+def test_sizes_from_data(op, attrs, feeds) -> None:
+    """The result's size is counted at run time; one compiled model, several sizes."""
+    model = _model(op, feeds[0], attrs, {}, 13)
+    check_against_onnxruntime(model, feeds, rtol=0, atol=0)

@@ -489,8 +489,67 @@ class TileOp(GraphOp):
         return np.tile(x, [int(r) for r in repeats])
 
 
+@irdl_op_definition
+class NonZeroOp(GraphOp):
+    """The indices of the non-zero elements of X (NaN counts), one column each in
+    row-major order: an i64 [rank, count] tensor whose count is known at run time."""
+
+    name = "graph.non_zero"
+    ONNX_OP: ClassVar[str | None] = "NonZero"
+    FOLDABLE: ClassVar[bool] = False  # its size is the data's: the type keeps it dynamic
+    x = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if not types[0].get_shape():
+            raise VerifyException(f"'{cls.name}' input must have rank 1 or more")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        return [[len(dims[0]), DYN]]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [IntegerType(64)]
+
+
+@irdl_op_definition
+class CompressOp(GraphOp):
+    """The slices of input along `axis` (of input flattened when absent) whose entry in
+    the 1-D bool condition is true; the selected count is known at run time."""
+
+    name = "graph.compress"
+    ONNX_OP: ClassVar[str | None] = "Compress"
+    FOLDABLE: ClassVar[bool] = False  # its size is the data's: the type keeps it dynamic
+    input = operand_def(TensorType)
+    condition = operand_def(TensorType)
+    output = result_def(TensorType)
+    axis = opt_prop_def(IntegerAttr)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if types[1].element_type != IntegerType(1) or len(types[1].get_shape()) != 1:
+            raise VerifyException(f"'{cls.name}' condition must be a 1-D bool tensor")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, (n,) = dims
+        axis = cls.prop(props, "axis")
+        if axis is None:
+            D.require(D.AT_LEAST, D.product(x), n, "input's element count and condition's")
+            return [[DYN]]
+        axis = normalize_axis(axis, len(x), "axis")
+        D.require(D.AT_LEAST, x[axis], n, "input's dim on axis and condition's length")
+        return [[*x[:axis], DYN, *x[axis + 1:]]]
+
+
 __all__ = [
     "REDUCTIONS",
+    "CompressOp",
+    "NonZeroOp",
     "DepthToSpaceOp",
     "EyeLikeOp",
     "GatherElementsOp",

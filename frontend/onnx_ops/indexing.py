@@ -82,6 +82,15 @@ def tile_v1(b: OpBuilder, input: Value, tiles: Value, axis: Value) -> Value:
     return tile(b, input, b.ints([n if d == a else 1 for d in range(rank)]))
 
 
+def non_zero(b: OpBuilder, x: Value) -> Value:
+    return b.emit1(G.NonZeroOp, x)
+
+
+def compress(b: OpBuilder, input: Value, condition: Value, *, axis: int | None = None
+             ) -> Value:
+    return b.emit1(G.CompressOp, input, condition, axis=axis)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "GatherElements": {11: gather_elements},
     "ScatterElements": {11: _scatter(G.ScatterElementsOp)},
@@ -95,4 +104,6 @@ OPS: dict[str, dict[int, OpFn]] = {
     "SpaceToDepth": {1: space_to_depth},
     "ReverseSequence": {10: reverse_sequence},
     "Tile": {1: tile_v1, 6: tile},
+    "NonZero": {9: non_zero},
+    "Compress": {9: compress},
 }

@@ -10,19 +10,26 @@ reference does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import cast
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerType, TensorType, i64
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, SSAValue
+from xdsl.rewriter import InsertPoint
 
 from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.shape_ops import shape_entries, to_index
-from infer.lowering.loop_builder import Index, LoopBuilder, is_unsigned, storage_type
+from infer.lowering.loop_builder import (
+    Index,
+    LoopBuilder,
+    is_unsigned,
+    storage_type,
+)
 from infer.lowering.runtime_checks import check_indices
 
 
@@ -267,4 +274,114 @@ def _tile(s: Lowering, op: graph.TileOp, ins: list[SSAValue]) -> list[SSAValue]:
     with b.loop_nest(b.dims(out)) as ivs:
         src = [_rem(Index(b, iv), n) for iv, n in zip(ivs, x, strict=True)]
         b.store(b.load(ins[0], src), out, ivs)
+    return [out]
+
+
+# -- data-dependent sizes: a counting pass sizes the result, a second pass fills it ------
+
+
+def _fold(b: LoopBuilder, dims: Sequence[Dim], init: list[SSAValue],
+          body: Callable[[list[SSAValue], list[SSAValue]], list[SSAValue]]) -> list[SSAValue]:
+    """Loop-carried values through a nest over `dims` (row-major)."""
+
+    def nest(k: int, ivs: list[SSAValue], carried: list[SSAValue]) -> list[SSAValue]:
+        if k == len(dims):
+            return body(ivs, carried)
+        return b.reduce_loop(0, dims[k], carried, lambda iv, c: nest(k + 1, [*ivs, iv], c))
+
+    return nest(0, [], init)
+
+
+@contextmanager
+def _if(b: LoopBuilder, cond: SSAValue) -> Iterator[None]:
+    """The ops built inside run only where `cond` (i1) holds."""
+    block = Block()
+    b.insert(scf.IfOp(cond, [], [block]))
+    saved = b.point
+    b.point = InsertPoint.at_end(block)
+    try:
+        yield
+    finally:
+        b.insert(scf.YieldOp())
+        b.point = saved
+
+
+def _is_set(b: LoopBuilder, v: SSAValue) -> SSAValue:
+    """v != 0 (NaN is: unordered compare), as i1."""
+    if graph.is_float(v.type):
+        return b.cmpf("une", v, b.const(0.0, v.type))
+    return b.cmpi("ne", v, b.const(0, v.type))
+
+
+def _count(b: LoopBuilder, buf: SSAValue, dims: Sequence[Dim]) -> Index:
+    """How many elements of buf within `dims` are non-zero."""
+    one, zero = b.idx(1), b.idx(0)
+
+    def add(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
+        bump = b.select(_is_set(b, b.load(buf, ivs)), one, zero)
+        return [b.insert(arith.AddiOp(c[0], bump)).results[0]]
+
+    return Index(b, _fold(b, dims, [zero], add)[0])
+
+
+def _next(b: LoopBuilder, k: SSAValue, cond: SSAValue) -> SSAValue:
+    """k + 1 where cond, else k."""
+    return b.select(cond, b.insert(arith.AddiOp(k, b.idx(1))).results[0], k)
+
+
+@lowers(graph.NonZeroOp)
+def _non_zero(s: Lowering, op: graph.NonZeroOp, ins: list[SSAValue]) -> list[SSAValue]:
+    b = s.b
+    x = b.dims(ins[0])
+    t = cast(TensorType, op.output.type)
+    out = s.alloc(s.typed_dims([len(x), _count(b, ins[0], x)], t), t.element_type)
+
+    def put(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
+        cond = _is_set(b, b.load(ins[0], ivs))
+        with _if(b, cond):
+            for d, iv in enumerate(ivs):
+                b.store(b.insert(arith.IndexCastOp(iv, i64)).results[0], out, [d, c[0]])
+        return [_next(b, c[0], cond)]
+
+    _fold(b, x, [b.idx(0)], put)
+    return [out]
+
+
+@lowers(graph.CompressOp)
+def _compress(s: Lowering, op: graph.CompressOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """Each selected slice of input copied to the next free one of the result; without
+    an axis, element j of the flattened input is input[unravel(j)]."""
+    b = s.b
+    x, cond = ins
+    dims = b.dims(x)
+    (n,) = b.dims(cond)
+    (out_dims,) = s.out_dims(op, ins)  # checks the condition's length
+    t = cast(TensorType, op.output.type)
+    axis = None if op.axis is None else graph.normalize_axis(op.axis.value.data,
+                                                               len(dims), "axis")
+    count = _count(b, cond, [n])
+    if axis is None:
+        out = s.alloc(s.typed_dims([count], t), t.element_type)
+    else:
+        out_dims[axis] = count
+        out = s.alloc(s.typed_dims(out_dims, t), t.element_type)
+
+    def put(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
+        (j,) = ivs
+        keep = _is_set(b, b.load(cond, [j]))
+        with _if(b, keep):
+            if axis is None:
+                at: list[Dim] = []
+                rest: Dim = Index(b, j)
+                for d in reversed(dims):
+                    at.insert(0, _rem(rest, d))
+                    rest = rest // d
+                b.store(b.load(x, at), out, [c[0]])
+            else:
+                with b.loop_nest([*dims[:axis], *dims[axis + 1:]]) as other:
+                    src = [*other[:axis], j, *other[axis:]]
+                    b.store(b.load(x, src), out, [*other[:axis], c[0], *other[axis:]])
+        return [_next(b, c[0], keep)]
+
+    _fold(b, [n], [b.idx(0)], put)
     return [out]
