@@ -180,3 +180,18 @@ def test_lp_pool_matches_onnxruntime(attrs: dict[str, object]) -> None:
     model = node_model("LpPool", [("x", TP.FLOAT, shape)], attrs, opset=18)
     x = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
     check_against_onnxruntime(model, {"x": x})
+
+
+@pytest.mark.parametrize("runtime", [False, True], ids=["constant", "runtime"])
+def test_col2im_matches_onnxruntime(runtime: bool) -> None:
+    image, block = np.array([9, 8], np.int64), np.array([3, 2], np.int64)
+    attrs = {"strides": [2, 1], "pads": [1, 0, 2, 1], "dilations": [1, 2]}
+    blocks = (9 + 3 - 3) // 2 + 1, (8 + 1 - 3) // 1 + 1
+    shape = [2, 3 * 6, blocks[0] * blocks[1]]
+    shapes = {"image": image, "block": block}
+    inputs = [("x", TP.FLOAT, shape)] + (
+        [(k, TP.INT64, [2]) for k in shapes] if runtime else [])
+    model = node_model("Col2Im", inputs, attrs, {} if runtime else shapes, opset=18,
+                       node_inputs=["x", "image", "block"])
+    feeds = {"x": np.random.default_rng(5).standard_normal(shape).astype(np.float32)}
+    check_against_onnxruntime(model, {**feeds, **(shapes if runtime else {})})

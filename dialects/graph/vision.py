@@ -28,8 +28,8 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
-from infer.dialects.dims import DYN
-from infer.dialects.graph.base import TRAITS, GraphOp
+from infer.dialects.dims import DYN, Dim
+from infer.dialects.graph.base import TRAITS, GraphOp, const_ints
 from infer.dialects.graph.nn import PoolOp
 from infer.dialects.graph.types import float_attr, int_attr, is_float
 
@@ -308,6 +308,61 @@ class LpPoolOp(PoolOp):
             raise VerifyException("'graph.lp_pool' p must be >= 1")
 
 
+@irdl_op_definition
+class Col2ImOp(GraphOp):
+    """Col2Im: the columns input [N, C * prod(block), L] of the sliding blocks (im2col's
+    layout) summed back into an image [N, C, *image_shape]; image_shape and block_shape
+    are 1-D i64 operands, constant or run-time."""
+
+    name = "graph.col2im"
+    ONNX_OP: ClassVar[str | None] = "Col2Im"
+    FOLDABLE: ClassVar[bool] = False
+    FLOAT_ONLY: ClassVar[bool] = True
+    input = operand_def(TensorType)
+    image_shape = operand_def(TensorType)
+    block_shape = operand_def(TensorType)
+    output = result_def(TensorType)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    dilations = opt_prop_def(DenseArrayBase)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if len(types[0].get_shape()) != 3:
+            raise VerifyException("'graph.col2im' input must be [N, C * prod(block), L]")
+        n = types[1].get_shape()
+        if (types[1].element_type != i64 or types[2].element_type != i64 or len(n) != 1
+                or n[0] < 1 or types[2].get_shape() != n):
+            raise VerifyException("'graph.col2im' image_shape and block_shape must be 1-D "
+                                  "i64 tensors of one static length")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        n = dims[1][0]
+        image = const_ints(consts, 1)
+        block = const_ints(consts, 2)
+        channels: Dim = DYN
+        if block is not None and isinstance(x[1], int):
+            if min(block) < 1 or x[1] % math.prod(block):
+                raise ValueError(f"{x[1]} channels are not C x the block {block}")
+            channels = x[1] // math.prod(block)
+        if image is not None and block is not None and isinstance(x[2], int):
+            strides = cls.prop(props, "strides") or [1] * len(image)
+            dilations = cls.prop(props, "dilations") or [1] * len(image)
+            pads = cls.prop(props, "pads") or [0] * (2 * len(image))
+            if len(strides) != len(image) or len(dilations) != len(image) or len(
+                    pads) != 2 * len(image):
+                raise ValueError(f"strides/dilations/pads do not match {len(image)} dims")
+            blocks = [(size + pads[i] + pads[len(image) + i] - (k - 1) * dilations[i] - 1)
+                      // strides[i] + 1 for i, (size, k) in enumerate(zip(image, block,
+                                                                          strict=True))]
+            if min(blocks) < 1 or math.prod(blocks) != x[2]:
+                raise ValueError(f"L = {x[2]} is not the {blocks} blocks of image {image}")
+        return [[x[0], channels, *(image if image is not None else [DYN] * cast(int, n))]]
+
+
 def _source_coordinates(
     ctm: str, out: int, width: int, scale: float, roi: tuple[float, float] | None
 ) -> np.ndarray:
@@ -402,6 +457,6 @@ def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: flo
 
 
 __all__ = [
-    "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "ResizeOp", "Taps", "resize_plan",
+    "Col2ImOp", "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "ResizeOp", "Taps", "resize_plan",
     "resize_taps",
 ]

@@ -197,9 +197,17 @@ def lp_pool(
                  strides, p=None if p is None else int(p))
 
 
+def col2im(b: OpBuilder, input: Value, image_shape: Value, block_shape: Value, *,
+           dilations: list[int] | None = None, pads: list[int] | None = None,
+           strides: list[int] | None = None) -> Value:
+    return b.emit1(G.Col2ImOp, input, image_shape, block_shape, dilations=dilations,
+                   pads=pads, strides=strides)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "Resize": {10: resize_v10, 11: resize},
     "ConvTranspose": {1: conv_transpose},
     "GridSample": {16: grid_sample},
     "LpPool": {1: lp_pool},
+    "Col2Im": {18: col2im},
 }

@@ -28,6 +28,14 @@ builtin.module {
     %pool = graph.lp_pool %x {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 1>, p = 3 : i64} : (tensor<1x3x9x11xf32>) -> tensor<1x3x4x10xf32>
     func.return
   }
+
+  func.func @col2im(%x: tensor<1x6x9xf32>, %image: tensor<2xi64>, %block: tensor<2xi64>) {
+    %i = "graph.constant"() {value = dense<[4, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+    %b = "graph.constant"() {value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+    %static = graph.col2im %x, %i, %b : (tensor<1x6x9xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x4x5xf32>
+    %dynamic = graph.col2im %x, %image, %block {strides = array<i64: 2, 1>} : (tensor<1x6x9xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
+    func.return
+  }
 }
 
 // CHECK-LABEL: func.func @resize
@@ -45,3 +53,7 @@ builtin.module {
 
 // CHECK-LABEL: func.func @lp_pool
 // CHECK:       graph.lp_pool %{{.*}} {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 1>, p = 3 : i64} : (tensor<1x3x9x11xf32>) -> tensor<1x3x4x10xf32>
+
+// CHECK-LABEL: func.func @col2im
+// CHECK:       graph.col2im %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x6x9xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x4x5xf32>
+// CHECK-NEXT:  graph.col2im %{{.*}}, %{{.*}}, %{{.*}} {strides = array<i64: 2, 1>} : (tensor<1x6x9xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
