@@ -8,13 +8,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from onnx import TensorProto as TP
+from onnx import helper
 from onnx.helper import np_dtype_to_tensor_dtype
 
 import infer
 from infer.dialects.graph.evaluate import evaluate
 from infer.frontend.onnx_import import import_model
 
-from .helpers import check_against_onnxruntime, node_model, run_onnxruntime
+from .helpers import check_against_onnxruntime, make_model, node_model, run_onnxruntime
 
 R = np.random.default_rng(0)
 X = R.standard_normal((3, 4)).astype(np.float32)
@@ -137,3 +138,14 @@ def test_sizes_from_data(op, attrs, feeds) -> None:
     """The result's size is counted at run time; one compiled model, several sizes."""
     model = _model(op, feeds[0], attrs, {}, 13)
     check_against_onnxruntime(model, feeds, rtol=0, atol=0)
+
+
+def test_block_move_of_run_time_dims_checks_divisibility() -> None:
+    """Channels known only at run time must be a multiple of blocksize^2."""
+    model = make_model([helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=2)],
+                       [("x", TP.FLOAT, [1, "c", 2, 2])], [("y", TP.FLOAT, [1, "d", 4, 4])])
+    compiled = infer.compile(model)
+    x = R.standard_normal((1, 8, 2, 2)).astype(np.float32)
+    np.testing.assert_array_equal(compiled.run({"x": x})["y"], run_onnxruntime(model, {"x": x})[0])
+    with pytest.raises(infer.ShapeError, match="channels and their multiple of 4 below"):
+        compiled.run({"x": x[:, :6]})

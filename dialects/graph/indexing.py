@@ -346,6 +346,11 @@ class EyeLikeOp(GraphOp):
         return np.eye(x.shape[0], x.shape[1], self.k.value.data)
 
 
+def _multiple(d: Dim, k: int, what: str) -> None:
+    """d is a multiple of k (checked at run time when d is known only then)."""
+    D.require(D.EQUAL, d, d // k * k, f"{what} and their multiple of {k} below")
+
+
 class _BlockMove(GraphOp):
     """DepthToSpace / SpaceToDepth on NCHW with square blocks of `blocksize`."""
 
@@ -365,12 +370,10 @@ class _BlockMove(GraphOp):
         n, c, h, w = dims[0]
         bs = cls.prop(props, "blocksize")
         if cls.TO_SPACE:
-            if isinstance(c, int) and c % (bs * bs):
-                raise ValueError(f"channels {c} are not a multiple of blocksize^2")
+            _multiple(c, bs * bs, "channels")
             return [[n, c // (bs * bs), h * bs, w * bs]]
-        for d in (h, w):
-            if isinstance(d, int) and d % bs:
-                raise ValueError(f"spatial dim {d} is not a multiple of blocksize {bs}")
+        _multiple(h, bs, "height")
+        _multiple(w, bs, "width")
         return [[n, c * bs * bs, h // bs, w // bs]]
 
     def numpy(self, x: np.ndarray) -> np.ndarray:
