@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 from onnx import TensorProto as TP
+from onnx import helper
 from onnx.helper import np_dtype_to_tensor_dtype
 
 import infer
@@ -17,7 +18,7 @@ from infer.dialects.graph.evaluate import evaluate
 from infer.errors import InferError
 from infer.frontend.onnx_import import import_model
 
-from .helpers import check_against_onnxruntime, node_model, run_onnxruntime
+from .helpers import check_against_onnxruntime, make_model, node_model, run_onnxruntime
 
 X_SHAPE = [2, 3, 13, 17]
 
@@ -195,3 +196,25 @@ def test_col2im_matches_onnxruntime(runtime: bool) -> None:
                        node_inputs=["x", "image", "block"])
     feeds = {"x": np.random.default_rng(5).standard_normal(shape).astype(np.float32)}
     check_against_onnxruntime(model, {**feeds, **(shapes if runtime else {})})
+
+
+def test_max_unpool_of_max_pool_matches_onnxruntime() -> None:
+    pool = {"kernel_shape": [3, 2], "strides": [2, 2], "pads": [1, 0, 1, 0]}
+    pooling = make_model([helper.make_node("MaxPool", ["x"], ["p", "i"], **pool)],
+                         [("x", TP.FLOAT, [2, 3, 9, 8])],
+                         [("p", TP.FLOAT, [2, 3, 5, 4]), ("i", TP.INT64, [2, 3, 5, 4])],
+                         opset=11)
+    x = np.random.default_rng(6).standard_normal([2, 3, 9, 8]).astype(np.float32)
+    p, i = run_onnxruntime(pooling, {"x": x})  # the indices MaxUnpool takes
+    model = node_model("MaxUnpool", [("p", TP.FLOAT, [2, 3, 5, 4]),
+                                     ("i", TP.INT64, [2, 3, 5, 4])], pool, opset=11)
+    check_against_onnxruntime(model, {"p": p, "i": i})
+
+
+def test_max_unpool_refuses_an_index_outside_at_run_time() -> None:
+    model = node_model("MaxUnpool", [("x", TP.FLOAT, [1, 1, 2, 2]), ("i", TP.INT64, [1, 1, 2, 2])],
+                       {"kernel_shape": [2, 2], "strides": [2, 2]}, opset=11)
+    compiled = infer.compile(model)
+    x = np.ones([1, 1, 2, 2], np.float32)
+    with pytest.raises(InferError, match="out of range|outside|index"):
+        compiled.run({"x": x, "i": np.array([0, 5, 16, 3], np.int64).reshape(1, 1, 2, 2)})

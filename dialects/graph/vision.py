@@ -363,6 +363,59 @@ class Col2ImOp(GraphOp):
         return [[x[0], channels, *(image if image is not None else [DYN] * cast(int, n))]]
 
 
+@irdl_op_definition
+class MaxUnpoolOp(GraphOp):
+    """MaxUnpool: zeros of the pooled-from shape (s * (in - 1) + k - pb - pe per spatial
+    dim), X's values stored at I's flat indices into it; with output_shape (a 1-D i64
+    operand, constant or run-time) that block is the leading corner of a larger zero
+    output, as ONNX's reference places it."""
+
+    name = "graph.max_unpool"
+    ONNX_OP: ClassVar[str | None] = "MaxUnpool"
+    FOLDABLE: ClassVar[bool] = False
+    X = operand_def(TensorType)
+    I = operand_def(TensorType)  # noqa: E741 - ONNX's name
+    output_shape = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    kernel_shape = prop_def(DenseArrayBase)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if types[1].element_type != i64 or types[1].get_shape() != types[0].get_shape():
+            raise VerifyException("'graph.max_unpool' I must be i64 indices of X's shape")
+        rank = len(types[0].get_shape())
+        if len(types) == 3 and (types[2].element_type != i64
+                                or types[2].get_shape() != (rank,)):
+            raise VerifyException(f"'graph.max_unpool' output_shape must be {rank} i64s")
+
+    @classmethod
+    def pooled_dims(cls, props: Mapping[str, Attribute], x: list[Dim]) -> list[Dim]:
+        """The shape I's flat indices address."""
+        kernel = cls.prop(props, "kernel_shape")
+        n = len(kernel)
+        strides = cls.prop(props, "strides") or [1] * n
+        pads = cls.prop(props, "pads") or [0] * (2 * n)
+        if len(x) != n + 2 or len(strides) != n or len(pads) != 2 * n:
+            raise ValueError(f"kernel_shape/strides/pads do not match X of rank {len(x)}")
+        return [x[0], x[1], *[(x[2 + i] - 1) * strides[i] - (pads[i] + pads[n + i])
+                              + kernel[i] for i in range(n)]]
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        pooled = cls.pooled_dims(props, dims[0])
+        if len(dims) < 3:
+            return [pooled]
+        shape = const_ints(consts, 2)
+        if shape is None:
+            return [[DYN] * len(pooled)]
+        for i, (o, p) in enumerate(zip(shape, pooled, strict=True)):
+            D.require(D.AT_LEAST, o, p, f"output_shape dim {i}")
+        return [shape]
+
+
 def _source_coordinates(
     ctm: str, out: int, width: int, scale: float, roi: tuple[float, float] | None
 ) -> np.ndarray:
@@ -457,6 +510,6 @@ def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: flo
 
 
 __all__ = [
-    "Col2ImOp", "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "ResizeOp", "Taps", "resize_plan",
-    "resize_taps",
+    "Col2ImOp", "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "MaxUnpoolOp", "ResizeOp",
+    "Taps", "resize_plan", "resize_taps",
 ]

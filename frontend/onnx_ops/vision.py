@@ -204,10 +204,18 @@ def col2im(b: OpBuilder, input: Value, image_shape: Value, block_shape: Value, *
                    pads=pads, strides=strides)
 
 
+def max_unpool(b: OpBuilder, X: Value, I: Value, output_shape: Value | None = None, *,  # noqa: E741, N803
+               kernel_shape: list[int], pads: list[int] | None = None,
+               strides: list[int] | None = None) -> Value:
+    return b.emit1(G.MaxUnpoolOp, X, I, output_shape, kernel_shape=kernel_shape, pads=pads,
+                   strides=strides)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "Resize": {10: resize_v10, 11: resize},
     "ConvTranspose": {1: conv_transpose},
     "GridSample": {16: grid_sample},
     "LpPool": {1: lp_pool},
     "Col2Im": {18: col2im},
+    "MaxUnpool": {9: max_unpool},
 }

@@ -29,6 +29,7 @@ from infer.lowering.graph_ops.base import Lowering, lowers, operand_element
 from infer.lowering.graph_ops.index import as_dim, to_float
 from infer.lowering.graph_ops.shape_ops import shape_entries, to_index
 from infer.lowering.loop_builder import Index, LoopBuilder
+from infer.lowering.runtime_checks import check_indices
 
 EXACT = arith.FastMathFlagsAttr("none")
 
@@ -595,4 +596,32 @@ def _col2im(s: Lowering, op: graph.Col2ImOp, ins: list[SSAValue]) -> list[SSAVal
             return b.reduce_loop(0, block[j], [acc], tap)[0]
 
         b.store(offsets(0, 0, 0, None, b.const(0.0, operand_element(op))), y, ivs)
+    return [y]
+
+
+@lowers(graph.MaxUnpoolOp)
+def _max_unpool(s: Lowering, op: graph.MaxUnpoolOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """Zeros, then X's elements in order stored where I points (I checked at run time to
+    lie in the pooled-from shape, whose coordinates it is split into): a later duplicate
+    overwrites an earlier one, as in ONNX's reference."""
+    b = s.b
+    x, indices = ins[0], ins[1]
+    xd = b.dims(x)
+    pooled = graph.MaxUnpoolOp.pooled_dims(op.properties, xd)
+    out = shape_entries(s, op, ins, 2) if len(ins) == 3 else pooled
+    for i, (o, p) in enumerate(zip(out, pooled, strict=True)):
+        D.require(D.AT_LEAST, o, p, f"output_shape dim {i}")
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    y = s.alloc(s.typed_dims(out, t), t.element_type)
+    with b.loop_nest(b.dims(y)) as ivs:
+        b.store(b.const(0, t.element_type), y, ivs)
+    check_indices(b, indices, product(pooled), to_index, lo=0)
+    with b.loop_nest(xd) as ivs:
+        flat: Dim = to_index(b, b.load(indices, ivs))
+        at: list[Dim] = []
+        for d in reversed(pooled[1:]):
+            at.append(flat - (flat // d) * d)
+            flat = flat // d
+        b.store(b.load(x, ivs), y, [flat, *reversed(at)])
     return [y]

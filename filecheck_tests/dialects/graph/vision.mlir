@@ -36,6 +36,12 @@ builtin.module {
     %dynamic = graph.col2im %x, %image, %block {strides = array<i64: 2, 1>} : (tensor<1x6x9xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
     func.return
   }
+
+  func.func @max_unpool(%x: tensor<1x2x3x4xf32>, %i: tensor<1x2x3x4xi64>, %shape: tensor<4xi64>) {
+    %pooled = graph.max_unpool %x, %i {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xi64>) -> tensor<1x2x6x8xf32>
+    %shaped = graph.max_unpool %x, %i, %shape {kernel_shape = array<i64: 2, 2>} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xi64>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+    func.return
+  }
 }
 
 // CHECK-LABEL: func.func @resize
@@ -57,3 +63,7 @@ builtin.module {
 // CHECK-LABEL: func.func @col2im
 // CHECK:       graph.col2im %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x6x9xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x4x5xf32>
 // CHECK-NEXT:  graph.col2im %{{.*}}, %{{.*}}, %{{.*}} {strides = array<i64: 2, 1>} : (tensor<1x6x9xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
+
+// CHECK-LABEL: func.func @max_unpool
+// CHECK:       graph.max_unpool %{{.*}}, %{{.*}} {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xi64>) -> tensor<1x2x6x8xf32>
+// CHECK-NEXT:  graph.max_unpool %{{.*}}, %{{.*}}, %{{.*}} {kernel_shape = array<i64: 2, 2>} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xi64>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
