@@ -16,7 +16,7 @@ from typing import cast
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerType, TensorType, i64
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from infer.dialects import dims as D
@@ -33,10 +33,8 @@ from infer.lowering.loop_builder import (
 from infer.lowering.runtime_checks import check_indices
 
 
-def _wrapped(b: LoopBuilder, v: SSAValue, n: Dim) -> Index:
-    """The integer index `v` as an `index`, counted from the end of a dim of size n when
-    negative."""
-    i = to_index(b, v)
+def _wrapped(b: LoopBuilder, i: Dim, n: Dim) -> Index:
+    """Index i counted from the end of a dim of size n when negative."""
     neg = b.cmpi("slt", b.idx(i), b.idx(0))
     return Index(b, b.select(neg, b.idx(i + n), b.idx(i)))
 
@@ -52,11 +50,17 @@ def _scalar_index(s: Lowering, op: graph.GraphOp, ins: list[SSAValue], i: int) -
     value = graph.constant_value(op.operands[i])
     if value is not None:
         return int(value.reshape(-1)[0])
-    b = s.b
     t = cast(TensorType, op.operands[i].type)
-    v = b.load(ins[i], [0] * len(t.get_shape()))
-    if not isinstance(v.type, IntegerType):
+    return _as_index(s.b, s.b.load(ins[i], [0] * len(t.get_shape())), t.element_type)
+
+
+def _as_index(b: LoopBuilder, v: SSAValue, element: Attribute) -> Index:
+    """A number of any type as an `index`: floats truncated (as ONNX's reference casts),
+    unsigned integers zero-extended (a u64 past i64's range becomes negative)."""
+    if not isinstance(element, IntegerType):
         v = b.insert(arith.FPToSIOp(v, i64)).results[0]
+    elif is_unsigned(element) and element.width.data < 64:
+        v = b.insert(arith.ExtUIOp(v, i64)).results[0]
     return to_index(b, v)
 
 
@@ -89,7 +93,7 @@ def _gather_elements(s: Lowering, op: graph.GatherElementsOp, ins: list[SSAValue
     check_indices(b, indices, x[axis], to_index)
     with b.loop_nest(b.dims(out)) as ivs:
         src: list[Dim | SSAValue] = list(ivs)
-        src[axis] = _wrapped(b, b.load(indices, ivs), x[axis])
+        src[axis] = _wrapped(b, to_index(b, b.load(indices, ivs)), x[axis])
         b.store(b.load(data, src), out, ivs)
     return [out]
 
@@ -108,7 +112,7 @@ def _scatter_elements(s: Lowering, op: graph.ScatterElementsOp, ins: list[SSAVal
     unsigned = is_unsigned(cast(TensorType, op.data.type).element_type)
     with b.loop_nest(b.dims(indices)) as ivs:
         dst: list[Dim | SSAValue] = list(ivs)
-        dst[axis] = _wrapped(b, b.load(indices, ivs), x[axis])
+        dst[axis] = _wrapped(b, to_index(b, b.load(indices, ivs)), x[axis])
         new = b.load(updates, ivs)
         if reduction != "none":
             new = _combine(b, reduction, b.load(out, dst), new, unsigned)
@@ -119,7 +123,7 @@ def _scatter_elements(s: Lowering, op: graph.ScatterElementsOp, ins: list[SSAVal
 def _index_tuple(b: LoopBuilder, indices: SSAValue, at: Sequence[SSAValue], x: list[Dim]
                  ) -> list[Dim]:
     """The wrapped entries of indices[at..., :], entry j indexing a dim of size x[j]."""
-    return [_wrapped(b, b.load(indices, [*at, j]), n) for j, n in enumerate(x)]
+    return [_wrapped(b, to_index(b, b.load(indices, [*at, j])), n) for j, n in enumerate(x)]
 
 
 @lowers(graph.ScatterNDOp)
@@ -190,13 +194,12 @@ def _one_hot(s: Lowering, op: graph.OneHotOp, ins: list[SSAValue]) -> list[SSAVa
     t = cast(TensorType, op.output.type)
     out = s.alloc(s.typed_dims(dims, t), t.element_type)
     off, on = b.load(values, [0]), b.load(values, [1])
-    float_indices = not isinstance(cast(TensorType, op.indices.type).element_type,
-                                   IntegerType)
+    element = cast(TensorType, op.indices.type).element_type
     with b.loop_nest(b.dims(out)) as ivs:
-        v = b.load(indices, [*ivs[:axis], *ivs[axis + 1:]])
-        if float_indices:
-            v = b.insert(arith.FPToSIOp(v, i64)).results[0]
-        hot = b.cmpi("eq", b.idx(_wrapped(b, v, depth)), ivs[axis])
+        i = _as_index(b, b.load(indices, [*ivs[:axis], *ivs[axis + 1:]]), element)
+        if not is_unsigned(element):  # an unsigned index never counts from the end
+            i = _wrapped(b, i, depth)
+        hot = b.cmpi("eq", b.idx(i), ivs[axis])
         b.store(b.select(hot, on, off), out, ivs)
     return [out]
 
