@@ -10,6 +10,7 @@ import pytest
 from onnx import TensorProto as TP
 from onnx import helper
 from onnx.helper import np_dtype_to_tensor_dtype
+from onnx.reference import ReferenceEvaluator
 
 import infer
 from infer.dialects.graph.evaluate import evaluate
@@ -149,3 +150,15 @@ def test_block_move_of_run_time_dims_checks_divisibility() -> None:
     np.testing.assert_array_equal(compiled.run({"x": x})["y"], run_onnxruntime(model, {"x": x})[0])
     with pytest.raises(infer.ShapeError, match="channels and their multiple of 4 below"):
         compiled.run({"x": x[:, :6]})
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.float16, np.uint64])
+def test_one_hot_indices_of_any_numeric_type(dtype) -> None:
+    """Against ONNX's reference (onnxruntime lacks these types): unsigned indices are
+    never negative, floats truncate, out-of-range ones give off values."""
+    i = np.array([[0, 200, 3], [5, 1, 250]]) if dtype in (np.uint8, np.uint64) else \
+        np.array([[0, -2, 3], [5, 1, -7]])
+    feeds = {"i": i.astype(dtype), "d": np.array(6, np.uint16), "v": np.array([-2, 7], np.int32)}
+    model = _model("OneHot", feeds, {"axis": 1}, {}, 11)
+    np.testing.assert_array_equal(infer.compile(model).run(feeds)["y"],
+                                  ReferenceEvaluator(model).run(None, feeds)[0])
