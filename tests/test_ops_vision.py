@@ -218,3 +218,20 @@ def test_max_unpool_refuses_an_index_outside_at_run_time() -> None:
     x = np.ones([1, 1, 2, 2], np.float32)
     with pytest.raises(InferError, match="out of range|outside|index"):
         compiled.run({"x": x, "i": np.array([0, 5, 16, 3], np.int64).reshape(1, 1, 2, 2)})
+
+
+@pytest.mark.parametrize("attrs", [
+    {"output_height": 3, "output_width": 4, "spatial_scale": 0.5},
+    {"output_height": 2, "output_width": 3, "sampling_ratio": 2, "mode": "max",
+     "coordinate_transformation_mode": "output_half_pixel"},
+])
+def test_roi_align_matches_onnxruntime(attrs: dict[str, object]) -> None:
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal([2, 3, 10, 12]).astype(np.float32)
+    # corners inside, past the image and reversed (an empty roi)
+    rois = np.array([[1.0, 2.0, 15.0, 9.5], [-4.0, 0.5, 6.0, 30.0], [20.0, 12.0, 3.0, 2.0],
+                     [0.0, 0.0, 23.0, 19.0]], np.float32)
+    batch = np.array([0, 1, 1, 0], np.int64)
+    model = node_model("RoiAlign", [("x", TP.FLOAT, [2, 3, 10, 12]), ("rois", TP.FLOAT, [4, 4]),
+                                    ("b", TP.INT64, [4])], attrs, opset=16)
+    check_against_onnxruntime(model, {"x": x, "rois": rois, "b": batch})

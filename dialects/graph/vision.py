@@ -416,6 +416,51 @@ class MaxUnpoolOp(GraphOp):
         return [shape]
 
 
+@irdl_op_definition
+class RoiAlignOp(GraphOp):
+    """RoiAlign: Y [R, C, output_height, output_width], each bin of roi r (x1, y1, x2, y2,
+    times spatial_scale) of image batch_indices[r] the average (or max) of its bilinear
+    samples, sampling_ratio per bin and dim (0: ceil(roi size / bins))."""
+
+    name = "graph.roi_align"
+    ONNX_OP: ClassVar[str | None] = "RoiAlign"
+    FOLDABLE: ClassVar[bool] = False
+    FLOAT_ONLY: ClassVar[bool] = True
+    X = operand_def(TensorType)
+    rois = operand_def(TensorType)
+    batch_indices = operand_def(TensorType)
+    Y = result_def(TensorType)
+    coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
+    mode = prop_def(StringAttr, default_value=StringAttr("avg"))
+    output_height = prop_def(IntegerAttr, default_value=int_attr(1))
+    output_width = prop_def(IntegerAttr, default_value=int_attr(1))
+    sampling_ratio = prop_def(IntegerAttr, default_value=int_attr(0))
+    spatial_scale = prop_def(FloatAttr, default_value=float_attr(1.0))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if cls.prop(props, "mode") not in ("avg", "max"):
+            raise VerifyException("'graph.roi_align' mode must be avg or max")
+        if cls.prop(props, "coordinate_transformation_mode") not in ("half_pixel",
+                                                                     "output_half_pixel"):
+            raise VerifyException("'graph.roi_align' coordinate_transformation_mode must be "
+                                  "half_pixel or output_half_pixel")
+        if types[1].element_type != types[0].element_type or types[2].element_type != i64:
+            raise VerifyException("'graph.roi_align' takes rois of X's type, i64 indices")
+        if min(cls.prop(props, "output_height"), cls.prop(props, "output_width")) < 1:
+            raise VerifyException("'graph.roi_align' output dims must be >= 1")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, rois, idx = dims
+        if len(x) != 4 or len(rois) != 2 or rois[1] != 4 or len(idx) != 1:
+            raise ValueError("RoiAlign takes X [N, C, H, W], rois [R, 4], batch_indices [R]")
+        D.require(D.EQUAL, rois[0], idx[0], "rois and batch_indices")
+        return [[rois[0], x[1], cls.prop(props, "output_height"),
+                 cls.prop(props, "output_width")]]
+
+
 def _source_coordinates(
     ctm: str, out: int, width: int, scale: float, roi: tuple[float, float] | None
 ) -> np.ndarray:
@@ -511,5 +556,6 @@ def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: flo
 
 __all__ = [
     "Col2ImOp", "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "MaxUnpoolOp", "ResizeOp",
+    "RoiAlignOp",
     "Taps", "resize_plan", "resize_taps",
 ]

@@ -211,6 +211,29 @@ def max_unpool(b: OpBuilder, X: Value, I: Value, output_shape: Value | None = No
                    strides=strides)
 
 
+def roi_align(b: OpBuilder, X: Value, rois: Value, batch_indices: Value, *,
+              coordinate_transformation_mode: str | None = None, mode: str | None = None,
+              output_height: int | None = None, output_width: int | None = None,
+              sampling_ratio: int | None = None, spatial_scale: float | None = None
+              ) -> Value:
+    """RoiAlign since opset 16 (opset 10 has no coordinate_transformation_mode: its
+    mapping is output_half_pixel)."""
+    return b.emit1(G.RoiAlignOp, X, rois, batch_indices,
+                   coordinate_transformation_mode=coordinate_transformation_mode, mode=mode,
+                   output_height=output_height, output_width=output_width,
+                   sampling_ratio=sampling_ratio, spatial_scale=spatial_scale)
+
+
+def roi_align_v10(b: OpBuilder, X: Value, rois: Value, batch_indices: Value, *,
+                  mode: str | None = None, output_height: int | None = None,
+                  output_width: int | None = None, sampling_ratio: int | None = None,
+                  spatial_scale: float | None = None) -> Value:
+    return roi_align(b, X, rois, batch_indices,
+                     coordinate_transformation_mode="output_half_pixel", mode=mode,
+                     output_height=output_height, output_width=output_width,
+                     sampling_ratio=sampling_ratio, spatial_scale=spatial_scale)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "Resize": {10: resize_v10, 11: resize},
     "ConvTranspose": {1: conv_transpose},
@@ -218,4 +241,5 @@ OPS: dict[str, dict[int, OpFn]] = {
     "LpPool": {1: lp_pool},
     "Col2Im": {18: col2im},
     "MaxUnpool": {9: max_unpool},
+    "RoiAlign": {10: roi_align_v10, 16: roi_align},
 }

@@ -625,3 +625,95 @@ def _max_unpool(s: Lowering, op: graph.MaxUnpoolOp, ins: list[SSAValue]) -> list
             flat = flat // d
         b.store(b.load(x, ivs), y, [flat, *reversed(at)])
     return [y]
+
+
+@lowers(graph.RoiAlignOp)
+def _roi_align(s: Lowering, op: graph.RoiAlignOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """Per roi its window, bin sizes and sample grid (run-time counts); per output element
+    the samples of its bin, each bilinear from the 4 pixels around it (weights 0 for a
+    sample past the image by more than one pixel), averaged or maxed. NaN coordinates
+    read pixel 0 (their indices are made safe before use)."""
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    x, rois, batch = ins
+    xd = b.dims(x)
+    et = operand_element(op)
+    f = _FloatOps(b, et)
+    check_indices(b, batch, xd[0], to_index, lo=0)
+    half = op.coordinate_transformation_mode.data == "half_pixel"
+    is_max = op.mode.data == "max"
+    pooled = [op.output_height.value.data, op.output_width.value.data]
+    ratio = op.sampling_ratio.value.data
+    scale = op.spatial_scale.value.data
+    size = [to_float(b, d, et) for d in xd[2:]]
+    last = [b.insert(arith.IndexCastOp(b.idx(d - 1), i64)).results[0] for d in xd[2:]]
+    zero = b.const(0, i64)
+    with b.loop(0, b.dims(y)[0]) as r:
+        image = to_index(b, b.load(batch, [r]))
+        # (h, w): start, bin size and samples per bin
+        start, bins, grid = [], [], []
+        for j, corner in ((0, 1), (1, 0)):
+            lo = f.sub(f.mul(b.load(rois, [r, corner]), scale), 0.5 if half else 0.0)
+            hi = f.sub(f.mul(b.load(rois, [r, corner + 2]), scale), 0.5 if half else 0.0)
+            extent = f.sub(hi, lo) if half else b.max(f.sub(hi, lo), f.c(1.0))
+            bins.append(f.div(extent, float(pooled[j])))
+            start.append(lo)
+            grid.append(b.const(ratio, i64) if ratio > 0 else
+                        b.max(_to_i64(f, b.unary(math.CeilOp, bins[-1])), zero))
+        count = b.max(b.mul(grid[0], grid[1]), b.const(1, i64))
+        count_f = b.insert(arith.SIToFPOp(count, et)).results[0]
+        grid_f = [b.insert(arith.SIToFPOp(g, et)).results[0] for g in grid]
+        steps = [to_index(b, g) for g in grid]
+        with b.loop_nest([xd[1], *pooled]) as (c, *bin_at):
+
+            def sample(iy: SSAValue, ix: SSAValue) -> SSAValue:
+                """The bilinear sample (iy, ix) of the bin: its 4 weighted pixels, summed
+                (avg) or maxed (max)."""
+                corners, weights, outside = [], [], None
+                for j, i in ((0, iy), (1, ix)):
+                    at = b.insert(arith.SIToFPOp(b.insert(arith.IndexCastOp(
+                        i, i64)).results[0], et)).results[0]
+                    pos = to_float(b, as_dim(b, bin_at[j]), et)
+                    v = f.add(f.add(start[j], f.mul(pos, bins[j])),
+                              f.div(f.mul(f.add(at, 0.5), bins[j]), grid_f[j]))
+                    off = b.insert(arith.OrIOp(b.cmpf("olt", v, f.c(-1.0)),
+                                               b.cmpf("ogt", v, size[j]))).results[0]
+                    outside = off if outside is None else b.insert(
+                        arith.OrIOp(outside, off)).results[0]
+                    v = b.max(v, f.c(0.0))
+                    low = b.unary(math.FloorOp, v)
+                    edge = b.cmpf("oge", low, f.sub(size[j], 1.0))
+                    v = b.select(edge, f.sub(size[j], 1.0), v)
+                    low = b.select(edge, f.sub(size[j], 1.0), low)
+                    high = b.select(edge, low, f.add(low, 1.0))
+                    frac = f.sub(v, low)
+                    corners.append([b.min(b.max(_to_i64(f, p), zero), last[j])
+                                    for p in (low, high)])
+                    weights.append([f.sub(1.0, frac), frac])
+                assert outside is not None
+                terms = []
+                for a in range(2):
+                    for c2 in range(2):
+                        w = b.select(outside, f.c(0.0), f.mul(weights[0][a], weights[1][c2]))
+                        at = [to_index(b, corners[0][a]), to_index(b, corners[1][c2])]
+                        # outside: position 0 with weight 0, as the reference reads it
+                        at = [Index(b, b.select(outside, b.idx(0), b.idx(p))) for p in at]
+                        terms.append(f.mul(w, b.load(x, [image, c, *at])))
+                out = terms[0]
+                for t in terms[1:]:
+                    out = b.max(out, t) if is_max else f.add(out, t)
+                return out
+
+            def row(iy: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+                return b.reduce_loop(0, steps[1], acc, lambda ix, a: [
+                    b.max(a[0], sample(iy, ix)) if is_max else f.add(a[0], sample(iy, ix))])
+
+            init = f.c(float("-inf") if is_max else 0.0)
+            (total,) = b.reduce_loop(0, steps[0], [init], row)
+            if is_max:  # no samples: 0
+                some = b.cmpi("sgt", b.mul(grid[0], grid[1]), zero)
+                value = b.select(some, total, f.c(0.0))
+            else:
+                value = f.div(total, count_f)
+            b.store(value, y, [r, c, *bin_at])
+    return [y]
