@@ -162,3 +162,13 @@ def test_one_hot_indices_of_any_numeric_type(dtype) -> None:
     model = _model("OneHot", feeds, {"axis": 1}, {}, 11)
     np.testing.assert_array_equal(infer.compile(model).run(feeds)["y"],
                                   ReferenceEvaluator(model).run(None, feeds)[0])
+
+
+@pytest.mark.parametrize("reduction", ["add", "mul", "max", "min"])
+def test_scatter_reductions_of_bools(reduction) -> None:
+    """Bools combine as numpy's do (add and max are or, mul and min are and), checked
+    against ONNX's reference: onnxruntime has no bool scatter reductions."""
+    feeds = {"x": X > 0, "i": DUP, "u": X < 0.5}
+    model = _model("ScatterElements", feeds, {"axis": 1, "reduction": reduction}, {}, 18)
+    np.testing.assert_array_equal(infer.compile(model).run(feeds)["y"],
+                                  ReferenceEvaluator(model).run(None, feeds)[0])

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import cast
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerType, TensorType, i64
+from xdsl.dialects.builtin import IntegerType, TensorType, i1, i64
 from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -66,6 +66,9 @@ def _as_index(b: LoopBuilder, v: SSAValue, element: Attribute) -> Index:
 
 def _combine(b: LoopBuilder, reduction: str, old: SSAValue, new: SSAValue, unsigned: bool
              ) -> SSAValue:
+    if old.type == i1:  # bools as numpy combines them: add and max are or, mul and min and
+        op = arith.OrIOp if reduction in ("add", "max") else arith.AndIOp
+        return b.insert(op(old, new)).results[0]
     if reduction == "add":
         return b.add(old, new)
     if reduction == "mul":
