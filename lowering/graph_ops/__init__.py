@@ -12,6 +12,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     channel_shuffle,
     constant,
     conv,
+    conv_transpose,
     elementwise,
     indexing,
     layer_norm,
