@@ -435,3 +435,48 @@ def test_onnx_slice_cases() -> None:
             for got, want in zip(rep.run(inputs), outputs, strict=True):
                 assert got.shape == want.shape, case.name
                 np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-7, err_msg=case.name)
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "wrap"])
+def test_pad_runtime_pads(mode):
+    """Pads read at run time (crops too): the output dims are computed when the model runs."""
+    m = node_model("Pad", [("x", TP.FLOAT, ["N", 3, "W"]), ("pads", TP.INT64, [6])],
+                   {"mode": mode}, opset=19)
+    cases = [(2, 4, [0, 1, 2, 1, 0, 1]), (2, 5, [1, 0, -1, 0, 2, 3]), (3, 1, [0] * 6)]
+    check_against_onnxruntime(m, [{"x": f32(n, 3, w), "pads": np.array(p, np.int64)}
+                                  for n, w, p in cases])
+
+
+def _pad_model(inputs: list[tuple[str, int, list[int]]], node_inputs: list[str],
+               mode: str = "constant") -> onnx.ModelProto:
+    """Pad with run-time axes, whose output dims ONNX's shape inference leaves unknown."""
+    graph = helper.make_graph(
+        [helper.make_node("Pad", node_inputs, ["y"], mode=mode)], "pad",
+        [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+        [helper.make_tensor_value_info("y", TP.FLOAT, ["a", "b", "c"][: len(inputs[0][2])])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+
+
+def test_pad_runtime_axes_and_fill():
+    m = _pad_model([("x", TP.FLOAT, [2, 3, 4]), ("pads", TP.INT64, [4]),
+                    ("value", TP.FLOAT, []), ("axes", TP.INT64, [2])],
+                   ["x", "pads", "value", "axes"])
+    feeds = [{"x": f32(2, 3, 4), "pads": np.array(p, np.int64), "value": np.array(v, np.float32),
+              "axes": np.array(a, np.int64)}
+             for p, v, a in (([0, 3, 1, 4], 1.5, [0, -1]), ([2, -1, 0, 1], -2.0, [-2, 2]))]
+    check_against_onnxruntime(m, feeds)
+
+
+def test_pad_runtime_pads_checked():
+    """Run-time pads and axes that would read outside x are refused before the kernel runs."""
+    m = _pad_model([("x", TP.FLOAT, [2, 3]), ("pads", TP.INT64, [2]), ("axes", TP.INT64, [1])],
+                   ["x", "pads", "", "axes"], mode="reflect")
+    c = infer.compile(m)
+    x = f32(2, 3)
+    np.testing.assert_array_equal(
+        c.run({"x": x, "pads": np.array([2, 1], np.int64), "axes": np.array([1], np.int64)})["y"],
+        np.pad(x, [(0, 0), (2, 1)], mode="reflect"))
+    with pytest.raises(infer.ShapeError, match="dim 1 padded by reflect"):
+        c.run({"x": x, "pads": np.array([3, 0], np.int64), "axes": np.array([1], np.int64)})
+    with pytest.raises(infer.ShapeError, match="axes entry 0"):
+        c.run({"x": x, "pads": np.array([1, 0], np.int64), "axes": np.array([2], np.int64)})

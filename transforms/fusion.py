@@ -363,7 +363,7 @@ def _spatial_pads(pad: G.PadOp, fill_ok: float) -> list[int] | None:
     """The pad's [begin..., end...] over the spatial dims when it pads only those, by
     non-negative amounts, in constant mode with fill `fill_ok`."""
     pads = G.constant_value(pad.pads)
-    if pads is None or pad.mode.data != "constant":
+    if pads is None or pad.axes or pad.mode.data != "constant":
         return None
     if _scalar(pad.constant_value) != fill_ok:
         return None

@@ -593,8 +593,9 @@ class SplitOp(GraphOp):
 
 @irdl_op_definition
 class PadOp(GraphOp):
-    """Pad `data` by the 1-D i64 constant `pads` ([begin..., end...] per axis; negative
-    crops); mode "constant" fills with the scalar `constant_value`."""
+    """Pad `data` by the 1-D i64 `pads` ([begin..., end...] per axis, or per entry of the
+    optional `axes`; negative crops); mode "constant" fills with the scalar
+    `constant_value`. Pads and axes may be computed at run time: the dims then are too."""
 
     name = "graph.pad"
     ONNX_OP: ClassVar[str | None] = "Pad"
@@ -602,38 +603,52 @@ class PadOp(GraphOp):
     data = operand_def(TensorType)
     pads = operand_def(TensorType)
     constant_value = operand_def(TensorType)
+    axes = var_operand_def(TensorType)
     output = result_def(TensorType)
     mode = prop_def(StringAttr, default_value=StringAttr("constant"))
     traits = TRAITS
 
     @classmethod
     def check(cls, props, types):
-        if types[1].element_type != i64 or len(types[1].get_shape()) != 1:
-            raise VerifyException("'graph.pad' pads must be a 1-D i64 tensor")
+        for t, what in zip(types[1:4:2], ("pads", "axes"), strict=False):
+            if t.element_type != i64 or len(t.get_shape()) != 1:
+                raise VerifyException(f"'graph.pad' {what} must be a 1-D i64 tensor")
         if types[2].get_shape() not in ((), (1,)) or types[2].element_type != types[0].element_type:
             raise VerifyException("'graph.pad' constant_value must be a scalar of data's type")
         if cls.prop(props, "mode") not in ("constant", "reflect", "edge", "wrap"):
             raise VerifyException("'graph.pad' mode must be constant, reflect, edge or wrap")
+        if len(types) > 4:
+            raise VerifyException("'graph.pad' takes at most one axes operand")
+        (n,) = types[1].get_shape()
+        want = 2 * (types[3].get_shape()[0] if len(types) > 3 else len(types[0].get_shape()))
+        if n >= 0 and want >= 0 and n != want:
+            raise VerifyException(f"'graph.pad' pads has {n} values, expected {want}")
 
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
         pads = const_ints(consts, 1)
-        if pads is None:  # sizes known at run time only (the lowering needs constants)
+        if pads is None or len(dims) > 3:  # sizes known at run time only
             return [[DYN] * len(x)]
-        if len(pads) != 2 * len(x):
-            raise ValueError(f"pads has {len(pads)} values for rank {len(x)}")
         out = [d + (pads[i] + pads[len(x) + i]) for i, d in enumerate(x)]
         if any(isinstance(d, int) and d < 0 for d in out):
             raise ValueError(f"pads {pads} crop {D.format_shape(x)} below size 0")
         mode = cls.prop(props, "mode")
         for i, (d, o) in enumerate(zip(x, out, strict=True)):
             D.require(D.AT_LEAST, o, 0, f"padded dim {i}")
-            widest = max(pads[i], pads[len(x) + i])
-            # Edge copies a border element and reflect mirrors without it: both read x.
-            need = {"edge": 1, "reflect": widest + 1}.get(mode, 0) if widest > 0 else 0
-            D.require(D.AT_LEAST, d, need, f"dim {i} padded by {mode}")
+            begin, end = pads[i], pads[len(x) + i]
+            kept = d - max(0, -begin) - max(0, -end)  # negative pads crop first
+            need = cls.needed(mode, max(begin, end))
+            D.require(D.AT_LEAST, kept, need, f"dim {i} padded by {mode}")
         return [out]
+
+    @staticmethod
+    def needed(mode: str, widest: int) -> int:
+        """The least input dim a mode reads when it pads a side by `widest`: edge copies
+        a border element, reflect mirrors without it, wrap repeats the dim."""
+        if widest <= 0:
+            return 0
+        return {"edge": 1, "wrap": 1, "reflect": widest + 1}.get(mode, 0)
 
 
 __all__ = [

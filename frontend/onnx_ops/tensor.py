@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 import numpy as np
 
 from infer.dialects import graph as G
@@ -14,7 +12,6 @@ from infer.frontend.onnx_ops.builder import (
     Unsupported,
     Value,
     _axis,
-    const_ints,
     dims,
     element,
 )
@@ -170,25 +167,12 @@ def split(
     return b.emit(G.SplitOp, input, split, axis=axis, num_outputs=b.num_outputs)
 
 
-def _pad(b: OpBuilder, data: Value, pads: list[int], value: float, axes: list[int] | None,
-         mode: str | None) -> Value:
-    """Pads over all axes ([begin..., end...]) and a scalar fill of data's type."""
-    rank = len(dims(data))
-    if axes is not None:  # opset 18: pads only for `axes`; the others get 0
-        full = [0] * (2 * rank)
-        for i, a in enumerate(axes):
-            a = _axis(a, rank)
-            full[a], full[rank + a] = pads[i], pads[len(axes) + i]
-        pads = full
-    if len(pads) != 2 * rank:
-        raise NodeError(f"pads has {len(pads)} values for rank {rank}")
-    fill = b.const(np.array(value, dtype=G.numpy_dtype(element(data))))
-    return b.emit1(G.PadOp, data, b.ints(pads), fill, mode=mode)
-
-
 def pad_v2(b: OpBuilder, data: Value, *, pads: list[int], mode: str | None = None,
            value: float = 0.0) -> Value:
-    return _pad(b, data, pads, value, None, mode)
+    if len(pads) != 2 * len(dims(data)):
+        raise NodeError(f"pads has {len(pads)} values for rank {len(dims(data))}")
+    fill = b.const(np.array(value, dtype=G.numpy_dtype(element(data))))
+    return b.emit1(G.PadOp, data, b.ints(pads), fill, mode=mode)
 
 
 def pad(
@@ -200,14 +184,23 @@ def pad(
     *,
     mode: str | None = None,
 ) -> Value:
-    pad_values = cast(list[int], const_ints(pads, "pads"))
-    value = 0.0
-    if constant_value is not None:
-        v = G.constant_value(constant_value)
-        if v is None:
-            raise Unsupported("constant_value must be a constant")
-        value = v.reshape(-1)[0].item() if v.size else 0.0
-    return _pad(b, data, pad_values, value, const_ints(axes, "axes"), mode)
+    """Pads, the fill and opset 18's axes may be run-time values; constant axes are
+    folded into pads over every dim."""
+    rank = len(dims(data))
+    if constant_value is None:
+        constant_value = b.const(np.zeros((), G.numpy_dtype(element(data))))
+    axis_values = G.constant_value(axes) if axes is not None else None
+    pad_values = G.constant_value(pads)
+    if axis_values is not None and pad_values is not None:
+        full = [0] * (2 * rank)
+        k = len(axis_values)
+        if len(pad_values) != 2 * k:
+            raise NodeError(f"pads has {len(pad_values)} values for {k} axes")
+        for i, a in enumerate(int(v) for v in axis_values.reshape(-1)):
+            a = _axis(a, rank)
+            full[a], full[rank + a] = int(pad_values[i]), int(pad_values[k + i])
+        pads, axes = b.ints(full), None
+    return b.emit1(G.PadOp, data, pads, constant_value, axes, mode=mode)
 
 
 OPS: dict[str, dict[int, OpFn]] = {
