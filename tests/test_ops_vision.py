@@ -235,3 +235,13 @@ def test_roi_align_matches_onnxruntime(attrs: dict[str, object]) -> None:
     model = node_model("RoiAlign", [("x", TP.FLOAT, [2, 3, 10, 12]), ("rois", TP.FLOAT, [4, 4]),
                                     ("b", TP.INT64, [4])], attrs, opset=16)
     check_against_onnxruntime(model, {"x": x, "rois": rois, "b": batch})
+
+
+@pytest.mark.parametrize("align, runtime", [(0, False), (1, True)])
+def test_affine_grid_matches_onnxruntime(align: int, runtime: bool) -> None:
+    size = np.array([2, 3, 5, 7], np.int64)
+    theta = np.random.default_rng(8).standard_normal([2, 2, 3]).astype(np.float32)
+    inputs = [("theta", TP.FLOAT, [2, 2, 3])] + ([("size", TP.INT64, [4])] if runtime else [])
+    model = node_model("AffineGrid", inputs, {"align_corners": align},
+                       {} if runtime else {"size": size}, opset=20)
+    check_against_onnxruntime(model, {"theta": theta, **({"size": size} if runtime else {})})

@@ -461,6 +461,44 @@ class RoiAlignOp(GraphOp):
                  cls.prop(props, "output_width")]]
 
 
+@irdl_op_definition
+class AffineGridOp(GraphOp):
+    """AffineGrid: grid [N, *spatial, k] of the normalized coordinates theta[n] maps each
+    output position to, size = [N, C, *spatial] (k = 2 or 3; a 1-D i64 operand,
+    constant or run-time); positions are pixel centers in [-1, 1], or the corners with
+    align_corners."""
+
+    name = "graph.affine_grid"
+    ONNX_OP: ClassVar[str | None] = "AffineGrid"
+    FOLDABLE: ClassVar[bool] = False
+    FLOAT_ONLY: ClassVar[bool] = True
+    theta = operand_def(TensorType)
+    size = operand_def(TensorType)
+    grid = result_def(TensorType)
+    align_corners = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        k = types[0].get_shape()
+        if len(k) != 3 or k[1] not in (2, 3) or k[2] != k[1] + 1:
+            raise VerifyException("'graph.affine_grid' theta must be [N, 2, 3] or [N, 3, 4]")
+        if types[1].element_type != i64 or types[1].get_shape() != (k[1] + 2,):
+            raise VerifyException(f"'graph.affine_grid' size must be {k[1] + 2} i64s")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        theta = dims[0]
+        k = cast(int, theta[1])
+        size = const_ints(consts, 1)
+        if size is None:
+            return [[theta[0], *[DYN] * k, k]]
+        D.require(D.EQUAL, theta[0], size[0], "theta's and size's N")
+        if min(size[2:]) < 0:
+            raise ValueError(f"size {size} has a negative dim")
+        return [[theta[0], *size[2:], k]]
+
+
 def _source_coordinates(
     ctm: str, out: int, width: int, scale: float, roi: tuple[float, float] | None
 ) -> np.ndarray:
@@ -555,7 +593,6 @@ def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: flo
 
 
 __all__ = [
-    "Col2ImOp", "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "MaxUnpoolOp", "ResizeOp",
-    "RoiAlignOp",
-    "Taps", "resize_plan", "resize_taps",
+    "AffineGridOp", "Col2ImOp", "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "MaxUnpoolOp",
+    "ResizeOp", "RoiAlignOp", "Taps", "resize_plan", "resize_taps",
 ]

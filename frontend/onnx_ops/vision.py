@@ -234,6 +234,11 @@ def roi_align_v10(b: OpBuilder, X: Value, rois: Value, batch_indices: Value, *,
                      sampling_ratio=sampling_ratio, spatial_scale=spatial_scale)
 
 
+def affine_grid(b: OpBuilder, theta: Value, size: Value, *, align_corners: int | None = None
+                ) -> Value:
+    return b.emit1(G.AffineGridOp, theta, size, align_corners=align_corners)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "Resize": {10: resize_v10, 11: resize},
     "ConvTranspose": {1: conv_transpose},
@@ -242,4 +247,5 @@ OPS: dict[str, dict[int, OpFn]] = {
     "Col2Im": {18: col2im},
     "MaxUnpool": {9: max_unpool},
     "RoiAlign": {10: roi_align_v10, 16: roi_align},
+    "AffineGrid": {20: affine_grid},
 }

@@ -603,3 +603,44 @@ def _roi_align(s: Lowering, op: graph.RoiAlignOp, ins: list[SSAValue]) -> list[S
                 value = f.div(total, count_f)
             b.store(value, y, [r, c, *bin_at])
     return [y]
+
+
+@lowers(graph.AffineGridOp)
+def _affine_grid(s: Lowering, op: graph.AffineGridOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """grid[n, p..., j] = theta[n, j, :k] . (x, y[, z]) + theta[n, j, k], the base point
+    (innermost dim first) in float64: -1 + i * 2 / (L - 1) with align_corners (-1 when L
+    is 1), else -1 + 1 / L + i * 2 / L, as ONNX's reference spaces them."""
+    b = s.b
+    theta = ins[0]
+    k = b.dims(theta)[1]
+    assert isinstance(k, int)
+    sizes = shape_entries(s, op, ins, 1)
+    spatial = sizes[2:]
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    y = s.alloc(s.typed_dims([b.dims(theta)[0], *spatial, k], t), t.element_type)
+    et = t.element_type
+    f = _FloatOps(b)
+    align = bool(op.align_corners.value.data)
+    lengths = [to_float(b, d, f64) for d in spatial]
+    with b.loop_nest([b.dims(theta)[0], *spatial]) as (n, *at):
+        base = []
+        for iv, length in zip(reversed(at), reversed(lengths), strict=True):
+            i = to_float(b, as_dim(b, iv), f64)
+            if align:
+                step = f.div(f.c(2.0), f.sub(length, 1.0))
+                v = f.when("oeq", length, 1.0, -1.0, f.add(f.c(-1.0), f.mul(i, step)))
+            else:
+                step = f.div(f.c(2.0), length)
+                v = f.add(f.add(f.c(-1.0), f.div(step, 2.0)), f.mul(i, step))
+            base.append(v)
+        for j in range(k):
+            coef = [b.load(theta, [n, j, c]) for c in range(k + 1)]
+            if et != f64:
+                coef = [b.insert(arith.ExtFOp(v, f64)).results[0] for v in coef]
+            acc = coef[k]
+            for c, v in enumerate(base):
+                acc = f.add(acc, f.mul(coef[c], v))
+            out = acc if et == f64 else b.insert(arith.TruncFOp(acc, et)).results[0]
+            b.store(out, y, [n, *at, j])
+    return [y]

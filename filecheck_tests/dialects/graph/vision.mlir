@@ -48,6 +48,13 @@ builtin.module {
     %max = graph.roi_align %x, %rois, %b {mode = "max", sampling_ratio = 2 : i64, spatial_scale = 5.000000e-01 : f32} : (tensor<2x3x10x12xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x1x1xf32>
     func.return
   }
+
+  func.func @affine_grid(%theta: tensor<2x2x3xf32>, %size: tensor<4xi64>) {
+    %c = "graph.constant"() {value = dense<[2, 3, 5, 7]> : tensor<4xi64>} : () -> tensor<4xi64>
+    %static = graph.affine_grid %theta, %c : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x5x7x2xf32>
+    %dynamic = graph.affine_grid %theta, %size {align_corners = 1 : i64} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x?x?x2xf32>
+    func.return
+  }
 }
 
 // CHECK-LABEL: func.func @resize
@@ -77,3 +84,7 @@ builtin.module {
 // CHECK-LABEL: func.func @roi_align
 // CHECK:       graph.roi_align %{{.*}}, %{{.*}}, %{{.*}} {output_height = 3 : i64, output_width = 4 : i64} : (tensor<2x3x10x12xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x3x4xf32>
 // CHECK-NEXT:  graph.roi_align %{{.*}}, %{{.*}}, %{{.*}} {mode = "max", sampling_ratio = 2 : i64, spatial_scale = 5.000000e-01 : f32} : (tensor<2x3x10x12xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x1x1xf32>
+
+// CHECK-LABEL: func.func @affine_grid
+// CHECK:       graph.affine_grid %{{.*}}, %{{.*}} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x5x7x2xf32>
+// CHECK-NEXT:  graph.affine_grid %{{.*}}, %{{.*}} {align_corners = 1 : i64} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x?x?x2xf32>
