@@ -58,6 +58,14 @@ def test_reshape_allowzero():
     check_against_onnxruntime(m, {"x": np.zeros((0, 3), np.float32)})
 
 
+def test_reshape_allowzero_runtime_shape_of_empty_tensor():
+    """A run-time shape with a 0 entry and no -1: nothing is divided by its zero count."""
+    m = node_model("Reshape", [("x", TP.FLOAT, ["N", 3, 4]), ("s", TP.INT64, [3])],
+                   {"allowzero": 1}, opset=14)
+    check_against_onnxruntime(m, [{"x": np.zeros((0, 3, 4), np.float32), "s": i64s(3, 4, 0)},
+                                  {"x": f32(2, 3, 4), "s": i64s(4, -1, 2)}])
+
+
 @pytest.mark.parametrize("dtype", [np.int64, np.int8, np.bool_])
 def test_reshape_int_and_bool(dtype):
     x = RNG.integers(-5, 5, (2, 3)).astype(dtype)

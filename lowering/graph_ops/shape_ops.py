@@ -172,9 +172,10 @@ def _runtime_reshape_dims(
         count, one = b.idx(inferred_count), b.idx(1)
         b.checks.check(b.cmpi("sle", count, one), count, one,
                        "{a} shape entries are -1, at most {b} may be")
-    D.require(D.AT_LEAST, known, 1, "element count of the given entries")  # divides next
+    # With a -1, the other entries' count divides the total next (none: it may be 0).
+    D.require(D.AT_LEAST, known, inferred_count, "element count of the given entries")
     total = D.product(x)
-    inferred = total // known
+    inferred = total // Index(b, b.max(b.idx(known), b.idx(1)))
     dims = [_select(b, inf, inferred, d) for d, inf in zip(out, is_infer, strict=True)]
     D.require(D.EQUAL, total, D.product(dims), "element counts")
     return dims
