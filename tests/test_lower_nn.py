@@ -267,3 +267,15 @@ def test_lrn_even_size(size: int) -> None:
     x = _rand([2, 6, 3, 3])
     (ours,) = infer.compile(model).run({"x": x}).values()
     np.testing.assert_allclose(ours, _lrn_reference(x, **attrs), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("x_shape", [("N", 3, "H", "W"), ("N", 2, 5), ("N", 2, 3, 2, 4)])
+def test_instance_normalization(x_shape: tuple[int | str, ...]) -> None:
+    """Per (n, c) statistics over the spatial dims, then the per-channel scale and bias."""
+    c = x_shape[1]
+    m = _model("InstanceNormalization", [("x", x_shape)],
+               {"s": _rand([c]), "b": _rand([c])}, {"epsilon": 1e-3})
+    sizes = {"N": (1, 2), "H": (4, 3), "W": (5, 1)}
+    feeds = [{"x": _rand([sizes[d][k] if isinstance(d, str) else d for d in x_shape])}
+             for k in range(2)]
+    _check(m, feeds)

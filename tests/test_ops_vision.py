@@ -245,3 +245,16 @@ def test_affine_grid_matches_onnxruntime(align: int, runtime: bool) -> None:
     model = node_model("AffineGrid", inputs, {"align_corners": align},
                        {} if runtime else {"size": size}, opset=20)
     check_against_onnxruntime(model, {"theta": theta, **({"size": size} if runtime else {})})
+
+
+def test_upsample_is_resize_10() -> None:
+    """Upsample-7 (scales an attribute) and -9 (scales an input, here a run-time one)."""
+    x = np.random.default_rng(3).standard_normal((1, 2, 3, 4)).astype(np.float32)
+    v7 = make_model([helper.make_node("Upsample", ["x"], ["y"], scales=[1.0, 1.0, 2.0, 1.5])],
+                    [("x", TP.FLOAT, [1, 2, 3, 4])], [("y", TP.FLOAT, [1, 2, 6, 6])], opset=7)
+    check_against_onnxruntime(v7, {"x": x})
+    for mode in ("nearest", "linear"):
+        v9 = make_model([helper.make_node("Upsample", ["x", "s"], ["y"], mode=mode)],
+                        [("x", TP.FLOAT, [1, 2, 3, 4]), ("s", TP.FLOAT, [4])],
+                        [("y", TP.FLOAT, [1, 2, "H", "W"])], opset=9)
+        check_against_onnxruntime(v9, {"x": x, "s": np.array([1, 1, 3, 2], np.float32)})

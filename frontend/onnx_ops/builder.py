@@ -115,6 +115,14 @@ def _fold_shape_arithmetic(op: G.GraphOp) -> list[np.ndarray] | None:
         return None  # left to the kernel and its run-time checks
 
 
+def built_from_other_ops(fn: OpFn) -> OpFn:
+    """Mark an importer that builds its ONNX op from the graph ops of other ONNX ops
+    (Upsample as Resize, InstanceNormalization from LayerNormalization): no graph op of
+    its own names the ONNX op."""
+    fn.built_from_other_ops = True  # type: ignore[attr-defined]
+    return fn
+
+
 def dims(v: Value) -> list[Dim]:
     return G.dims_of(v.type)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+import numpy as np
 from xdsl.dialects.builtin import f32
 
 from infer.dialects import graph as G
@@ -17,6 +18,7 @@ from infer.frontend.onnx_ops.builder import (
     Value,
     _axis,
     _unary,
+    built_from_other_ops,
     dims,
     element,
 )
@@ -209,6 +211,23 @@ def layer_normalization(
     return results[: b.num_outputs]
 
 
+@built_from_other_ops
+def instance_normalization(b: OpBuilder, x: Value, scale: Value, bias: Value, *,
+                           epsilon: float = 1e-5) -> Value:
+    """LayerNormalization over the spatial dims of each (n, c), then the per-channel
+    scale and bias: one normalization kernel and a fused elementwise epilogue."""
+    rank = len(dims(x))
+    if rank < 3:
+        raise NodeError(f"input of rank {rank}: InstanceNormalization needs N, C and a "
+                        "spatial dim")
+    ones = b.const(np.ones(1, G.numpy_dtype(element(x))))
+    y = b.emit1(G.LayerNormalizationOp, x, ones, axis=2, epsilon=epsilon)
+    per_channel = b.ints([-1, *([1] * (rank - 2))])  # [C] -> [C, 1, ...]
+    s = b.emit1(G.ReshapeOp, scale, per_channel)
+    c = b.emit1(G.ReshapeOp, bias, per_channel)
+    return b.emit1(G.AddOp, b.emit1(G.MulOp, y, s), c)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "Conv": {1: conv},
     "MaxPool": {1: max_pool},
@@ -218,4 +237,5 @@ OPS: dict[str, dict[int, OpFn]] = {
     "BatchNormalization": {7: batch_normalization},
     "LRN": {1: lrn},
     "LayerNormalization": {17: layer_normalization},
+    "InstanceNormalization": {6: instance_normalization},
 }

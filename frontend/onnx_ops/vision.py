@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
+import numpy as np
 from xdsl.dialects.builtin import i64
 
 from infer.dialects import graph as G
@@ -14,6 +15,7 @@ from infer.frontend.onnx_ops.builder import (
     Unsupported,
     Value,
     _axis,
+    built_from_other_ops,
     dims,
     element,
 )
@@ -111,6 +113,26 @@ def resize_v10(b: OpBuilder, X: Value, scales: Value, *, mode: str = "nearest") 
         nearest = "ceil" if (values < 1).any() else "floor"
     return _resize(b, X, scales, None, None, coordinate_transformation_mode="asymmetric",
                    mode=mode, nearest_mode=nearest)
+
+
+@built_from_other_ops
+def upsample_v7(b: OpBuilder, X: Value, *, scales: list[float], mode: str = "nearest"  # noqa: N803
+                ) -> Value:
+    """Upsample is Resize-10 (scales an attribute before opset 9)."""
+    return resize_v10(b, X, b.const(np.array(scales, np.float32)), mode=mode)
+
+
+@built_from_other_ops
+def upsample(b: OpBuilder, X: Value, scales: Value, *, mode: str = "nearest") -> Value:  # noqa: N803
+    """Upsample is Resize-10 whose scales ONNX requires to be >= 1: nearest rounds down,
+    with scales given at run time too."""
+    values = G.constant_value(scales)
+    if values is not None and (values < 1).any():
+        raise NodeError(f"Upsample scales must be >= 1, got {values.tolist()}")
+    if mode not in ("nearest", "linear"):
+        raise NodeError(f"mode must be nearest or linear, got '{mode}'")
+    return _resize(b, X, scales, None, None, coordinate_transformation_mode="asymmetric",
+                   mode=mode, nearest_mode="floor" if mode == "nearest" else None)
 
 
 def conv_transpose(
@@ -241,6 +263,7 @@ def affine_grid(b: OpBuilder, theta: Value, size: Value, *, align_corners: int |
 
 OPS: dict[str, dict[int, OpFn]] = {
     "Resize": {10: resize_v10, 11: resize},
+    "Upsample": {7: upsample_v7, 9: upsample},
     "ConvTranspose": {1: conv_transpose},
     "GridSample": {16: grid_sample},
     "LpPool": {1: lp_pool},
