@@ -64,6 +64,12 @@ def test_dropout_inference():
     check_against_onnxruntime(m, [{"x": data([n, 5])} for n in (1, 3)])
 
 
+def test_dropout_inference_mask():
+    """The mask of inference Dropout is all true, at the run-time shape of x."""
+    m = node_model("Dropout", [("x", TP.FLOAT, ["N", 5])], opset=13, n_out=2)
+    check_against_onnxruntime(m, [{"x": data([n, 5])} for n in (1, 3)])
+
+
 def test_unary_f64():
     m = node_model("Sigmoid", [("x", TP.DOUBLE, [5])])
     check_against_onnxruntime(m, {"x": data([5], np.float64)}, rtol=1e-12, atol=1e-14)

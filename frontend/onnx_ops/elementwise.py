@@ -196,12 +196,20 @@ def dropout(
     training_mode: Value | None = None,
     *,
     seed: int | None = None,
-) -> Value:
+) -> Value | list[Value]:
+    """Inference Dropout is the identity and its mask all true; training mode is too when
+    its ratio is a constant 0 (ONNX's zero-ratio cases), else random, which we refuse."""
     if training_mode is not None:
         mode = G.constant_value(training_mode)
-        if mode is None or mode.any():
-            raise Unsupported("training mode is not supported (training_mode must be false)")
-    return b.emit1(G.DropoutOp, data)
+        drop = G.constant_value(ratio) if ratio is not None else np.array(0.5)
+        if mode is None or (mode.any() and (drop is None or drop.any())):
+            raise Unsupported("training mode with a non-zero ratio is not supported "
+                              "(training_mode must be false)")
+    y = b.emit1(G.DropoutOp, data)
+    if b.num_outputs < 2:
+        return y
+    true = b.const(np.array(True))
+    return [y, b.emit1(G.ExpandOp, true, b.emit1(G.ShapeOp, data))]
 
 
 OPS: dict[str, dict[int, OpFn]] = {
