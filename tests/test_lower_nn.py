@@ -17,7 +17,8 @@ import infer
 from .helpers import run_onnxruntime
 
 RNG = np.random.default_rng(20240611)
-ELEM = {np.float32: TensorProto.FLOAT, np.float64: TensorProto.DOUBLE}
+ELEM = {np.float32: TensorProto.FLOAT, np.float64: TensorProto.DOUBLE, np.int8: TensorProto.INT8,
+        np.uint8: TensorProto.UINT8}
 
 
 def _rand(shape: Sequence[int], dtype: type = np.float32, positive: bool = False) -> np.ndarray:
@@ -279,3 +280,14 @@ def test_instance_normalization(x_shape: tuple[int | str, ...]) -> None:
     feeds = [{"x": _rand([sizes[d][k] if isinstance(d, str) else d for d in x_shape])}
              for k in range(2)]
     _check(m, feeds)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_max_pool_8bit_integers(dtype: type) -> None:
+    """Padding never wins, also against the type's smallest value."""
+    info = np.iinfo(dtype)
+    m = _model("MaxPool", [("x", ("N", 2, 5, 6))], {},
+               {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1], "strides": [2, 1]}, dtype)
+    x = RNG.integers(info.min, info.max, (2, 2, 5, 6), endpoint=True).astype(dtype)
+    x[0, 0] = info.min
+    _check(m, [{"x": x}, {"x": x[:1]}])

@@ -10,6 +10,8 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
+    IntegerType,
+    Signedness,
     StringAttr,
     TensorType,
     f32,
@@ -35,7 +37,7 @@ from infer.dialects.graph.base import (
     same_element_type,
 )
 from infer.dialects.graph.elementwise import check_activation
-from infer.dialects.graph.types import float_attr, get_ints, int_attr
+from infer.dialects.graph.types import float_attr, get_ints, int_attr, is_float
 
 
 def spatial_attrs(props, n: int, kernel: Sequence[int]):
@@ -172,6 +174,15 @@ class PoolOp(GraphOp, ABC):
 class MaxPoolOp(PoolOp):
     name = "graph.max_pool"
     ONNX_OP: ClassVar[str | None] = "MaxPool"
+    FLOAT_ONLY: ClassVar[bool] = False  # and 8-bit integers, as ONNX allows
+
+    @classmethod
+    def check(cls, props, types):
+        super().check(props, types)
+        e = types[0].element_type
+        if not (is_float(e) or e in (IntegerType(8), IntegerType(8, Signedness.UNSIGNED))):
+            raise VerifyException(f"'{cls.name}' expects a float or 8-bit integer tensor, "
+                                  f"got {types[0]}")
 
 
 @irdl_op_definition

@@ -19,8 +19,9 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim, product
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers
 from infer.lowering.graph_ops.index import as_dim, to_float
+from infer.lowering.graph_ops.reduction import reduction_init
 from infer.lowering.graph_ops.window import Window, flatten_from
-from infer.lowering.loop_builder import REDUCE
+from infer.lowering.loop_builder import REDUCE, is_unsigned, storage_type
 
 
 def include_pad(op: graph.PoolOp) -> bool:
@@ -41,7 +42,8 @@ def _pool(s: Lowering, op: graph.PoolOp, ins: list[SSAValue]) -> list[SSAValue]:
     window = Window.of_pool(op)
     with_pad = include_pad(op)
     last = len(window.kernel) - 1
-    init = b.const(float("-inf") if is_max else 0.0, et)
+    init = b.const(reduction_init("max", et) if is_max else 0.0, storage_type(et))
+    unsigned = is_unsigned(et)
 
     with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as c, b.loop_nest(yd[2:-1]) as outer:
         row = [n, c, *outer]
@@ -57,7 +59,7 @@ def _pool(s: Lowering, op: graph.PoolOp, ins: list[SSAValue]) -> list[SSAValue]:
                     iw = as_dim(b, ow) * window.strides[last] + off
                     acc = b.load(y, [*row, ow])
                     xv = b.load(x, [n, c, *pos, iw])
-                    b.store(b.max(acc, xv) if is_max else b.add(acc, xv), y, [*row, ow])
+                    b.store(b.max(acc, xv, unsigned) if is_max else b.add(acc, xv), y, [*row, ow])
             return []
 
         taps.loop(b, [], last_taps)
