@@ -247,6 +247,17 @@ def test_pow():
     check_against_onnxruntime(m, feeds)
 
 
+@pytest.mark.parametrize("base, exponent", [(np.int32, np.int32), (np.int64, np.int64),
+                                            (np.int32, np.float32), (np.int64, np.float32)])
+def test_pow_integer_base(base, exponent):
+    """Raised in f64 and truncated, as onnxruntime: 4 ** 0.5 = 2, 2 ** -1 = 0."""
+    m = node_model("Pow", [("a", elem(base), [6]), ("b", elem(exponent), [6])], opset=15)
+    feeds = {"a": np.array([4, -3, 2, 7, 0, -2], base),
+             "b": np.array([0.5, 3, -1, 2, 0, 5] if exponent == np.float32 else [2, 3, -1, 2, 0, 5],
+                           exponent)}
+    check_against_onnxruntime(m, feeds)
+
+
 # -- comparisons and where ----------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     f32,
+    f64,
     i64,
 )
 from xdsl.ir import Attribute
@@ -99,7 +100,12 @@ def gelu(b: OpBuilder, x: Value, *, approximate: str | None = None) -> Value:
 
 
 def pow_(b: OpBuilder, x: Value, y: Value) -> Value:
-    # Since opset 12 the exponent may have another type; the result has the base's type.
+    """Since opset 12 the exponent may have another type; the result has the base's type.
+    An integer base is raised in f64 and the result truncated back, as onnxruntime's
+    std::pow does (so 4 ** 0.5 is 2 and 2 ** -1 is 0)."""
+    if not G.is_float(element(x)):
+        wide = [b.emit1(G.CastOp, v, to=f64) for v in (x, y)]
+        return b.emit1(G.CastOp, b.emit1(G.PowOp, *wide), to=element(x))
     if element(y) != element(x):
         y = b.emit1(G.CastOp, y, to=element(x))
     return b.emit1(G.PowOp, x, y)
