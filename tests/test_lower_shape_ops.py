@@ -85,6 +85,36 @@ def test_squeeze():
     check_against_onnxruntime(m, [{"x": f32(1, n, 1, 3)} for n in (1, 4)])
 
 
+def _axes_model(op: str, x_shape: list[int | str], out_rank: int) -> onnx.ModelProto:
+    """Squeeze or Unsqueeze with its axes a run-time input (output dims unknown to ONNX)."""
+    graph = helper.make_graph(
+        [helper.make_node(op, ["x", "axes"], ["y"])], op,
+        [helper.make_tensor_value_info("x", TP.FLOAT, x_shape),
+         helper.make_tensor_value_info("axes", TP.INT64, [len(x_shape) - out_rank]
+                                       if op == "Squeeze" else [out_rank - len(x_shape)])],
+        [helper.make_tensor_value_info("y", TP.FLOAT, [f"d{i}" for i in range(out_rank)])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_squeeze_and_unsqueeze_runtime_axes():
+    """Axes read at run time: the result's dims are computed, and bad axes refused."""
+    x = f32(2, 1, 3)
+    unsq = infer.compile(_axes_model("Unsqueeze", ["A", "B", "C"], 5))
+    for axes in ([0, 4], [-1, 1], [3, 2]):
+        np.testing.assert_array_equal(unsq.run({"x": x, "axes": i64s(*axes)})["y"],
+                                      np.expand_dims(x, axes))
+    check_against_onnxruntime(_axes_model("Unsqueeze", ["A", "B", "C"], 5),
+                              {"x": x, "axes": i64s(-1, 1)})
+    sq = infer.compile(_axes_model("Squeeze", ["A", "B", "C"], 2))
+    np.testing.assert_array_equal(sq.run({"x": x, "axes": i64s(-2)})["y"], x.reshape(2, 3))
+    with pytest.raises(infer.ShapeError, match="squeezed dim 0 and 1"):
+        sq.run({"x": x, "axes": i64s(0)})
+    with pytest.raises(infer.ShapeError, match="naming dim 1"):
+        unsq.run({"x": x, "axes": i64s(1, -4)})
+    with pytest.raises(infer.ShapeError, match="axes entry 0"):
+        sq.run({"x": x, "axes": i64s(3)})
+
+
 def test_squeeze_all_unit_dims():
     m = node_model("Squeeze", [("x", TP.FLOAT, [1, 4, 1, 3])])
     check_against_onnxruntime(m, {"x": f32(1, 4, 1, 3)})

@@ -469,6 +469,14 @@ class ConcatOp(GraphOp):
         return [out]
 
 
+def _axes_count(axes: Sequence[Dim]) -> int:
+    """The number of entries of a 1-D axes operand, which must be static."""
+    (n,) = axes
+    if not isinstance(n, int):
+        raise ValueError("axes computed at run time must have a static length")
+    return n
+
+
 class AxesOp(GraphOp, ABC):
     data = operand_def(TensorType)
     axes = var_operand_def(TensorType)
@@ -485,8 +493,8 @@ class UnsqueezeOp(AxesOp):
     def output_dims(cls, props, dims, consts):
         x = dims[0]
         axes = const_ints(consts, 1)
-        if axes is None:
-            raise ValueError("axes must be a constant")
+        if axes is None:  # read at run time: so are the dims (the rank needs their count)
+            return [[DYN] * (len(x) + _axes_count(dims[1]))]
         rank = len(x) + len(axes)
         norm = sorted(normalize_axis(a, rank, "axis") for a in axes)
         if len(set(norm)) != len(norm):
@@ -511,8 +519,8 @@ class SqueezeOp(AxesOp):
                 raise ValueError("squeezing all unit dims needs a static shape")
             return [[d for d in x if d != 1]]
         axes = const_ints(consts, 1)
-        if axes is None:
-            raise ValueError("axes must be a constant")
+        if axes is None:  # read at run time: so are the dims (the rank needs their count)
+            return [[DYN] * (len(x) - _axes_count(dims[1]))]
         norm = {normalize_axis(a, len(x), "axis") for a in axes}
         for a in norm:
             if isinstance(x[a], int) and x[a] != 1:

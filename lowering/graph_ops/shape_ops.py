@@ -91,9 +91,54 @@ def view(s: Lowering, src: SSAValue, dims: Sequence[Dim], t: Attribute) -> SSAVa
 
 @lowers(graph.FlattenOp, graph.SqueezeOp, graph.UnsqueezeOp)
 def _view_of_result(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
-    """Reshape/Flatten/Squeeze/Unsqueeze with sizes from the op's shape function."""
-    (dims,) = s.out_dims(op, ins)
+    """Reshape/Flatten/Squeeze/Unsqueeze with sizes from the op's shape function, or from
+    axes read at run time."""
+    if isinstance(op, graph.AxesOp) and len(ins) > 1 \
+            and graph.constant_value(op.operands[1]) is None:
+        dims = _runtime_axes_dims(s, op, ins)
+    else:
+        (dims,) = s.out_dims(op, ins)
     return [view(s, ins[0], dims, op.results[0].type)]
+
+
+def _runtime_axes_dims(s: Lowering, op: graph.AxesOp, ins: list[SSAValue]) -> list[Dim]:
+    """Squeeze's or Unsqueeze's result dims for axes read at run time: each axis is checked
+    to be in range and named once (and a squeezed dim to be 1); dim i of the longer shape
+    is an axis or, counting the non-axes before it, a dim of the shorter one."""
+    b = s.b
+    x = b.dims(ins[0])
+    axes = shape_entries(s, op, ins, 1, sizes=False)
+    unsqueeze = isinstance(op, graph.UnsqueezeOp)
+    rank = len(x) + len(axes) if unsqueeze else len(x)
+    zero, one = b.idx(0), b.idx(1)
+    for k, a in enumerate(axes):
+        D.require(D.AT_LEAST, a, -rank, f"axes entry {k}")
+        D.require(D.AT_LEAST, rank - 1, a, f"axes entry {k}")
+    wrapped = [b.insert(arith.RemSIOp(b.idx(a + rank), b.idx(rank))).results[0] for a in axes]
+    is_axis: list[SSAValue] = []
+    for i in range(rank):
+        named: Dim = 0
+        for w in wrapped:
+            named = named + Index(b, b.select(b.cmpi("eq", w, b.idx(i)), one, zero))
+        D.require(D.AT_LEAST, 1, named, f"the number of axes entries naming dim {i}")
+        is_axis.append(b.cmpi("eq", b.idx(named), one))
+    out: list[Dim] = [] if unsqueeze else [0] * (rank - len(axes))
+    kept_before: Dim = 0  # the non-axis dims before dim i
+    for i in range(rank):
+        not_axis = Index(b, b.select(is_axis[i], zero, one))
+        if unsqueeze:  # dim i is 1, or x's dim number kept_before
+            picked: Dim = x[0] if x else 1
+            for j in range(1, len(x)):
+                picked = _select(b, b.cmpi("eq", b.idx(kept_before), b.idx(j)), x[j], picked)
+            out.append(_select(b, is_axis[i], 1, picked))
+        else:  # a squeezed x[i] must be 1; a kept one is output dim number kept_before
+            D.require(D.EQUAL, _select(b, is_axis[i], x[i], 1), 1, f"squeezed dim {i} and 1")
+            for m in range(len(out)):
+                hit = b.cmpi("eq", b.idx(kept_before), b.idx(m))
+                take = b.insert(arith.AndIOp(hit, b.cmpi("eq", b.idx(not_axis), one))).results[0]
+                out[m] = _select(b, take, x[i], out[m])
+        kept_before = kept_before + not_axis
+    return out
 
 
 def out_dims_of_shape_user(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[Dim]:
