@@ -1,0 +1,84 @@
+"""ONNX's node test cases that infer passes stay passing.
+
+`tests/onnx_node_cases_passing.txt` (written by `python scripts/conformance.py --write`)
+lists them; each runs through `infer.backend` on every data set ONNX generates for it, and
+its outputs must match ONNX's reference outputs by ONNX's own rule (shape, dtype, then
+closeness at the case's rtol/atol, NaN matching NaN). A listed case that stops passing,
+or that the installed onnx no longer generates, fails.
+
+By default a fixed sample runs, to keep CI short: the listed cases grouped by op type (as
+docs/conformance.md groups them), each group in name order, its 1st, 7th, 13th, ... case
+(every SAMPLE_EVERY-th from the first), so that every op type is represented. With
+INFER_CONFORMANCE=full every listed case runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import sys
+import warnings
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+import pytest
+from onnx.backend.test.case.node import collect_testcases
+from onnx.backend.test.runner import Runner
+
+import infer.backend
+
+ROOT = Path(__file__).resolve().parent.parent
+LISTED = (ROOT / "tests" / "onnx_node_cases_passing.txt").read_text().split()
+FULL = os.environ.get("INFER_CONFORMANCE") == "full"
+SAMPLE_EVERY = 6
+
+
+def _script() -> Any:
+    """scripts/conformance.py, whose op types and data sets the sample and the runs use."""
+    spec = importlib.util.spec_from_file_location("conformance", ROOT / "scripts/conformance.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+conformance = _script()
+
+
+@functools.cache
+def onnx_cases() -> dict[str, Any]:
+    """Every node case ONNX generates, by name (None: onnx fills its case list once per
+    process, filtered by the first call's op type)."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return {case.name: case for case in collect_testcases(None)}
+
+
+def sample(names: list[str]) -> list[str]:
+    """Every SAMPLE_EVERY-th of each op type's listed cases, from its first; names ONNX
+    does not generate are kept, to fail."""
+    ops = conformance.op_types(onnx_cases())
+    groups: dict[str, list[str]] = defaultdict(list)
+    for name in names:
+        groups[ops.get(name, name)].append(name)
+    return sorted(n for group in groups.values() for n in sorted(group)[::SAMPLE_EVERY])
+
+
+def test_list_is_sorted_and_generated() -> None:
+    assert LISTED == sorted(set(LISTED)), "keep the list sorted, one name a line"
+    gone = [name for name in LISTED if name not in onnx_cases()]
+    assert not gone, f"onnx {onnx.__version__} no longer generates {gone}"
+
+
+@pytest.mark.parametrize("name", LISTED if FULL else sample(LISTED))
+def test_onnx_node_case(name: str) -> None:
+    case = onnx_cases().get(name)
+    assert case is not None, f"onnx {onnx.__version__} no longer generates {name}"
+    rep = infer.backend.prepare(case.model)
+    for inputs, expected in conformance.data_sets(case):
+        outputs = list(rep.run(inputs))
+        Runner.assert_similar_outputs(expected, outputs, case.rtol, case.atol)
