@@ -4,6 +4,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
 
     graph dialect, as the importer makes it
       record-signature                  the model's inputs and outputs, for the runtime
+      widen-half                        f16/bf16 ops computed in f32, rounded per op
       graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
     graph dialect, optimized
@@ -41,8 +42,9 @@ from infer.transforms.nchwc_packing import BLOCK
 # ORT_ENABLE_ALL).
 DEFAULT_OPT_LEVEL = 3
 
-# Records what the runtime checks feeds against before the graph is rewritten.
-RECORD_SIGNATURE = ["record-signature"]
+# Records what the runtime checks feeds against before the graph is rewritten; then
+# half-precision arithmetic is made f32 between casts, at every level (it is semantics).
+PREPARE = ["record-signature", "widen-half"]
 
 
 def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
@@ -88,7 +90,7 @@ def compile_passes(
     level: int = DEFAULT_OPT_LEVEL, block: int | None = None, registers: int | None = None
 ) -> list[str]:
     """The whole pipeline, graph as imported to llvm, at graph optimization `level`."""
-    return [*RECORD_SIGNATURE, *graph_optimize_passes(level, block),
+    return [*PREPARE, *graph_optimize_passes(level, block),
             *select_tile_passes(level, registers), *LOWER_TO_LOOPS, *LOWER_TO_LLVM]  # fmt: skip
 
 

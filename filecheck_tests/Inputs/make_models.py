@@ -261,8 +261,8 @@ def bad_models() -> None:
     save("bad_order", [h.make_node("Relu", ["t"], ["y"], name="second"),
                        h.make_node("Relu", ["x"], ["t"], name="first")],
          [x], [y], check=False)
-    save("bad_mask", [h.make_node("Dropout", ["x"], ["d", "mask"]),
-                      h.make_node("Cast", ["mask"], ["y"], to=T.FLOAT)],
+    save("bad_mask", [h.make_node("MaxPool", ["x"], ["p", "idx"], kernel_shape=[2, 2]),
+                      h.make_node("Cast", ["idx"], ["y"], to=T.FLOAT)],
          [x], [y], opset=12)
     save("bad_attr", [h.make_node("LRN", ["x"], ["y"], name="lrn0")], [x], [y], check=False)
     with open(os.path.join(HERE, "not_a_model.onnx"), "w") as f:

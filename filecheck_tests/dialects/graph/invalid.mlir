@@ -222,12 +222,12 @@ func.func @concat_dims(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
 
 // -----
 
-func.func @unsqueeze_dynamic_axes(%x: tensor<2xf32>, %axes: tensor<1xi64>) {
-  // expected-error @+1 {{'graph.unsqueeze': axes must be a constant}}
-  %0 = graph.unsqueeze %x, %axes : (tensor<2xf32>, tensor<1xi64>) -> tensor<1x2xf32>
+func.func @unsqueeze_dynamic_axes(%x: tensor<2xf32>, %axes: tensor<?xi64>) {
+  // expected-error @+1 {{'graph.unsqueeze': axes computed at run time must have a static length}}
+  %0 = graph.unsqueeze %x, %axes : (tensor<2xf32>, tensor<?xi64>) -> tensor<?x?xf32>
   func.return
 }
-// CHECK: 'graph.unsqueeze': axes must be a constant
+// CHECK: 'graph.unsqueeze': axes computed at run time must have a static length
 
 // -----
 
