@@ -9,6 +9,7 @@ allocated pointer is null (a global) or belongs to an input is copied instead.
 """
 
 import ctypes
+import ctypes.util
 import itertools
 import weakref
 from collections.abc import Callable, Sequence
@@ -27,6 +28,10 @@ from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
 _LIBC = ctypes.CDLL(None)
 _LIBC.free.argtypes = [ctypes.c_void_p]
 _LIBC.free.restype = None
+# LLVM lowers conversions the CPU lacks (f64 -> f16, for one) to compiler-rt/libgcc calls
+# such as __truncdfhf2, which the JIT must find in the process: an unresolved one is a null
+# call at run time.
+llvm.load_library_permanently(ctypes.util.find_library("gcc_s") or "libgcc_s.so.1")
 _UNIQUE = itertools.count()
 WEIGHT_ALIGNMENT = 64
 
