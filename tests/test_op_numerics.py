@@ -81,6 +81,14 @@ CASES = [
     Case("ThresholdedRelu", {"alpha": 0.5}),
     Case("Shrink"),
     Case("Shrink", {"bias": 1.5, "lambd": 1.0}),
+    Case("ReduceL1", {"axes": [1]}),
+    Case("ReduceL2", {"axes": [-1], "keepdims": 0}),
+    Case("ReduceLogSum", {"axes": [0]}, low=0.0, high=3.0),
+    Case("ReduceLogSumExp", {"axes": [1]}, low=-100, high=100),
+    Case("ReduceProd", {"axes": [0]}, low=0.5, high=1.5),
+    Case("ReduceSumSquare", {"keepdims": 0}),
+    Case("ArgMax", {"axis": 1}, opset=13),
+    Case("ArgMin", {"axis": 0, "keepdims": 0, "select_last_index": 1}, opset=13),
 ]
 
 SHAPE = [3, 17]

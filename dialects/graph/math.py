@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC
+from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
@@ -12,6 +13,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    i64,
 )
 from xdsl.irdl import (
     irdl_op_definition,
@@ -24,6 +26,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
+from infer.dialects.dims import DYN, Dim
 from infer.dialects.graph.base import (
     TRAITS,
     GraphOp,
@@ -32,6 +35,7 @@ from infer.dialects.graph.base import (
     normalize_axis,
     same_element_type,
 )
+from infer.dialects.graph.constant import constant_value
 from infer.dialects.graph.elementwise import check_activation
 from infer.dialects.graph.types import float_attr, int_attr
 
@@ -190,8 +194,21 @@ class LogSoftmaxOp(AxisSoftmaxOp):
     ONNX_OP: ClassVar[str | None] = "LogSoftmax"
 
 
+def _lse(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    """log(sum(exp(x))) computed as m + log(sum(exp(x - m))), m the finite max (else 0)."""
+    m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)
+    m = np.where(np.isfinite(m), m, 0)
+    y = m + np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))
+    return y if keepdims else np.squeeze(y, axis)
+
+
 class ReduceOp(GraphOp, ABC):
-    """Reduction over `axes` (an optional 1-D i64 operand; none means all axes)."""
+    """Reduction over `axes` (an optional 1-D i64 operand; none means all axes).
+
+    Axes computed at run time are supported with keepdims = 1 (the rank is kept; each dim
+    is 1 or the input's, decided at run time); with keepdims = 0 the rank would be known
+    only at run time, which the importer refuses.
+    """
 
     data = operand_def(TensorType)
     axes = var_operand_def(TensorType)
@@ -199,48 +216,177 @@ class ReduceOp(GraphOp, ABC):
     keepdims = prop_def(IntegerAttr, default_value=int_attr(1))
     noop_with_empty_axes = prop_def(IntegerAttr, default_value=int_attr(0))
     traits = TRAITS
+    # numpy's form over a tuple of axes, on the input's element type
+    NUMPY: ClassVar[Callable[..., np.ndarray]]
 
     @classmethod
-    def reduced_axes(cls, props, rank: int, consts: list[np.ndarray | None]) -> list[int]:
+    def reduced_axes(cls, props, rank: int, consts: list[np.ndarray | None],
+                     n_axes: Dim = 1) -> list[int] | None:
+        """The sorted reduced axes; None when they are computed at run time (an axes
+        operand of `n_axes` entries, not a constant; none at all means empty)."""
         if len(consts) < 2:
             return [] if cls.prop(props, "noop_with_empty_axes") else list(range(rank))
         axes = const_ints(consts, 1)
-        if axes is None:
-            raise ValueError("axes must be a constant")
+        if axes is None and n_axes != 0:
+            return None
         if not axes and not cls.prop(props, "noop_with_empty_axes"):
             return list(range(rank))
-        return sorted({normalize_axis(a, rank, "axis") for a in axes})
+        return sorted({normalize_axis(a, rank, "axis") for a in axes or []})
 
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        axes = cls.reduced_axes(props, len(x), consts)
         keep = cls.prop(props, "keepdims")
+        axes = cls.reduced_axes(props, len(x), consts, dims[1][0] if len(dims) > 1 else 1)
+        if axes is None:
+            if not keep:
+                raise ValueError("axes computed at run time need keepdims = 1")
+            return [[1 if d == 1 else DYN for d in x]]
         return [[1 if i in axes else d for i, d in enumerate(x) if keep or i not in axes]]
+
+    def numpy(self, x: np.ndarray, axes: np.ndarray | None = None) -> np.ndarray:
+        if axes is None and self.axes:  # the constant axes, when given the data alone
+            axes = constant_value(self.axes[0])
+        consts = [x] if axes is None else [x, axes]
+        reduced = self.reduced_axes(self.properties, x.ndim, consts)
+        assert reduced is not None
+        if not reduced:
+            return x
+        keep = bool(self.keepdims.value.data)
+        return np.asarray(type(self).NUMPY(x, axis=tuple(reduced), keepdims=keep)).astype(x.dtype)
 
 
 @irdl_op_definition
 class ReduceMeanOp(ReduceOp):
     name = "graph.reduce_mean"
     ONNX_OP: ClassVar[str | None] = "ReduceMean"
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(np.mean)
 
 
 @irdl_op_definition
 class ReduceSumOp(ReduceOp):
     name = "graph.reduce_sum"
     ONNX_OP: ClassVar[str | None] = "ReduceSum"
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(np.sum)
 
 
 @irdl_op_definition
 class ReduceMaxOp(ReduceOp):
     name = "graph.reduce_max"
     ONNX_OP: ClassVar[str | None] = "ReduceMax"
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(np.max)
 
 
 @irdl_op_definition
 class ReduceMinOp(ReduceOp):
     name = "graph.reduce_min"
     ONNX_OP: ClassVar[str | None] = "ReduceMin"
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(np.min)
+
+
+@irdl_op_definition
+class ReduceProdOp(ReduceOp):
+    name = "graph.reduce_prod"
+    ONNX_OP: ClassVar[str | None] = "ReduceProd"
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(np.prod)
+
+
+@irdl_op_definition
+class ReduceL1Op(ReduceOp):
+    name = "graph.reduce_l1"
+    ONNX_OP: ClassVar[str | None] = "ReduceL1"
+
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(
+        lambda x, **kw: np.sum(np.abs(x), **kw))
+
+
+@irdl_op_definition
+class ReduceSumSquareOp(ReduceOp):
+    name = "graph.reduce_sum_square"
+    ONNX_OP: ClassVar[str | None] = "ReduceSumSquare"
+
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(
+        lambda x, **kw: np.sum(x * x, **kw))
+
+
+@irdl_op_definition
+class ReduceL2Op(ReduceOp):
+    name = "graph.reduce_l2"
+    ONNX_OP: ClassVar[str | None] = "ReduceL2"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(
+        lambda x, **kw: np.sqrt(np.sum(x * x, **kw)))
+
+
+@irdl_op_definition
+class ReduceLogSumOp(ReduceOp):
+    name = "graph.reduce_log_sum"
+    ONNX_OP: ClassVar[str | None] = "ReduceLogSum"
+    FLOAT_ONLY: ClassVar[bool] = True
+
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(
+        lambda x, **kw: np.log(np.sum(x, **kw)))
+
+
+@irdl_op_definition
+class ReduceLogSumExpOp(ReduceOp):
+    name = "graph.reduce_log_sum_exp"
+    ONNX_OP: ClassVar[str | None] = "ReduceLogSumExp"
+    FLOAT_ONLY: ClassVar[bool] = True
+    NUMPY: ClassVar[Callable[..., np.ndarray]] = staticmethod(_lse)
+
+
+class ArgReduceOp(GraphOp, ABC):
+    """The int64 index of the max (min) along `axis`: the first one, or the last with
+    `select_last_index`. As onnxruntime: a later element wins only if it compares greater
+    (less; or equal, for the last), so NaN is never chosen unless it comes first."""
+
+    data = operand_def(TensorType)
+    reduced = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=int_attr(0))
+    keepdims = prop_def(IntegerAttr, default_value=int_attr(1))
+    select_last_index = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = TRAITS
+    PREDICATE: ClassVar[str]  # how a later element wins: "gt" or "lt"
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        a = normalize_axis(cls.prop(props, "axis"), len(x), "axis")
+        if x[a] == 0:
+            raise ValueError("the reduced dim is empty")
+        keep = cls.prop(props, "keepdims")
+        return [[1 if i == a else d for i, d in enumerate(x) if keep or i != a]]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [i64]
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        a = normalize_axis(self.axis.value.data, x.ndim, "axis")
+        wins = {"gt": np.greater, "lt": np.less}[self.PREDICATE]
+        last = bool(self.select_last_index.value.data)
+        rows = np.moveaxis(x, a, 0)
+        best, at = rows[0], np.zeros(rows.shape[1:], np.int64)
+        for k in range(1, rows.shape[0]):
+            take = wins(rows[k], best) | (last & (rows[k] == best))
+            best, at = np.where(take, rows[k], best), np.where(take, k, at)
+        return np.expand_dims(at, a) if self.keepdims.value.data else at
+
+
+@irdl_op_definition
+class ArgMaxOp(ArgReduceOp):
+    name = "graph.arg_max"
+    ONNX_OP: ClassVar[str | None] = "ArgMax"
+    PREDICATE: ClassVar[str] = "gt"
+
+
+@irdl_op_definition
+class ArgMinOp(ArgReduceOp):
+    name = "graph.arg_min"
+    ONNX_OP: ClassVar[str | None] = "ArgMin"
+    PREDICATE: ClassVar[str] = "lt"
 
 
 __all__ = [
@@ -255,4 +401,13 @@ __all__ = [
     "ReduceSumOp",
     "ReduceMaxOp",
     "ReduceMinOp",
+    "ReduceProdOp",
+    "ReduceL1Op",
+    "ReduceSumSquareOp",
+    "ReduceL2Op",
+    "ReduceLogSumOp",
+    "ReduceLogSumExpOp",
+    "ArgReduceOp",
+    "ArgMaxOp",
+    "ArgMinOp",
 ]

@@ -6,6 +6,7 @@ from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import (
     OpBuilder,
     OpFn,
+    Unsupported,
     Value,
     _axis,
     dims,
@@ -74,8 +75,16 @@ def _reduce_attr(cls: type[G.GraphOp]) -> OpFn:
 
 
 def _reduce_input(cls: type[G.GraphOp]) -> OpFn:
+    """Reductions whose axes are an input, which may be computed at run time."""
+
     def reduce(b: OpBuilder, data: Value, axes: Value | None = None, *,
                keepdims: int | None = None, noop_with_empty_axes: int | None = None) -> Value:
+        if axes is not None and G.constant_value(axes) is None:
+            if keepdims == 0 and dims(axes) != [0]:
+                raise Unsupported("axes computed at run time with keepdims = 0: the "
+                                  "result's rank would be known only at run time")
+            if not isinstance(dims(axes)[0], int):
+                raise Unsupported("axes computed at run time need a static length")
         return b.emit1(cls, data, axes, keepdims=keepdims,
                        noop_with_empty_axes=noop_with_empty_axes)
 
@@ -83,13 +92,32 @@ def _reduce_input(cls: type[G.GraphOp]) -> OpFn:
     return reduce
 
 
+def _arg_reduce(cls: type[G.GraphOp]) -> OpFn:
+    def arg_reduce(b: OpBuilder, data: Value, *, axis: int | None = None,
+                   keepdims: int | None = None, select_last_index: int | None = None) -> Value:
+        return b.emit1(cls, data, axis=axis, keepdims=keepdims,
+                       select_last_index=select_last_index)
+
+    arg_reduce.__name__ = cls.name.removeprefix("graph.")
+    return arg_reduce
+
+
+def _reductions() -> dict[str, dict[int, OpFn]]:
+    """Each reduction's importers: axes an attribute, then an input (ReduceSum from
+    opset 13, the others from 18)."""
+    classes = [G.ReduceMeanOp, G.ReduceSumOp, G.ReduceMaxOp, G.ReduceMinOp, G.ReduceProdOp,
+               G.ReduceL1Op, G.ReduceL2Op, G.ReduceSumSquareOp, G.ReduceLogSumOp,
+               G.ReduceLogSumExpOp]
+    return {c.ONNX_OP: {1: _reduce_attr(c), 13 if c is G.ReduceSumOp else 18: _reduce_input(c)}
+            for c in classes if c.ONNX_OP is not None}
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "MatMul": {1: matmul},
     "Gemm": {7: gemm},
     "Softmax": {1: softmax_v1, 13: softmax},
     "LogSoftmax": {1: log_softmax_v1, 13: log_softmax},
-    "ReduceMean": {1: _reduce_attr(G.ReduceMeanOp), 18: _reduce_input(G.ReduceMeanOp)},
-    "ReduceSum": {1: _reduce_attr(G.ReduceSumOp), 13: _reduce_input(G.ReduceSumOp)},
-    "ReduceMax": {1: _reduce_attr(G.ReduceMaxOp), 18: _reduce_input(G.ReduceMaxOp)},
-    "ReduceMin": {1: _reduce_attr(G.ReduceMinOp), 18: _reduce_input(G.ReduceMinOp)},
+    **_reductions(),
+    "ArgMax": {1: _arg_reduce(G.ArgMaxOp)},
+    "ArgMin": {1: _arg_reduce(G.ArgMinOp)},
 }

@@ -44,8 +44,8 @@ func.func @reduce_sum_two_axes(%x: tensor<2x3x4xf32>) -> tensor<2xf32> {
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:             scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT:          %[[OLD:.*]] = memref.load %[[Y]][%[[I]], %[[K]]] : memref<2x4xi32>
 // CHECK-NEXT:          %[[E:.*]] = memref.load %x[%[[I]], %[[J]], %[[K]]] : memref<2x3x4xi32>
+// CHECK-NEXT:          %[[OLD:.*]] = memref.load %[[Y]][%[[I]], %[[K]]] : memref<2x4xi32>
 // CHECK-NEXT:          %[[M:.*]] = arith.maxsi %[[OLD]], %[[E]] : i32
 // CHECK-NEXT:          memref.store %[[M]], %[[Y]][%[[I]], %[[K]]] : memref<2x4xi32>
 func.func @reduce_max_middle(%x: tensor<2x3x4xi32>) -> tensor<2x4xi32> {
