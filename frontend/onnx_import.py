@@ -27,6 +27,12 @@ graph output declares.
 A broken model raises `InvalidModelError`, a valid one with something infer cannot import
 `UnsupportedError` (every unsupported op of the model in one message), each one line
 naming the op, the node and the opset.
+
+An op that ONNX defines by a function body and that has no importer of its own is imported
+as its body (see `infer.frontend.onnx_ops.functions`): the body's nodes are named after the
+node ("n/0", "n/1", ...) and imported at the opset the body declares; an error in one of
+them names the original node first ("... 'Attention' (node 'n', opset 23): expanded body:
+unsupported op 'X' (node 'n/4', opset 23): ...").
 """
 
 from __future__ import annotations
@@ -58,7 +64,17 @@ from xdsl.utils.exceptions import VerifyException
 from infer.dialects import graph as G
 from infer.dialects.dims import DYN, Dim
 from infer.errors import InferError, InvalidModelError, UnsupportedError
-from infer.frontend.onnx_ops import OPS, NodeError, OpBuilder, OpFn, Unsupported, element_type
+from infer.frontend.onnx_ops import (
+    ONNX_ELEMENT_TYPES,
+    OPS,
+    Expansion,
+    NodeError,
+    OpBuilder,
+    OpFn,
+    Unsupported,
+    element_type,
+)
+from infer.frontend.onnx_ops.functions import body_opset, instantiate
 
 NAME_ATTR = G.NAME_ATTR
 DIMS_ATTR = G.DIMS_ATTR
@@ -185,8 +201,9 @@ def _describe_op(node: onnx.NodeProto, index: int, opsets: dict[str, int]) -> st
 
 
 @cache
-def _variant(op_type: str, opset: int) -> tuple[OpFn | None, str]:
-    """The import function of `op_type` at `opset`, or None and the reason."""
+def _variant(op_type: str, opset: int) -> tuple[OpFn | Expansion | None, str]:
+    """The import function (or body expansion) of `op_type` at `opset`, or None and the
+    reason."""
     try:
         since = onnx.defs.get_schema(op_type, opset, "").since_version
     except onnx.defs.SchemaError:
@@ -195,6 +212,10 @@ def _variant(op_type: str, opset: int) -> tuple[OpFn | None, str]:
     if not keys:
         return None, f"unsupported opset version {since} of this op"
     fn = OPS[op_type][max(keys)]
+    if isinstance(fn, Expansion):  # a body states the spec's exact version
+        if max(keys) != since or fn.body_version(opset) is None:
+            return None, f"no function body of version {since} of this op at opset {opset}"
+        return fn, ""
     if since > MAX_OPSET and not _same_form(op_type, since, fn):
         return None, f"unsupported version {since} of this op (checked up to opset {MAX_OPSET})"
     return fn, ""
@@ -215,9 +236,9 @@ def _same_form(op_type: str, since: int, fn: OpFn) -> bool:
 
 def _variants(
     graph: onnx.GraphProto, opset: int, opsets: dict[str, int]
-) -> list[tuple[OpFn | None, str]]:
+) -> list[tuple[OpFn | Expansion | None, str]]:
     """Each node's import function, or None and a line saying which op is unsupported."""
-    found: list[tuple[OpFn | None, str]] = []
+    found: list[tuple[OpFn | Expansion | None, str]] = []
     for i, node in enumerate(graph.node):
         if node.domain not in ("", "ai.onnx") or node.op_type not in OPS:
             found.append((None, _describe_op(node, i, opsets)))
@@ -227,7 +248,9 @@ def _variants(
     return found
 
 
-def _select_variants(graph: onnx.GraphProto, opset: int, opsets: dict[str, int]) -> list[OpFn]:
+def _select_variants(
+    graph: onnx.GraphProto, opset: int, opsets: dict[str, int]
+) -> list[OpFn | Expansion]:
     """Each node's import function; unsupported ops and versions fail here, all of them in
     one message, before the checker, so it names the ops rather than a schema detail."""
     found = _variants(graph, opset, opsets)
@@ -350,8 +373,15 @@ def _tensor_type(vi: onnx.ValueInfoProto, what: str) -> tuple[TensorType, list[s
     return G.tensor_type(shape, elem), params
 
 
+def _type_proto(t: TensorType) -> onnx.TypeProto:
+    """The ONNX type of a value, for the function bodies that depend on their inputs'."""
+    onnx_type = next(k for k, v in ONNX_ELEMENT_TYPES.items() if v == t.element_type)
+    shape = [d if d >= 0 else None for d in t.get_shape()]
+    return onnx.helper.make_tensor_type_proto(onnx_type, shape)
+
+
 class _Importer:
-    def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[OpFn]):
+    def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[OpFn | Expansion]):
         self.graph = graph
         self.opset = opset
         self.variants = variants
@@ -361,6 +391,10 @@ class _Importer:
         self.consumed = {n for node in graph.node for n in node.input if n} | {
             o.name for o in graph.output
         }
+        # the prefixes of expanded bodies' names, and the graph's names they must not meet
+        self.prefixes: set[str] = set()
+        self.names = ({v.name for v in graph.input} | set(self.initializers)
+                      | {o for node in graph.node for o in node.output})
 
     def run(self) -> ModuleOp:
         inputs = [v for v in self.graph.input if v.name not in self.initializers]
@@ -377,7 +411,7 @@ class _Importer:
             arg_attrs.append(DictionaryAttr(attrs))
 
         for i, (node, fn) in enumerate(zip(self.graph.node, self.variants, strict=True)):
-            self._node(i, node, fn)
+            self._node(i, node, fn, self.opset)
 
         results = [self._value(o.name, "graph output") for o in self.graph.output]
         res_attrs = []
@@ -413,7 +447,11 @@ class _Importer:
         self.values[name] = op.output
         return op.output
 
-    def _node(self, index: int, node: onnx.NodeProto, fn: OpFn) -> None:
+    def _node(self, index: int, node: onnx.NodeProto, fn: OpFn | Expansion, opset: int
+              ) -> None:
+        if isinstance(fn, Expansion):
+            self._expand(index, node, fn, opset)
+            return
         try:
             inputs = [self._value(n, "input") if n else None for n in node.input]
             attrs = {a.name: _attr_value(a) for a in node.attribute}
@@ -436,11 +474,45 @@ class _Importer:
                 self.values[name] = results[i]
                 results[i].name_hint = _name_hint(name)
         except Unsupported as e:
-            raise _node_error(node, index, self.opset, str(e), UnsupportedError) from None
+            raise _node_error(node, index, opset, str(e), UnsupportedError) from None
         except InferError as e:
-            raise _node_error(node, index, self.opset, str(e), type(e)) from None
+            raise _node_error(node, index, opset, str(e), type(e)) from None
         except Exception as e:  # noqa: BLE001 - any failure is reported against its node
-            raise _node_error(node, index, self.opset, str(e) or type(e).__name__) from None
+            raise _node_error(node, index, opset, str(e) or type(e).__name__) from None
+
+    def _expand(self, index: int, node: onnx.NodeProto, fn: Expansion, opset: int) -> None:
+        """Import `node` as its function body, each body node through `_node`."""
+        label = node.name or f"{node.op_type}{index}"
+        prefix, k = f"{label}/", 1
+        while prefix in self.prefixes or any(n.startswith(prefix) for n in self.names):
+            k += 1
+            prefix = f"{label}/{k}/"
+        self.prefixes.add(prefix)
+        try:
+            try:
+                types = [_type_proto(cast(TensorType, self._value(n, "input").type))
+                         if n else onnx.TypeProto() for n in node.input]
+                function = fn.body(node, opset, types)
+                inner = body_opset(function)
+                body = instantiate(function, node, fn.defaults(), prefix)
+            except Unsupported as e:
+                raise _node_error(node, index, opset, str(e), UnsupportedError) from None
+            except NodeError as e:
+                raise _node_error(node, index, opset, str(e)) from None
+            except Exception as e:  # noqa: BLE001 - onnx's body builders raise several types
+                raise _node_error(node, index, opset, str(e) or type(e).__name__,
+                                  UnsupportedError) from None
+            self.consumed |= {n for sub in body for n in sub.input if n}
+            for j, sub in enumerate(body):
+                sub_fn, why = (_variant(sub.op_type, inner) if sub.domain in ("", "ai.onnx")
+                               and sub.op_type in OPS else (None, f"domain '{sub.domain}'"))
+                if sub_fn is None:
+                    raise _node_error(sub, j, inner, why or "no importer", UnsupportedError)
+                self._node(j, sub, sub_fn, inner)
+        except InferError as e:
+            if f"({_node_ref(node, index)}, opset {opset})" in str(e):
+                raise  # its own failure, named already
+            raise _node_error(node, index, opset, f"expanded body: {e}", type(e)) from None
 
     def _check_output(self, vi: onnx.ValueInfoProto, ours: TensorType) -> list[str]:
         """A declared output type must agree with ours where both are known; returns the

@@ -16,8 +16,10 @@ starts, Clip's min/max, ...) are turned into constant operands here, so the grap
 only knows the newest form.
 
 The importers live by ONNX category, as the graph dialect's ops do (`elementwise`, `math`,
-`nn`, `vision`, `tensor`, `indexing`; `functions` expands ops that ONNX defines by a
-function body), each module with its part of the table; `builder` holds what they share.
+`nn`, `vision`, `tensor`, `indexing`), each module with its part of the table; `builder`
+holds what they share. `functions` adds an `Expansion` for each op that ONNX defines by a
+function body, which the importer imports as that body: a native importer replaces all of
+an op's expansions, so it comes first in the table and the natives override it.
 """
 
 from infer.frontend.onnx_ops import elementwise, functions, indexing, math, nn, tensor, vision
@@ -32,16 +34,18 @@ from infer.frontend.onnx_ops.builder import (
     element,
 )
 from infer.frontend.onnx_ops.elementwise import ONNX_ELEMENT_TYPES, element_type
+from infer.frontend.onnx_ops.functions import Expansion
 
-# op type -> {since_version: function}
-OPS: dict[str, dict[int, OpFn]] = {
-    **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
+# op type -> {since_version: function, or the expansion of the op's function body}
+OPS: dict[str, dict[int, OpFn | Expansion]] = {
     **functions.OPS,
+    **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
 }
 
 __all__ = [
     "ONNX_ELEMENT_TYPES",
     "OPS",
+    "Expansion",
     "NodeError",
     "OpBuilder",
     "OpFn",

@@ -1,0 +1,99 @@
+"""Ops that ONNX defines by a function body, imported by expanding the body: numerics against
+onnxruntime, node names and error messages naming the original node, natives preferred."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto as T
+from onnx import helper as h
+from xdsl.dialects.builtin import NameLoc
+
+from infer.dialects import graph as G
+from infer.errors import UnsupportedError
+from infer.frontend.onnx_import import import_model
+from infer.frontend.onnx_ops import OPS, Expansion
+
+from .helpers import check_against_onnxruntime
+
+RNG = np.random.default_rng(0)
+
+
+def model(nodes: list[onnx.NodeProto], inputs: list[tuple[str, int, list[int]]],
+          opset: int) -> onnx.ModelProto:
+    """One output "y" of the first input's type (ONNX infers no shape for some of these)."""
+    x = inputs[0]
+    graph = h.make_graph(
+        nodes, "g", [h.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+        [h.make_tensor_value_info("y", x[1], x[2])])
+    m = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 10
+    return onnx.shape_inference.infer_shapes(m, strict_mode=True)
+
+
+X = ("x", T.FLOAT, [2, 3, 4])
+
+# (id, node, inputs, opset): attributes set and left to the schema's default, optional
+# inputs given and omitted
+CASES = [
+    ("swish_alpha", h.make_node("Swish", ["x"], ["y"], alpha=0.5), [X], 24),
+    ("swish_default", h.make_node("Swish", ["x"], ["y"]), [X], 24),
+    ("rms_axis1", h.make_node("RMSNormalization", ["x", "s"], ["y"], axis=1, epsilon=1e-3),
+     [X, ("s", T.FLOAT, [3, 4])], 23),
+    ("rms_default", h.make_node("RMSNormalization", ["x", "s"], ["y"]),
+     [X, ("s", T.FLOAT, [4])], 23),
+    ("mvn_axes", h.make_node("MeanVarianceNormalization", ["x"], ["y"], axes=[0, 2]),
+     [X], 13),
+    ("castlike", h.make_node("CastLike", ["t", "x"], ["y"]),
+     [("x", T.FLOAT, [2, 3]), ("t", T.DOUBLE, [2, 3])], 21),
+    ("group_norm", h.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=3,
+                               epsilon=1e-2),
+     [("x", T.FLOAT, [2, 6, 5]), ("s", T.FLOAT, [6]), ("b", T.FLOAT, [6])], 21),
+    ("attention_causal", h.make_node("Attention", ["q", "k", "v"], ["y"], is_causal=1),
+     [("q", T.FLOAT, [1, 2, 3, 4]), ("k", T.FLOAT, [1, 2, 5, 4]),
+      ("v", T.FLOAT, [1, 2, 5, 4])], 23),
+    ("attention_3d_heads", h.make_node("Attention", ["q", "k", "v", "", "pk", "pv"],
+                                       ["y", "pk1", "pv1"], q_num_heads=2, kv_num_heads=2,
+                                       scale=0.3),
+     [("q", T.FLOAT, [2, 3, 8]), ("k", T.FLOAT, [2, 5, 8]), ("v", T.FLOAT, [2, 5, 8]),
+      ("pk", T.FLOAT, [2, 2, 1, 4]), ("pv", T.FLOAT, [2, 2, 1, 4])], 23),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_expanded_op_matches_onnxruntime(case: tuple) -> None:
+    _, node, inputs, opset = case
+    m = model([node], inputs, opset)
+    feeds = {n: RNG.standard_normal(s).astype(onnx.helper.tensor_dtype_to_np_dtype(t))
+             for n, t, s in inputs}
+    check_against_onnxruntime(m, feeds)
+
+
+def test_body_names_derive_from_the_node_and_meet_no_graph_name() -> None:
+    """Body nodes are named after the node; their values' prefix avoids the graph's names
+    (here "s/t", which a body value "t" of node "s" would otherwise take)."""
+    nodes = [h.make_node("Swish", ["x"], ["s/t"], name="s", alpha=2.0),
+             h.make_node("Swish", ["s/t"], ["y"], name="u")]
+    m = model(nodes, [X], 24)
+    check_against_onnxruntime(m, {"x": RNG.standard_normal([2, 3, 4]).astype(np.float32)})
+    ops = list(import_model(m).walk())
+    names = {op.location.desc.data for op in ops if isinstance(op.location, NameLoc)}
+    assert {"s/2/0", "u/0"} <= names and "s/0" not in names
+
+
+def test_failing_body_node_names_the_original_node() -> None:
+    # Bernoulli's body draws with RandomUniformLike, which infer does not import
+    m = model([h.make_node("Bernoulli", ["x"], ["y"], name="coin")], [X], 15)
+    with pytest.raises(UnsupportedError) as info:
+        import_model(m)
+    assert str(info.value).startswith(
+        "unsupported op 'Bernoulli' (node 'coin', opset 15): expanded body: unsupported op "
+        "'RandomUniformLike' (node 'coin/0', opset 15)")
+
+
+def test_native_importer_wins_over_the_body() -> None:
+    assert not isinstance(OPS["Softmax"][13], Expansion)
+    m = model([h.make_node("Softmax", ["x"], ["y"])], [X], 13)
+    kinds = {type(op) for op in import_model(m).walk()}
+    assert G.SoftmaxOp in kinds and G.ExpOp not in kinds
