@@ -54,7 +54,7 @@ def _within(x: list[Dim], idx: list[Dim], axis: int) -> None:
     """indices' dims other than `axis` index data's directly: none may exceed data's."""
     for d, (n, i) in enumerate(zip(x, idx, strict=True)):
         if d != axis:
-            D.require(D.AT_LEAST, n, i, f"data dim {d} and the indices'")
+            D.require(D.AT_LEAST, n, i, f"data's dim {d} (indices' must not exceed it)")
 
 
 def _combine(reduction: str, old: np.ndarray, new: np.ndarray) -> np.ndarray:
