@@ -141,7 +141,8 @@ def broadcast(shapes: Sequence[Shape]) -> list[Dim]:
             if isinstance(d, int) and isinstance(cur, int) and d != cur and 1 not in (d, cur):
                 shapes_txt = " and ".join(format_shape(x) for x in shapes)
                 raise ValueError(f"shapes {shapes_txt} do not broadcast")
-            out[j] = dim_max(cur, d)
+            # a 1 takes the other dim, 0 included (numpy: 1 and 0 broadcast to 0)
+            out[j] = d if cur == 1 else cur if d == 1 else dim_max(cur, d)
     return out
 
 

@@ -337,3 +337,9 @@ def test_cast(src, dst):
 def test_cast_wide_ints_truncate():
     m = node_model("Cast", [("x", TP.INT64, [4])], {"to": TP.INT8})
     check_against_onnxruntime(m, {"x": np.array([300, -129, 2**40 + 5, -1], np.int64)})
+
+
+def test_broadcast_of_zero_size_dims():
+    """1 and 0 broadcast to 0: an empty operand gives an empty result, nothing is read."""
+    m = node_model("Mul", [("a", TP.FLOAT, [2, 0, 4]), ("b", TP.FLOAT, [1, 1, 4])])
+    check_against_onnxruntime(m, {"a": np.zeros((2, 0, 4), np.float32), "b": data([1, 1, 4])})
