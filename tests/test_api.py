@@ -167,12 +167,13 @@ def test_verifier_runs_after_each_pass_in_tests() -> None:
 
 def test_element_types_the_code_generator_lacks_are_refused() -> None:
     """bf16 imports (the graph types it) but is not compiled yet: a clear refusal naming
-    the op and its node, not an internal error."""
+    the op and its node, not an internal error (the cast to f32 that widen-half puts
+    before the node's op is the first to need it)."""
     node = helper.make_node("Celu", ["x"], ["y"], name="act")
     bf16 = TensorProto.BFLOAT16
     g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", bf16, [3])],
                           [helper.make_tensor_value_info("y", bf16, [3])])
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 22)])
     with pytest.raises(infer.UnsupportedError,
-                       match=r"^Celu node 'act': element type bf16 is not supported"):
+                       match=r"^Cast node 'act': element type bf16 is not supported"):
         infer.compile(model, verbose=False)

@@ -40,9 +40,12 @@ def test_prop_reads_the_definitions_default() -> None:
 
 
 def test_float_only_ops_reject_integer_tensors() -> None:
-    for cls in (G.SigmoidOp, G.ConvOp, G.SoftmaxOp, G.MaxPoolOp):
+    for cls in (G.SigmoidOp, G.ConvOp, G.SoftmaxOp, G.AveragePoolOp):
         assert cls.FLOAT_ONLY
     assert not G.ReluOp.FLOAT_ONLY
+    assert not G.MaxPoolOp.FLOAT_ONLY  # and 8-bit integers
+    with pytest.raises(VerifyException, match="float or 8-bit integer"):
+        G.MaxPoolOp.make([value([1, 1, 4, 4], i64)], {"kernel_shape": G.ints_attr([2, 2])})
     with pytest.raises(VerifyException, match="'graph.softmax' expects a floating-point"):
         G.SoftmaxOp.make([value([2, 3], i64)])
     G.ReluOp.make([value([2, 3], i64)])

@@ -45,6 +45,7 @@ def _widens(op: Operation) -> bool:
 
 def _cast(value: SSAValue, to: Attribute, before: Operation) -> SSAValue:
     cast = G.CastOp.make([value], {"to": to})
+    cast.location = before.location  # errors and run-time checks name the node
     Rewriter.insert_op(cast, InsertPoint.before(before))
     return cast.results[0]
 
@@ -60,6 +61,7 @@ def widen(op: G.GraphOp) -> None:
         value: SSAValue = new
         if isinstance(t, TensorType) and new.type != t:
             cast = G.CastOp.make([new], {"to": t.element_type})
+            cast.location = op.location
             Rewriter.insert_op(cast, InsertPoint.after(wide))
             value = cast.results[0]
         old.replace_all_uses_with(value)

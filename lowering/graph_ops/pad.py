@@ -80,12 +80,16 @@ def _pad(s: Lowering, op: graph.PadOp, ins: list[SSAValue]) -> list[SSAValue]:
     kept = [n - c - imax(b, 0, 0 - q) for n, c, q in zip(xd, crop, end, strict=True)]
     for i, (n, o) in enumerate(zip(kept, yd, strict=True)):
         D.require(D.AT_LEAST, o, 0, f"padded dim {i}")
-        run_time = not all(isinstance(v, int) for v in (begin[i], end[i]))
-        if run_time and mode != "constant":  # static pads: the op's shape function's check
-            widest = imax(b, imax(b, begin[i], end[i]), 0)
-            pads_any = imin(b, widest, 1)  # graph.PadOp.needed, on run-time pads
+        if mode == "constant":
+            continue
+        p, q = begin[i], end[i]
+        if isinstance(p, int) and isinstance(q, int):
+            need: Dim = graph.PadOp.needed(mode, max(p, q))
+        else:  # graph.PadOp.needed, on run-time pads
+            widest = imax(b, imax(b, p, q), 0)
+            pads_any = imin(b, widest, 1)
             need = pads_any + widest if mode == "reflect" else pads_any
-            D.require(D.AT_LEAST, n, need, f"dim {i} padded by {mode}")
+        D.require(D.AT_LEAST, n, need, f"dim {i} padded by {mode}")
     t = op.output.type
     assert isinstance(t, TensorType)
     y = s.alloc(s.typed_dims(yd, t), t.element_type)
