@@ -15,8 +15,9 @@ attribute helpers), `constant` (graph.constant and weight printing), `base` (the
 op bases), then the ops by ONNX category as onnx-mlir groups them: `elementwise`, `math`
 (linear algebra, softmax, reductions), `logical` (logical, bitwise, integer ops), `nn`
 (convolution, pooling, normalization), `vision` (resize, transposed convolution, sampling),
-`tensor` (shapes, concatenation), `indexing` (gathers, scatters) and `nchwc` (the blocked
-channel layout).
+`tensor` (shapes, concatenation), `indexing` (gathers, scatters), `nchwc` (the blocked
+channel layout) and the small families `cumulative`, `selection` (Hardmax, TopK),
+`sorting` (Unique), `detection` (NonMaxSuppression) and `einsum`.
 Canonicalization patterns are in `canonicalize`, numpy semantics in `evaluate`.
 """
 
@@ -28,29 +29,42 @@ from xdsl.irdl import IRDLOperation
 from infer.dialects.graph import (
     base,
     constant,
+    cumulative,
+    detection,
+    einsum,
     elementwise,
     indexing,
     logical,
     math,
     nchwc,
     nn,
+    selection,
+    sorting,
     tensor,
     types,
     vision,
 )
 from infer.dialects.graph.base import *  # noqa: F403
 from infer.dialects.graph.constant import *  # noqa: F403
+from infer.dialects.graph.cumulative import *  # noqa: F403
+from infer.dialects.graph.detection import *  # noqa: F403
+from infer.dialects.graph.einsum import *  # noqa: F403
 from infer.dialects.graph.elementwise import *  # noqa: F403
 from infer.dialects.graph.indexing import *  # noqa: F403
 from infer.dialects.graph.logical import *  # noqa: F403
 from infer.dialects.graph.math import *  # noqa: F403
 from infer.dialects.graph.nchwc import *  # noqa: F403
 from infer.dialects.graph.nn import *  # noqa: F403
+from infer.dialects.graph.selection import *  # noqa: F403
+from infer.dialects.graph.sorting import *  # noqa: F403
 from infer.dialects.graph.tensor import *  # noqa: F403
 from infer.dialects.graph.types import *  # noqa: F403
 from infer.dialects.graph.vision import *  # noqa: F403
 
-_OP_MODULES = (constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc)
+_OP_MODULES = (
+    constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
+    cumulative, selection, sorting, detection, einsum,
+)
 
 
 def _operations() -> list[type[IRDLOperation]]:

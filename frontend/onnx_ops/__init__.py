@@ -22,7 +22,20 @@ function body, which the importer imports as that body: a native importer replac
 an op's expansions, so it comes first in the table and the natives override it.
 """
 
-from infer.frontend.onnx_ops import elementwise, functions, indexing, math, nn, tensor, vision
+from infer.frontend.onnx_ops import (
+    cumulative,
+    detection,
+    einsum,
+    elementwise,
+    functions,
+    indexing,
+    math,
+    nn,
+    selection,
+    sorting,
+    tensor,
+    vision,
+)
 from infer.frontend.onnx_ops.builder import (
     NodeError,
     OpBuilder,
@@ -40,6 +53,7 @@ from infer.frontend.onnx_ops.functions import Expansion
 OPS: dict[str, dict[int, OpFn | Expansion]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
+    **cumulative.OPS, **selection.OPS, **sorting.OPS, **detection.OPS, **einsum.OPS,
 }
 
 __all__ = [

@@ -13,6 +13,9 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     constant,
     conv,
     conv_transpose,
+    cumulative,
+    detection,
+    einsum,
     elementwise,
     indexing,
     layer_norm,
@@ -23,8 +26,10 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     pad,
     pool,
     reduction,
+    selection,
     shape_dialect,
     shape_ops,
+    sorting,
     vision,
 )
 from infer.lowering.graph_ops.base import (

@@ -1,0 +1,5 @@
+"""Cumulative ops: CumSum and CumProd along one axis."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,5 @@
+"""Detection post-processing: NonMaxSuppression."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
