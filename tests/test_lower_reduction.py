@@ -8,7 +8,9 @@ import pytest
 from onnx import TensorProto as TP
 from onnx import helper
 
-from .helpers import check_against_onnxruntime, node_model
+import infer
+
+from .helpers import check_against_onnxruntime, make_model, node_model
 
 RNG = np.random.default_rng(0)
 
@@ -122,3 +124,33 @@ def test_softmax_opset11_coerces_to_2d(op, axis):
 def test_softmax_f64():
     m = node_model("Softmax", [("x", TP.DOUBLE, [2, 7])])
     check_against_onnxruntime(m, {"x": RNG.standard_normal((2, 7))}, rtol=1e-10, atol=1e-12)
+
+
+def _runtime_axes_model(op: str, rank: int, keepdims: int) -> onnx.ModelProto:
+    """`op` over x of `rank` dims and two axes fed as a graph input."""
+    node = helper.make_node(op, ["x", "axes"], ["y"], keepdims=keepdims)
+    out_rank = rank if keepdims else rank - 2
+    return make_model([node], [("x", TP.FLOAT, [f"x{i}" for i in range(rank)]),
+                               ("axes", TP.INT64, [2])],
+                      [("y", TP.FLOAT, [f"y{i}" for i in range(out_rank)])], opset=18)
+
+
+@pytest.mark.parametrize("op", ["ReduceSum", "ReduceMax", "ReduceLogSumExp", "ReduceL2"])
+@pytest.mark.parametrize("keepdims", [0, 1])
+def test_reduce_runtime_axes(op, keepdims):
+    """Axes fed at run time: one compile reduces over whichever dims they name, and the
+    result's dims (dropped without keepdims) are computed at run time."""
+    m = _runtime_axes_model(op, 3, keepdims)
+    x = f32(3, 4, 5)
+    check_against_onnxruntime(m, [{"x": x, "axes": np.array(a, np.int64)}
+                                  for a in ([0, 2], [-1, 1], [2, 0])])
+
+
+def test_reduce_runtime_axes_errors():
+    """Axes naming a dim twice or out of range are an error at run time, not a bad read."""
+    m = _runtime_axes_model("ReduceSum", 2, 0)
+    compiled = infer.compile(m)
+    with pytest.raises(infer.ShapeError, match="naming dim 1"):
+        compiled.run({"x": f32(3, 4), "axes": np.array([1, -1], np.int64)})
+    with pytest.raises(infer.ShapeError, match="axes entry 1"):
+        compiled.run({"x": f32(3, 4), "axes": np.array([0, 2], np.int64)})

@@ -205,9 +205,9 @@ def _lse(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
 class ReduceOp(GraphOp, ABC):
     """Reduction over `axes` (an optional 1-D i64 operand; none means all axes).
 
-    Axes computed at run time are supported with keepdims = 1 (the rank is kept; each dim
-    is 1 or the input's, decided at run time); with keepdims = 0 the rank would be known
-    only at run time, which the importer refuses.
+    Axes computed at run time are supported when their count is static: each dim of the
+    result is then decided at run time (with keepdims = 1 it is 1 or the input's; with
+    keepdims = 0 the rank drops by the count, each axis named once, checked at run time).
     """
 
     data = operand_def(TensorType)
@@ -239,9 +239,13 @@ class ReduceOp(GraphOp, ABC):
         keep = cls.prop(props, "keepdims")
         axes = cls.reduced_axes(props, len(x), consts, dims[1][0] if len(dims) > 1 else 1)
         if axes is None:
-            if not keep:
-                raise ValueError("axes computed at run time need keepdims = 1")
-            return [[1 if d == 1 else DYN for d in x]]
+            if keep:
+                return [[1 if d == 1 else DYN for d in x]]
+            n = dims[1][0]
+            if not isinstance(n, int) or n > len(x):
+                raise ValueError("axes computed at run time need a static count, at most "
+                                 "the input's rank")
+            return [[DYN] * (len(x) - n)]
         return [[1 if i in axes else d for i, d in enumerate(x) if keep or i not in axes]]
 
     def numpy(self, x: np.ndarray, axes: np.ndarray | None = None) -> np.ndarray:

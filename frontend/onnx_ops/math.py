@@ -80,10 +80,7 @@ def _reduce_input(cls: type[G.GraphOp]) -> OpFn:
     def reduce(b: OpBuilder, data: Value, axes: Value | None = None, *,
                keepdims: int | None = None, noop_with_empty_axes: int | None = None) -> Value:
         if axes is not None and G.constant_value(axes) is None:
-            if keepdims == 0 and dims(axes) != [0]:
-                raise Unsupported("axes computed at run time with keepdims = 0: the "
-                                  "result's rank would be known only at run time")
-            if not isinstance(dims(axes)[0], int):
+            if not isinstance(dims(axes)[0], int):  # the result's rank would be unknown
                 raise Unsupported("axes computed at run time need a static length")
         return b.emit1(cls, data, axes, keepdims=keepdims,
                        noop_with_empty_axes=noop_with_empty_axes)

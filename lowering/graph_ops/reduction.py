@@ -18,14 +18,14 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import IntegerType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers, operand_element
-from infer.lowering.graph_ops.shape_ops import shape_entries
+from infer.lowering.graph_ops.shape_ops import runtime_axes_dims, shape_entries, view
 from infer.lowering.loop_builder import REDUCE, Index, LoopBuilder, is_unsigned, storage_type
 
 Combine = Callable[[LoopBuilder, SSAValue, SSAValue], SSAValue]
@@ -153,11 +153,12 @@ def _reduce(s: Lowering, op: graph.ReduceOp, ins: list[SSAValue]) -> list[SSAVal
     init = reduction_init(kind.init, operand_element(op))
     pre = kind.pre or (lambda b, v: v)
 
-    if axes is None:  # read at run time: reduced dims have size 1 (keepdims)
+    if axes is None:  # read at run time: reduced dims have size 1 (squeezed at the end)
         hits = _runtime_axes(s, op, ins, len(x))
         out_dims: list[Dim] = [Index(b, b.select(h, b.idx(1), b.idx(d)))
                                for h, d in zip(hits, x, strict=True)]
-        out = s.alloc(s.typed_dims(out_dims, op.results[0].type), element)
+        kept_type = op.results[0].type if keep else TensorType(element, [DYNAMIC_INDEX] * len(x))
+        out = s.alloc(s.typed_dims(out_dims, kept_type), element)
         count = D.product([Index(b, b.select(h, b.idx(d), b.idx(1)))
                            for h, d in zip(hits, x, strict=True)])
 
@@ -208,6 +209,8 @@ def _reduce(s: Lowering, op: graph.ReduceOp, ins: list[SSAValue]) -> list[SSAVal
     elif kind.post or isinstance(op, graph.ReduceMeanOp):
         with b.loop_nest(o_dims) as ivs:
             b.store(finish(b, b.load(out, ivs)), out, ivs)
+    if not keep and axes is None:  # the reduced dims (all 1) dropped
+        return [view(s, out, runtime_axes_dims(s, op, [out, *ins[1:]]), op.results[0].type)]
     return [out]
 
 

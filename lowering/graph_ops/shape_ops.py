@@ -95,14 +95,15 @@ def _view_of_result(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSA
     axes read at run time."""
     if isinstance(op, graph.AxesOp) and len(ins) > 1 \
             and graph.constant_value(op.operands[1]) is None:
-        dims = _runtime_axes_dims(s, op, ins)
+        dims = runtime_axes_dims(s, op, ins)
     else:
         (dims,) = s.out_dims(op, ins)
     return [view(s, ins[0], dims, op.results[0].type)]
 
 
-def _runtime_axes_dims(s: Lowering, op: graph.AxesOp, ins: list[SSAValue]) -> list[Dim]:
-    """Squeeze's or Unsqueeze's result dims for axes read at run time: each axis is checked
+def runtime_axes_dims(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[Dim]:
+    """Squeeze's or Unsqueeze's result dims for axes (operand 1) read at run time, also
+    those of a reduction without keepdims, seen as a squeeze: each axis is checked
     to be in range and named once (and a squeezed dim to be 1); dim i of the longer shape
     is an axis or, counting the non-axes before it, a dim of the shorter one."""
     b = s.b

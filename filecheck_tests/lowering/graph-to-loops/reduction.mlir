@@ -96,3 +96,13 @@ func.func @reduce_noop(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
   %0 = graph.reduce_sum %x {noop_with_empty_axes = 1 : i64} : (tensor<3x4xf32>) -> tensor<3x4xf32>
   func.return %0 : tensor<3x4xf32>
 }
+
+// Axes read at run time, keepdims = 0: the sums go to a buffer of the input's rank (the
+// reduced dims 1), then seen without the reduced dims, whose count the axes' length gives.
+// CHECK-LABEL: func.func @reduce_sum_runtime_axes
+// CHECK:         %[[KEPT:.*]] = memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK:         memref.reinterpret_cast %[[KEPT]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<?x?xf32> to memref<?xf32>
+func.func @reduce_sum_runtime_axes(%x: tensor<2x3xf32>, %a: tensor<1xi64>) -> tensor<?xf32> {
+  %0 = graph.reduce_sum %x, %a {keepdims = 0 : i64} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
