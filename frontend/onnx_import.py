@@ -79,7 +79,7 @@ from infer.frontend.onnx_ops.functions import body_opset, instantiate
 NAME_ATTR = G.NAME_ATTR
 DIMS_ATTR = G.DIMS_ATTR
 
-MIN_OPSET = 7
+MIN_OPSET = 1  # an op whose early versions differ has its importer keyed at a later one
 MAX_OPSET = 21  # newer opsets import for ops whose definition changed only in types
 
 __all__ = [
@@ -216,7 +216,8 @@ def _variant(op_type: str, opset: int) -> tuple[OpFn | Expansion | None, str]:
         if max(keys) != since or fn.body_version(opset) is None:
             return None, f"no function body of version {since} of this op at opset {opset}"
         return fn, ""
-    if since > MAX_OPSET and not _same_form(op_type, since, fn):
+    # an importer keyed at a newer op's own version was written for it
+    if since > MAX_OPSET and max(keys) < since and not _same_form(op_type, since, fn):
         return None, f"unsupported version {since} of this op (checked up to opset {MAX_OPSET})"
     return fn, ""
 

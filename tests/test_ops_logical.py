@@ -221,3 +221,25 @@ def test_prelu_slope_checked_at_run_time() -> None:
     for s in ([1.0, 2.0], [1.0, 2.0, 3.0, 4.0]):
         with pytest.raises(ShapeError, match="slope dim"):
             compiled.run({"x": x, "s": np.array(s, np.float32)})
+
+
+BIT_CASTS = [(np.float32, np.int32), (np.int32, np.float32), (np.float64, np.uint64),
+             (np.int64, np.float64), (np.uint16, np.int16), (np.int8, np.uint8),
+             (np.bool_, np.uint8), (np.uint8, np.bool_)]
+
+
+@pytest.mark.parametrize(("src", "dst"), BIT_CASTS, ids=lambda t: np.dtype(t).name)
+def test_bit_cast(src, dst):
+    """The same bits in another type of the same width; NaN, Inf and -0 included; the
+    folded form (numpy's view) agrees with the kernel."""
+    if np.dtype(src).kind == "f":
+        x = np.array([1.5, -0.0, np.inf, -np.inf, np.nan, 3e-39, -7.25, 1e30], src)
+    elif src is np.bool_:
+        x = np.array([True, False, True, True, False, False, True, False])
+    else:
+        x = np.array([0, 1, -1, 7, 100, -100, 2**7 - 1, 3]).astype(src)
+    x = x.reshape(2, 4)
+    m = make_model([helper.make_node("BitCast", ["x"], ["y"], to=_tp(dst))],
+                   [("x", _tp(src), ["N", 4])], [("y", _tp(dst), ["N", 4])], opset=26)
+    want = x.view(dst) if dst is not np.bool_ else x != 0
+    np.testing.assert_array_equal(_run(m, {"x": x}).view(np.uint8), want.view(np.uint8))

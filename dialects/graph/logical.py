@@ -1,5 +1,5 @@
 """Logical, bitwise and integer-arithmetic elementwise ops (And/Or/Xor/Not, Bitwise*,
-BitShift, Mod), the comparisons beyond the basic ones and PRelu."""
+BitShift, BitCast, Mod), the comparisons beyond the basic ones and PRelu."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import AnyAttr, irdl_op_definition, operand_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects.graph.base import (
@@ -19,7 +19,7 @@ from infer.dialects.graph.base import (
     check_broadcasts_to,
     same_element_type,
 )
-from infer.dialects.graph.types import int_attr
+from infer.dialects.graph.types import int_attr, is_float, numpy_dtype
 
 _BOOL = IntegerType(1)
 
@@ -240,6 +240,34 @@ class PReluOp(GraphOp):
         return np.where(x < 0, x * slope, x)
 
 
+@irdl_op_definition
+class BitCastOp(GraphOp):
+    """The input's bits read as element type `to`, of the same width (bool is a byte)."""
+
+    name = "graph.bit_cast"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    to = prop_def(AnyAttr())
+    traits = TRAITS
+    ONNX_OP: ClassVar[str | None] = "BitCast"
+
+    @classmethod
+    def check(cls, props, types):
+        src, to = types[0].element_type, props.get("to")
+        if not isinstance(to, IntegerType) and not is_float(to):
+            raise VerifyException(f"'graph.bit_cast' to must be an integer or float type, got {to}")
+        if numpy_dtype(src).itemsize != numpy_dtype(to).itemsize:
+            raise VerifyException(f"'graph.bit_cast' from {src} to {to}: the widths differ")
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [props["to"]]
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        to = numpy_dtype(self.to)
+        return x.view(to) if to != np.bool_ else x != 0
+
+
 __all__ = [
     "AndOp",
     "OrOp",
@@ -250,6 +278,7 @@ __all__ = [
     "BitwiseXorOp",
     "BitwiseNotOp",
     "BitShiftOp",
+    "BitCastOp",
     "ModOp",
     "LessOrEqualOp",
     "GreaterOrEqualOp",

@@ -248,12 +248,12 @@ def good_models() -> None:
 
 def bad_models() -> None:
     x, y = vi("x", T.FLOAT, [1, 3, 4, 4]), vi("y", T.FLOAT, [None] * 4)
-    save("bad_op", [h.make_node("NonMaxSuppression", ["x", "x"], ["y"], name="nms_3")],
+    save("bad_op", [h.make_node("Multinomial", ["x"], ["y"], name="multinomial_3")],
          [x], [y])
     save("bad_domain", [h.make_node("FusedConv", ["x"], ["y"], name="fc",
                                      domain="com.microsoft")],
          [x], [y], extra_opsets=[("com.microsoft", 1)])
-    save("bad_opset", [h.make_node("Relu", ["x"], ["y"])], [x], [y], opset=6, check=False)
+    save("bad_opset", [h.make_node("Add", ["x", "x"], ["y"])], [x], [y], opset=6, check=False)
     save("bad_types", [h.make_node("Add", ["x", "i"], ["y"], name="add_mixed")],
          [x, vi("i", T.INT64, [1])], [y])
     save("bad_shape", [h.make_node("Conv", ["x", "w"], ["y"], name="conv_bad")],

@@ -2,13 +2,13 @@
 // unsupported op of a model in one message, with its domain and that domain's opset.
 
 // RUN: not infer-opt %inputs/bad_op.onnx 2>&1 | filecheck %s --check-prefix=OP
-// OP: infer-opt: error: 1 unsupported op: 'NonMaxSuppression' (node 'nms_3', domain 'ai.onnx' opset 13)
+// OP: infer-opt: error: 1 unsupported op: 'Multinomial' (node 'multinomial_3', domain 'ai.onnx' opset 13)
 
 // RUN: not infer-opt %inputs/bad_domain.onnx 2>&1 | filecheck %s --check-prefix=DOMAIN
 // DOMAIN: infer-opt: error: 1 unsupported op: 'FusedConv' (node 'fc', domain 'com.microsoft' opset 1)
 
 // RUN: not infer-opt %inputs/bad_opset.onnx 2>&1 | filecheck %s --check-prefix=OPSET
-// OPSET: infer-opt: error: unsupported opset version 6 (infer imports opset 7 to 21)
+// OPSET: infer-opt: error: 1 unsupported op: 'Add' (node #0, domain 'ai.onnx' opset 6): unsupported opset version 6 of this op
 
 // RUN: not infer-opt %inputs/bad_types.onnx 2>&1 | filecheck %s --check-prefix=TYPES
 // TYPES: infer-opt: error: op 'Add' (node 'add_mixed', opset 13): operands have different element types: f32 and i64

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, Float16Type
 
 from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import (
@@ -15,6 +16,7 @@ from infer.frontend.onnx_ops.builder import (
     dims,
     element,
 )
+from infer.frontend.onnx_ops.elementwise import element_type
 
 # Constants
 # ---------------------------------------------------------------------------------------
@@ -203,7 +205,18 @@ def pad(
     return b.emit1(G.PadOp, data, pads, constant_value, axes, mode=mode)
 
 
+def bit_cast(b: OpBuilder, input: Value, *, to: int) -> Value:
+    dst = element_type(to)
+    for t in (element(input), dst):
+        if isinstance(t, BFloat16Type | Float16Type):  # widen-half would change the bits
+            raise Unsupported(f"half-precision element type {t} is not supported")
+    if G.numpy_dtype(element(input)).itemsize != G.numpy_dtype(dst).itemsize:
+        raise NodeError(f"'to' ({dst}) and the input ({element(input)}) differ in width")
+    return b.emit1(G.BitCastOp, input, to=dst)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
+    "BitCast": {26: bit_cast},
     "Constant": {1: constant},
     "ConstantOfShape": {9: constant_of_shape},
     "Reshape": {5: reshape},

@@ -15,7 +15,7 @@ from xdsl.ir import Operation, SSAValue
 from infer.dialects import graph
 from infer.lowering.graph_ops.base import operand_element
 from infer.lowering.graph_ops.elementwise import scalar
-from infer.lowering.loop_builder import LoopBuilder, is_unsigned
+from infer.lowering.loop_builder import LoopBuilder, is_unsigned, storage_type
 
 _BITWISE: dict[type[Operation], type[Operation]] = {
     graph.AndOp: arith.AndIOp,
@@ -56,6 +56,18 @@ def _bit_shift(b: LoopBuilder, op: graph.BitShiftOp, x: list[SSAValue]) -> SSAVa
         return b.insert(arith.ShRSIOp(v, safe)).results[0]
     shift = arith.ShLIOp if op.direction.data == "LEFT" else arith.ShRUIOp
     return b.select(in_range, b.insert(shift(v, safe)).results[0], b.const(0, v.type))
+
+
+@scalar(graph.BitCastOp)
+def _bit_cast(b: LoopBuilder, op: graph.BitCastOp, x: list[SSAValue]) -> SSAValue:
+    """The same bits: a float <-> integer bitcast; integers of one width are one signless
+    storage type; bool's byte is 0 or 1 (a byte cast to bool tests it against 0)."""
+    v, to = x[0], storage_type(op.to)
+    if to == IntegerType(1):
+        return b.cmpi("ne", v, b.const(0, v.type))
+    if v.type == IntegerType(1):
+        return b.insert(arith.ExtUIOp(v, to)).results[0]
+    return v if v.type == to else b.insert(arith.BitcastOp(v, to)).results[0]
 
 
 @scalar(graph.ModOp)

@@ -29,6 +29,7 @@ builtin.module {
     %clip = graph.clip %x, %lo, %hi : (tensor<2x3xf32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
     %cast = graph.cast %x {to = i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
     %cast_u8 = graph.cast %i {to = ui8} : (tensor<2x3xi32>) -> tensor<2x3xui8>
+    %bit_cast = graph.bit_cast %x {to = i32} : (tensor<2x3xf32>) -> tensor<2x3xi32>
     %add = graph.add %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
     %sub = graph.sub %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
     %mul = graph.mul %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
@@ -169,6 +170,7 @@ builtin.module {
 // CHECK-NEXT:    %clip = graph.clip %x, %lo, %hi : (tensor<2x3xf32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %cast = graph.cast %x {to = i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
 // CHECK-NEXT:    %cast_u8 = graph.cast %i {to = ui8} : (tensor<2x3xi32>) -> tensor<2x3xui8>
+// CHECK-NEXT:    %bit_cast = graph.bit_cast %x {to = i32} : (tensor<2x3xf32>) -> tensor<2x3xi32>
 // CHECK-NEXT:    %add = graph.add %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %sub = graph.sub %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %mul = graph.mul %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
