@@ -17,7 +17,7 @@ op bases), then the ops by ONNX category as onnx-mlir groups them: `elementwise`
 (convolution, pooling, normalization), `vision` (resize, transposed convolution, sampling),
 `tensor` (shapes, concatenation), `indexing` (gathers, scatters), `nchwc` (the blocked
 channel layout) and the small families `cumulative`, `selection` (Hardmax, TopK),
-`sorting` (Unique), `detection` (NonMaxSuppression) and `einsum`.
+`sorting` (Unique), `detection` (NonMaxSuppression), `einsum` and `signal` (DFT).
 Canonicalization patterns are in `canonicalize`, numpy semantics in `evaluate`.
 """
 
@@ -39,6 +39,7 @@ from infer.dialects.graph import (
     nchwc,
     nn,
     selection,
+    signal,
     sorting,
     tensor,
     types,
@@ -56,6 +57,7 @@ from infer.dialects.graph.math import *  # noqa: F403
 from infer.dialects.graph.nchwc import *  # noqa: F403
 from infer.dialects.graph.nn import *  # noqa: F403
 from infer.dialects.graph.selection import *  # noqa: F403
+from infer.dialects.graph.signal import *  # noqa: F403
 from infer.dialects.graph.sorting import *  # noqa: F403
 from infer.dialects.graph.tensor import *  # noqa: F403
 from infer.dialects.graph.types import *  # noqa: F403
@@ -63,7 +65,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    cumulative, selection, sorting, detection, einsum,
+    cumulative, selection, sorting, detection, einsum, signal,
 )
 
 

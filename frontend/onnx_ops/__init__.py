@@ -32,6 +32,7 @@ from infer.frontend.onnx_ops import (
     math,
     nn,
     selection,
+    signal,
     sorting,
     tensor,
     vision,
@@ -54,6 +55,7 @@ OPS: dict[str, dict[int, OpFn | Expansion]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
     **cumulative.OPS, **selection.OPS, **sorting.OPS, **detection.OPS, **einsum.OPS,
+    **signal.OPS,
 }
 
 __all__ = [

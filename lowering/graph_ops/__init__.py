@@ -29,6 +29,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     selection,
     shape_dialect,
     shape_ops,
+    signal,
     sorting,
     vision,
 )

@@ -515,9 +515,10 @@ def _operand_index(op: Operation, i: int) -> list[Dim]:
     return [0] * len(cast(TensorType, op.operands[i].type).get_shape())
 
 
-def _int_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> Dim:
-    """Range's integer operand i as a dim: an int when it is a constant, the map
-    evaluated on the source's dims when it is an inlined `shape.of`, else loaded."""
+def int_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> Dim:
+    """`op`'s integer scalar operand i (Range's bounds, an axis) as a dim: an int when
+    it is a constant, the map evaluated on the source's dims when it is an inlined
+    `shape.of`, else loaded."""
     entries = inline_shape(s, ins[i])
     if entries is not None:
         return entries[0]
@@ -579,9 +580,9 @@ def _range(s: Lowering, op: graph.RangeOp, ins: list[SSAValue]) -> list[SSAValue
         if not isinstance(n, int):
             n = _float_range_length(b, start, _float_scalar(s, op, ins, 1), delta)
     else:
-        start_d, delta_d = _int_scalar(s, op, ins, 0), _int_scalar(s, op, ins, 2)
+        start_d, delta_d = int_scalar(s, op, ins, 0), int_scalar(s, op, ins, 2)
         if not isinstance(n, int):
-            n = _int_range_length(b, start_d, _int_scalar(s, op, ins, 1), delta_d)
+            n = _int_range_length(b, start_d, int_scalar(s, op, ins, 1), delta_d)
         start, delta = _as_element(b, start_d, element), _as_element(b, delta_d, element)
     out = _fresh(s, op, [n])
     with b.loop_nest(b.dims(out)) as ivs:

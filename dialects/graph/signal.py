@@ -1,0 +1,112 @@
+"""Signal processing: the discrete Fourier transform (DFT) and the short-time one (STFT).
+
+Complex tensors are real ones with a last dim of 2 (real, imaginary), as ONNX has them; a
+real signal has a last dim of 1.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, var_operand_def
+from xdsl.utils.exceptions import VerifyException
+
+from infer.dialects import dims as D
+from infer.dialects.dims import DYN, Dim
+from infer.dialects.graph.base import TRAITS, GraphOp
+from infer.dialects.graph.types import int_attr, is_float
+
+
+def _scalar(c: np.ndarray | None) -> int | None:
+    return None if c is None else int(np.asarray(c).reshape(-1)[0])
+
+
+@irdl_op_definition
+class DFTOp(GraphOp):
+    """The DFT of `input` along `axis` (an integer scalar, in [-r, -2] or [0, r - 2]),
+    zero-padded or cut to `dft_length` (optional scalar; by default the axis' length, or
+    2 * (length - 1) for the inverse of a one-sided spectrum).
+
+    inverse: e^{+2 pi i kn / L} / L instead of e^{-2 pi i kn / L}. onesided: a forward
+    transform keeps bins 0 .. L / 2 (the rest mirror them for a real signal); an inverse one
+    reads such a half spectrum and returns the real signal (last dim 1), numpy's irfft.
+    """
+
+    name = "graph.dft"
+    ONNX_OP: ClassVar[str | None] = "DFT"
+    input = operand_def(TensorType)
+    axis = operand_def(TensorType)
+    dft_length = var_operand_def(TensorType)
+    output = result_def(TensorType)
+    inverse = prop_def(IntegerAttr, default_value=int_attr(0))
+    onesided = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        x = types[0]
+        if not is_float(x.element_type):
+            raise VerifyException(f"'graph.dft' needs a float input, got {x.element_type}")
+        shape = x.get_shape()
+        if len(shape) < 2 or shape[-1] not in (1, 2):
+            raise VerifyException("'graph.dft' input's last dim must be 1 (real) or 2 "
+                                  f"(complex), got shape {list(shape)}")
+        if cls.prop(props, "inverse") and cls.prop(props, "onesided") and shape[-1] != 2:
+            raise VerifyException("'graph.dft' inverse of a one-sided spectrum needs a "
+                                  "complex input")
+        for t, what in zip(types[1:], ("axis", "dft_length"), strict=False):
+            if not isinstance(t.element_type, IntegerType) or t.get_shape() not in ((), (1,)):
+                raise VerifyException(f"'graph.dft' {what} must be an integer scalar")
+        if len(types) > 3:
+            raise VerifyException("'graph.dft' takes at most one dft_length operand")
+
+    @classmethod
+    def length(cls, props, n: Dim, dft_length: Dim | None) -> tuple[Dim, Dim]:
+        """The transform's length L for an axis of n entries, and the output's dim there."""
+        inverse, onesided = cls.prop(props, "inverse"), cls.prop(props, "onesided")
+        if dft_length is None:
+            dft_length = 2 * (n - 1) if inverse and onesided else n
+        return dft_length, dft_length // 2 + 1 if onesided and not inverse else dft_length
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        rank = len(x)
+        complex_out = 1 if cls.prop(props, "inverse") and cls.prop(props, "onesided") else 2
+        given = len(dims) > 2
+        length = _scalar(consts[2]) if given else None
+        axis = _scalar(consts[1])
+        if axis is None:  # each signal dim may be the axis: unchanged only if the length is
+            same = not given and not cls.prop(props, "onesided")
+            return [[d if same else DYN for d in x[:-1]] + [complex_out]]
+        if not -rank <= axis <= rank - 2 or axis == -1:
+            raise ValueError(f"axis {axis} is out of range for rank {rank} (the last dim "
+                             "holds the complex parts)")
+        axis %= rank
+        out = list(x[:-1]) + [complex_out]
+        if given and length is None:
+            length = DYN
+        if length is not None and isinstance(length, int) and length < 1:
+            raise ValueError(f"dft_length {length} must be at least 1")
+        n, out[axis] = cls.length(props, x[axis], length)
+        D.require(D.AT_LEAST, n, 1, "the DFT's length")
+        return [out]
+
+    def numpy(self, x: np.ndarray, axis: np.ndarray, dft_length: np.ndarray | None = None
+              ) -> np.ndarray:
+        a = _scalar(axis) % x.ndim
+        n, out_n = self.length(self.properties, x.shape[a], _scalar(dft_length))
+        signal = x[..., 0] + 1j * x[..., 1] if x.shape[-1] == 2 else x[..., 0]
+        signal = signal.astype(np.complex128)
+        if self.inverse.value.data and self.onesided.value.data:
+            y = np.fft.irfft(signal, n=n, axis=a)[..., None]
+        else:
+            y = (np.fft.ifft if self.inverse.value.data else np.fft.fft)(signal, n=n, axis=a)
+            y = np.take(y, np.arange(out_n), axis=a)
+            y = np.stack((y.real, y.imag), axis=-1)
+        return y.astype(x.dtype)
+
+
+__all__ = ["DFTOp"]

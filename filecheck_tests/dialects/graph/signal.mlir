@@ -1,0 +1,18 @@
+// The signal ops parse, verify, print and round-trip.
+// RUN: infer-opt %s | filecheck %s
+// RUN: infer-opt %s | infer-opt | filecheck %s
+// RUN: infer-opt %s --print-op-generic | infer-opt | filecheck %s
+
+builtin.module {
+  func.func @dft(%x: tensor<?x8x1xf32>, %c: tensor<2x6x2xf64>, %axis: tensor<i64>, %n: tensor<i64>) -> (tensor<?x5x2xf32>, tensor<?x?x1xf64>) {
+    %a = graph.constant dense<1> : tensor<1xi64>
+    %rfft = graph.dft %x, %a {onesided = 1 : i64} : (tensor<?x8x1xf32>, tensor<1xi64>) -> tensor<?x5x2xf32>
+    %irfft = graph.dft %c, %axis, %n {inverse = 1 : i64, onesided = 1 : i64} : (tensor<2x6x2xf64>, tensor<i64>, tensor<i64>) -> tensor<?x?x1xf64>
+    func.return %rfft, %irfft : tensor<?x5x2xf32>, tensor<?x?x1xf64>
+  }
+}
+
+// CHECK-LABEL: func.func @dft
+// CHECK-NEXT:    %a = graph.constant dense<1> : tensor<1xi64>
+// CHECK-NEXT:    %rfft = graph.dft %x, %a {onesided = 1 : i64} : (tensor<?x8x1xf32>, tensor<1xi64>) -> tensor<?x5x2xf32>
+// CHECK-NEXT:    %irfft = graph.dft %c, %axis, %n {inverse = 1 : i64, onesided = 1 : i64} : (tensor<2x6x2xf64>, tensor<i64>, tensor<i64>) -> tensor<?x?x1xf64>

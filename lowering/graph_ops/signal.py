@@ -1,0 +1,138 @@
+"""Lowering of the signal ops: the DFT as a direct sum in f64.
+
+y[k] = sum_n x[n] w^(kn) with w = e^(-+2 pi i / L): the twiddles w^j (j < L) are tabled once
+per run and read at (k * n) mod L, so each is one rounding of cos / sin away from exact
+and the sum's error stays far inside f32's precision, as numpy's FFT (ONNX's reference)
+is. O(L^2) per signal: exact first; a fast transform is a later kernel.
+"""
+
+from __future__ import annotations
+
+import math as pymath
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import Float64Type, TensorType, f64, i64
+from xdsl.ir import SSAValue
+
+from infer.dialects import dims as D
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.lowering.graph_ops.base import Lowering, lowers
+from infer.lowering.graph_ops.shape_ops import int_scalar
+from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
+
+
+def _to_f64(b: LoopBuilder, v: SSAValue) -> SSAValue:
+    return v if isinstance(v.type, Float64Type) else b.insert(arith.ExtFOp(v, f64)).results[0]
+
+
+def _from_f64(b: LoopBuilder, v: SSAValue, t) -> SSAValue:
+    return v if isinstance(t, Float64Type) else b.insert(arith.TruncFOp(v, t)).results[0]
+
+
+def _index_f64(b: LoopBuilder, i: Dim | SSAValue) -> SSAValue:
+    as_int = b.insert(arith.IndexCastOp(b.idx(i), i64)).results[0]
+    return b.insert(arith.SIToFPOp(as_int, f64)).results[0]
+
+
+def _pick(b: LoopBuilder, axis: Dim, dims: Sequence[Dim]) -> Dim:
+    """dims[axis] for an axis known at run time only."""
+    if isinstance(axis, int):
+        return dims[axis]
+    picked: Dim = dims[0]
+    for i in range(1, len(dims)):
+        hit = b.cmpi("eq", b.idx(axis), b.idx(i))
+        picked = Index(b, b.select(hit, b.idx(dims[i]), b.idx(picked)))
+    return picked
+
+
+def _twiddles(s: Lowering, n: Dim) -> tuple[SSAValue, SSAValue]:
+    """cos and sin of 2 pi j / n for j < n, in f64."""
+    b = s.b
+    cos, sin = s.alloc([n], f64), s.alloc([n], f64)
+    step = b.div(b.const(2 * pymath.pi, f64), _index_f64(b, n))
+    with b.loop_nest([n]) as (j,):
+        angle = b.mul(_index_f64(b, j), step)
+        b.store(b.unary(math.CosOp, angle), cos, [j])
+        b.store(b.unary(math.SinOp, angle), sin, [j])
+    return cos, sin
+
+
+@lowers(graph.DFTOp)
+def _dft(s: Lowering, op: graph.DFTOp, ins: list[SSAValue]) -> list[SSAValue]:
+    b = s.b
+    src = ins[0]
+    x = b.dims(src)
+    rank = len(x)
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    element = storage_type(t.element_type)
+    inverse, onesided = op.inverse.value.data, op.onesided.value.data
+    irfft = bool(inverse and onesided)
+    complex_in = x[-1] == 2
+
+    axis = int_scalar(s, op, ins, 1)
+    if isinstance(axis, int):
+        axis %= rank
+    else:  # in [-r, -2] or [0, r - 2]: wrapped, at most r - 2
+        D.require(D.AT_LEAST, axis, -rank, "the DFT's axis")
+        wrapped = b.insert(arith.RemSIOp(b.idx(axis + rank), b.idx(rank))).results[0]
+        axis = Index(b, wrapped)
+        D.require(D.AT_LEAST, rank - 2, axis, "the DFT's axis (wrapped to [0, rank))")
+    n_in = _pick(b, axis, x)
+    given = int_scalar(s, op, ins, 2) if len(ins) > 2 else None
+    length, out_n = op.length(op.properties, n_in, given)
+    D.require(D.AT_LEAST, length, 1, "the DFT's length")
+
+    out_dims: list[Dim] = [out_n if i == axis else d for i, d in enumerate(x[:-1])]
+    if not isinstance(axis, int):
+        out_dims = [Index(b, b.select(b.cmpi("eq", b.idx(axis), b.idx(i)), b.idx(out_n),
+                                      b.idx(d))) for i, d in enumerate(x[:-1])]
+    out = s.alloc(s.typed_dims([*out_dims, 1 if irfft else 2], t), element)
+    cos, sin = _twiddles(s, length)
+    # terms read along the axis: the input's, cut to the length (irfft: the half spectrum)
+    bound = length // 2 + 1 if irfft else length
+    terms = (min(n_in, bound) if isinstance(n_in, int) and isinstance(bound, int)
+             else Index(b, b.min(b.idx(n_in), b.idx(bound))))
+    sign = 1.0 if inverse else -1.0
+    zero = b.const(0.0, f64)
+
+    with b.loop_nest(out_dims) as ivs:
+        k = ivs[axis] if isinstance(axis, int) else _pick(b, axis, ivs)
+
+        def body(m: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+            idx: list[Dim | SSAValue] = list(ivs)
+            if isinstance(axis, int):
+                idx[axis] = m
+            else:
+                idx = [b.select(b.cmpi("eq", b.idx(axis), b.idx(i)), m, b.idx(v))
+                       for i, v in enumerate(ivs)]
+            re = _to_f64(b, b.load(src, [*idx, 0]))
+            im = _to_f64(b, b.load(src, [*idx, 1])) if complex_in else None
+            j = b.insert(arith.RemUIOp(b.idx(Index(b, b.idx(k)) * Index(b, m)),
+                                       b.idx(length))).results[0]
+            c, sn = b.load(cos, [j]), b.load(sin, [j])
+            if irfft:  # bin m and its mirror L - m: 2 Re(X w); bins 0 and L / 2 once, real
+                alone = b.insert(arith.OrIOp(
+                    b.cmpi("eq", m, b.idx(0)),
+                    b.cmpi("eq", b.idx(Index(b, m) * 2), b.idx(length)))).results[0]
+                assert im is not None
+                term = b.sub(b.mul(re, c), b.mul(b.select(alone, zero, im), sn))
+                weight = b.select(alone, b.const(1.0, f64), b.const(2.0, f64))
+                return [b.add(acc[0], b.mul(weight, term)), acc[1]]
+            # (re + i im)(c + i sign sn)
+            s_sn = b.mul(b.const(sign, f64), sn)
+            if im is None:
+                return [b.add(acc[0], b.mul(re, c)), b.add(acc[1], b.mul(re, s_sn))]
+            return [b.add(acc[0], b.sub(b.mul(re, c), b.mul(im, s_sn))),
+                    b.add(acc[1], b.add(b.mul(im, c), b.mul(re, s_sn)))]
+
+        total_re, total_im = b.reduce_loop(0, terms, [zero, zero], body)
+        if inverse:
+            scale = _index_f64(b, length)
+            total_re, total_im = b.div(total_re, scale), b.div(total_im, scale)
+        b.store(_from_f64(b, total_re, element), out, [*ivs, 0])
+        if not irfft:
+            b.store(_from_f64(b, total_im, element), out, [*ivs, 1])
+    return [out]

@@ -1,0 +1,112 @@
+"""The DFT against numpy's FFT computed in f64 (ONNX's reference is numpy's FFT): every
+direction and side, zero-padding and cutting by dft_length, axes fed at run time, and
+the errors a bad axis or length gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from onnx import TensorProto as TP
+from onnx import helper
+
+import infer
+from infer.errors import InferError
+
+from .helpers import make_model
+
+RNG = np.random.default_rng(0)
+
+
+def _dft_model(shape, *, onesided=0, inverse=0, axis=None, length=None, runtime=False,
+               elem=TP.FLOAT, out_last=2):
+    """DFT-20 over x of `shape`; axis and dft_length constants, or inputs if `runtime`."""
+    inputs = [("x", elem, shape)]
+    inits = []
+    names = ["x", "", ""]
+    for i, (name, value) in enumerate((("dft_length", length), ("axis", axis)), start=1):
+        if value is None:
+            continue
+        names[i] = name
+        if runtime:
+            inputs.append((name, TP.INT64, []))
+        else:
+            inits.append(helper.make_tensor(name, TP.INT64, [], [value]))
+    node = helper.make_node("DFT", names, ["y"], onesided=onesided, inverse=inverse)
+    out_rank = len(shape)
+    return make_model([node], inputs, [("y", elem, [f"d{i}" for i in range(out_rank - 1)]
+                                        + [out_last])], inits, opset=20)
+
+
+def _expected(x, axis, *, onesided=0, inverse=0, length=None):
+    signal = x[..., 0] + 1j * x[..., 1] if x.shape[-1] == 2 else x[..., 0].astype(complex)
+    a = axis % x.ndim
+    if inverse and onesided:
+        n = length or 2 * (x.shape[a] - 1)
+        return np.fft.irfft(signal, n=n, axis=a)[..., None]
+    n = length or x.shape[a]
+    y = (np.fft.ifft if inverse else np.fft.fft)(signal, n=n, axis=a)
+    if onesided:
+        y = np.take(y, np.arange(n // 2 + 1), axis=a)
+    return np.stack((y.real, y.imag), -1)
+
+
+def _close(got, want):
+    scale = np.abs(want).max()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6 * scale)
+
+
+CASES = [  # (shape, axis, onesided, inverse, length)
+    ((2, 8, 1), 1, 0, 0, None),
+    ((2, 7, 2), -2, 0, 0, None),
+    ((1, 6, 5, 2), 1, 0, 1, None),
+    ((1, 6, 5, 1), 2, 1, 0, None),
+    ((3, 9, 1), 1, 1, 0, 16),
+    ((3, 9, 2), 1, 0, 0, 4),
+    ((2, 5, 2), 1, 1, 1, None),
+    ((2, 5, 2), 1, 1, 1, 9),
+    ((2, 6, 2), 1, 1, 1, 4),
+    ((4, 3, 2), 0, 0, 1, None),
+]
+
+
+@pytest.mark.parametrize(("shape", "axis", "onesided", "inverse", "length"), CASES)
+def test_dft(shape, axis, onesided, inverse, length):
+    x = RNG.standard_normal(shape).astype(np.float32)
+    m = _dft_model(list(shape), onesided=onesided, inverse=inverse, axis=axis, length=length,
+                   out_last=1 if inverse and onesided else 2)
+    got = infer.compile(m).run({"x": x})["y"]
+    _close(got, _expected(x, axis, onesided=onesided, inverse=inverse, length=length))
+
+
+def test_dft_runtime_axis_and_length():
+    """One compile transforms along whichever axis and length the inputs give."""
+    m = _dft_model(["N", "H", "W", 1], onesided=1, axis=1, length=8, runtime=True)
+    compiled = infer.compile(m)
+    for shape, axis, length in (((1, 6, 4, 1), 1, 8), ((2, 3, 5, 1), 2, 3), ((2, 3, 5, 1), -2, 5)):
+        x = RNG.standard_normal(shape).astype(np.float32)
+        got = compiled.run({"x": x, "axis": np.array(axis), "dft_length": np.array(length)})
+        _close(got["y"], _expected(x, axis, onesided=1, length=length))
+    x = RNG.standard_normal((1, 6, 4, 1)).astype(np.float32)
+    for axis, length, message in ((3, 4, "axis"), (-1, 4, "axis"), (-5, 4, "axis"),
+                                  (1, 0, "length")):
+        with pytest.raises(infer.ShapeError, match=message):
+            compiled.run({"x": x, "axis": np.array(axis), "dft_length": np.array(length)})
+
+
+@pytest.mark.parametrize(("dtype", "elem"), [(np.float64, TP.DOUBLE), (np.float16, TP.FLOAT16)])
+def test_dft_other_floats(dtype, elem):
+    x = RNG.standard_normal((2, 12, 2)).astype(dtype)
+    got = infer.compile(_dft_model([2, 12, 2], axis=1, elem=elem)).run({"x": x})["y"]
+    assert got.dtype == dtype
+    want = _expected(x.astype(np.float64), 1)
+    if dtype == np.float16:  # rounded once from the f32 result
+        np.testing.assert_allclose(got, want, rtol=2e-3, atol=1e-2)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_dft_refusals():
+    with pytest.raises(InferError, match="axis 2 is out of range"):
+        infer.compile(_dft_model([2, 4, 1], axis=2))
+    with pytest.raises(InferError, match="complex input"):
+        infer.compile(_dft_model([2, 4, 1], onesided=1, inverse=1, axis=1, out_last=1))
