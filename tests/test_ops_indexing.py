@@ -70,6 +70,10 @@ CASES = [
     ("ReverseSequence", {"x": X4[0].copy(), "n": _i64(5, 8)}, {}, {}, 10),
     ("Tile", {"x": X, "r": _i64(2, 0)}, {}, {}, 13),
     ("Tile", {"x": X4}, {}, {"r": _i64(1, 2, 1, 3)}, 13),
+    ("TensorScatter", {"x": X4, "u": X4[:, :3] + 1, "w": _i64(5, 0)}, {"axis": 1}, {}, 24),
+    ("TensorScatter", {"x": X4, "u": X4[:, :, :, :2] * 2, "w": _i64(2, 7)},
+     {"axis": -1, "mode": "circular"}, {}, 24),
+    ("TensorScatter", {"x": X4, "u": X4[:, :, :1] - 1}, {}, {}, 24),
 ]
 
 
@@ -106,10 +110,12 @@ def test_indexing_op(case) -> None:
     ("ReverseSequence", {"x": X, "n": _i64(1, 5, 0)}, {"batch_axis": 0, "time_axis": 1},
      "index 5 out of range"),
     ("Tile", {"x": X, "r": _i64(1, -2)}, {}, "shape entry 1 -2"),
+    ("TensorScatter", {"x": X4, "u": X4[:, :3], "w": _i64(5, 6)}, {"axis": 1},
+     "index 6 out of range for a dim of size 6"),
 ])
 def test_values_out_of_range_fail_at_run_time(op, inputs, attrs, message) -> None:
-    compiled = infer.compile(_model(op, inputs, attrs, {}, 18 if op != "ReverseSequence"
-                                    else 10))
+    opset = {"ReverseSequence": 10, "TensorScatter": 24}.get(op, 18)
+    compiled = infer.compile(_model(op, inputs, attrs, {}, opset))
     with pytest.raises(infer.ShapeError, match=message):
         compiled.run(inputs)
 
@@ -172,3 +178,18 @@ def test_scatter_reductions_of_bools(reduction) -> None:
     model = _model("ScatterElements", feeds, {"axis": 1, "reduction": reduction}, {}, 18)
     np.testing.assert_array_equal(infer.compile(model).run(feeds)["y"],
                                   ReferenceEvaluator(model).run(None, feeds)[0])
+
+
+def test_tensor_scatter_circular_negative_start_wraps_as_reference() -> None:
+    """onnxruntime rejects a negative write index; ONNX's reference wraps it (floor
+    modulo), and so does the compiled op, at two cache sizes from one compile."""
+    m = make_model([helper.make_node("TensorScatter", ["x", "u", "w"], ["y"],
+                                     mode="circular")],
+                   [("x", TP.FLOAT, [2, "S", 3]), ("u", TP.FLOAT, [2, 2, 3]),
+                    ("w", TP.INT64, [2])], [("y", TP.FLOAT, [2, "S", 3])], opset=24)
+    compiled = infer.compile(m)
+    for s in (3, 5):
+        feeds = {"x": R.standard_normal((2, s, 3)).astype(np.float32),
+                 "u": R.standard_normal((2, 2, 3)).astype(np.float32), "w": _i64(-1, 4)}
+        (want,) = ReferenceEvaluator(m).run(None, feeds)
+        np.testing.assert_array_equal(compiled.run(feeds)["y"], want)

@@ -21,6 +21,7 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    var_operand_def,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -549,6 +550,71 @@ class CompressOp(GraphOp):
         return [[*x[:axis], DYN, *x[axis + 1:]]]
 
 
+@irdl_op_definition
+class TensorScatterOp(GraphOp):
+    """A KV-cache update: a copy of `past` with, for each index before `axis` (batch b
+    first), update's entries along `axis` written from position write_indices[b] (0 without
+    them) on; mode "circular" wraps positions modulo past's dim there, "linear" requires
+    them to fit (checked at run time)."""
+
+    name = "graph.tensor_scatter"
+    ONNX_OP: ClassVar[str | None] = "TensorScatter"
+    past = operand_def(TensorType)
+    update = operand_def(TensorType)
+    write_indices = var_operand_def(TensorType)
+    output = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=int_attr(-2))
+    mode = prop_def(StringAttr, default_value=StringAttr("linear"))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        past, update = types[0], types[1]
+        if past.element_type != update.element_type:
+            raise VerifyException("'graph.tensor_scatter' past and update differ in type")
+        if len(past.get_shape()) != len(update.get_shape()):
+            raise VerifyException("'graph.tensor_scatter' past and update differ in rank")
+        if cls.prop(props, "mode") not in ("linear", "circular"):
+            raise VerifyException("'graph.tensor_scatter' mode must be linear or circular")
+        for t in types[2:]:
+            if t.element_type != IntegerType(64) or len(t.get_shape()) != 1:
+                raise VerifyException("'graph.tensor_scatter' write_indices must be 1-D i64")
+
+    @classmethod
+    def sequence_axis(cls, props, rank: int) -> int:
+        axis = normalize_axis(cls.prop(props, "axis"), rank, "axis")
+        if axis == 0:
+            raise ValueError("axis must not be 0, the batch dim")
+        return axis
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        past, update = dims[0], dims[1]
+        axis = cls.sequence_axis(props, len(past))
+        for i, (p, u) in enumerate(zip(past, update, strict=True)):
+            if i != axis:
+                D.require(D.EQUAL, u, p, f"update's and past's dim {i}")
+        D.require(D.AT_LEAST, past[axis], update[axis], "past's sequence dim vs update's")
+        if len(dims) > 2:
+            D.require(D.EQUAL, dims[2][0], past[0], "write_indices' length and the batch")
+        return [list(past)]
+
+    def numpy(self, past: np.ndarray, update: np.ndarray,
+              write_indices: np.ndarray | None = None) -> np.ndarray:
+        axis = self.sequence_axis(self.properties, past.ndim)
+        n, m = past.shape[axis], update.shape[axis]
+        starts = np.zeros(past.shape[0], np.int64) if write_indices is None else write_indices
+        out = past.copy()
+        for b, start in enumerate(starts):
+            pos = start + np.arange(m)
+            if self.mode.data == "circular":
+                pos %= n
+            elif m and not 0 <= start <= n - m:
+                raise ValueError(f"write index {start} of batch {b} leaves no room for {m}")
+            out[b].swapaxes(0, axis - 1)[pos] = update[b].swapaxes(0, axis - 1)
+        return out
+
+
 __all__ = [
     "REDUCTIONS",
     "CompressOp",
@@ -563,6 +629,7 @@ __all__ = [
     "ScatterNDOp",
     "ScatterOp",
     "SpaceToDepthOp",
+    "TensorScatterOp",
     "TileOp",
     "TriluOp",
 ]

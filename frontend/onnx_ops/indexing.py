@@ -91,7 +91,14 @@ def compress(b: OpBuilder, input: Value, condition: Value, *, axis: int | None =
     return b.emit1(G.CompressOp, input, condition, axis=axis)
 
 
+def tensor_scatter(b: OpBuilder, past_cache: Value, update: Value,
+                   write_indices: Value | None = None, *, axis: int | None = None,
+                   mode: str | None = None) -> Value:
+    return b.emit1(G.TensorScatterOp, past_cache, update, write_indices, axis=axis, mode=mode)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
+    "TensorScatter": {24: tensor_scatter},
     "GatherElements": {11: gather_elements},
     "ScatterElements": {11: _scatter(G.ScatterElementsOp)},
     "Scatter": {9: _scatter(G.ScatterOp)},

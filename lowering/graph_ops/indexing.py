@@ -123,6 +123,33 @@ def _scatter_elements(s: Lowering, op: graph.ScatterElementsOp, ins: list[SSAVal
     return [out]
 
 
+@lowers(graph.TensorScatterOp)
+def _tensor_scatter(s: Lowering, op: graph.TensorScatterOp, ins: list[SSAValue]
+                    ) -> list[SSAValue]:
+    b = s.b
+    past, update = ins[0], ins[1]
+    x, u = b.dims(past), b.dims(update)
+    axis = op.sequence_axis(op.properties, len(x))
+    circular = op.mode.data == "circular"
+    (out,) = s.alloc_results(op, ins)
+    if len(ins) > 2 and not circular:  # each start leaves room for the update
+        check_indices(b, ins[2], x[axis] - u[axis] + 1, to_index, lo=0)
+    _copy(b, past, out)
+    with b.loop_nest(u) as ivs:
+        pos: Dim = Index(b, ivs[axis])
+        if len(ins) > 2:
+            pos = pos + to_index(b, b.load(ins[2], [ivs[0]]))
+        if circular:  # numpy's floor modulo: a negative start wraps from the end
+            n = b.idx(x[axis])
+            r = b.insert(arith.RemSIOp(b.idx(pos), n)).results[0]
+            neg = b.cmpi("slt", r, b.idx(0))
+            pos = Index(b, b.select(neg, b.insert(arith.AddiOp(r, n)).results[0], r))
+        dst: list[Dim | SSAValue] = list(ivs)
+        dst[axis] = pos
+        b.store(b.load(update, ivs), out, dst)
+    return [out]
+
+
 def _index_tuple(b: LoopBuilder, indices: SSAValue, at: Sequence[SSAValue], x: list[Dim]
                  ) -> list[Dim]:
     """The wrapped entries of indices[at..., :], entry j indexing a dim of size x[j]."""

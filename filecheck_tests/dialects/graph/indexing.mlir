@@ -22,6 +22,7 @@ builtin.module {
     %nz = graph.non_zero %x : (tensor<2x3xf32>) -> tensor<2x?xi64>
     %cmp = graph.compress %x, %b {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2xi1>) -> tensor<?x3xf32>
     %flat = graph.compress %x, %b : (tensor<2x3xf32>, tensor<2xi1>) -> tensor<?xf32>
+    %kv = graph.tensor_scatter %x, %x, %r {axis = 1 : i64, mode = "circular"} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
     func.return
   }
 }
@@ -45,6 +46,7 @@ builtin.module {
 // CHECK-NEXT:      %nz = graph.non_zero %x : (tensor<2x3xf32>) -> tensor<2x?xi64>
 // CHECK-NEXT:      %cmp = graph.compress %x, %b {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2xi1>) -> tensor<?x3xf32>
 // CHECK-NEXT:      %flat = graph.compress %x, %b : (tensor<2x3xf32>, tensor<2xi1>) -> tensor<?xf32>
+// CHECK-NEXT:      %kv = graph.tensor_scatter %x, %x, %r {axis = 1 : i64, mode = "circular"} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
 // CHECK-NEXT:      func.return
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }
