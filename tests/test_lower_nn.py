@@ -291,3 +291,48 @@ def test_max_pool_8bit_integers(dtype: type) -> None:
     x = RNG.integers(info.min, info.max, (2, 2, 5, 6), endpoint=True).astype(dtype)
     x[0, 0] = info.min
     _check(m, [{"x": x}, {"x": x[:1]}])
+
+
+def _indices_model(attrs: dict[str, Any], x_shape: Sequence[int | str],
+                   elem: int = TensorProto.FLOAT) -> onnx.ModelProto:
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], **attrs)
+    graph = helper.make_graph(
+        [node], "test", [helper.make_tensor_value_info("x", elem, list(x_shape))],
+        [helper.make_tensor_value_info("y", elem, None),
+         helper.make_tensor_value_info("i", TensorProto.INT64, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)])
+    model.ir_version = 8
+    return onnx.shape_inference.infer_shapes(model)
+
+
+# column-major indices (storage_order 1) against onnxruntime's 2-D pools, which have them
+INDICES_CASES = [(c, 0) for c in POOL_CASES] + [
+    (c, 1) for c, (shape, _) in POOL_CASES.items() if len(shape) == 4]
+
+
+@pytest.mark.parametrize(("case", "storage_order"), INDICES_CASES)
+def test_max_pool_indices(case: str, storage_order: int) -> None:
+    """Indices over the whole input (batch and channel included), row- or column-major in
+    the spatial dims; ties (rounded inputs repeat) go to the first tap."""
+    x_shape, attrs = POOL_CASES[case]
+    m = _indices_model({**attrs, "storage_order": storage_order}, ["N", *x_shape[1:]])
+    compiled = infer.compile(m)
+    for x in (np.round(_rand(x_shape) * 2), np.round(_rand(x_shape[1:])[None])):
+        ours, theirs = compiled.run({"x": x}), run_onnxruntime(m, {"x": x})
+        for got, want in zip(ours.values(), theirs, strict=True):
+            np.testing.assert_array_equal(got, want)
+
+
+def test_max_pool_indices_nan_and_int8() -> None:
+    """A NaN wins over numbers (the value propagates, as MaxPool's does) at its first
+    position; 8-bit integers compare by their signedness."""
+    m = _indices_model({"kernel_shape": [2, 2]}, [1, 1, 3, 3])
+    x = np.array([[[[1, np.nan, 2], [np.nan, 0, 5], [3, 4, -1]]]], np.float32)
+    got = infer.compile(m).run({"x": x})
+    np.testing.assert_array_equal(got["y"], [[[[np.nan, np.nan], [np.nan, 5]]]])
+    np.testing.assert_array_equal(got["i"], [[[[1, 1], [3, 5]]]])
+    m = _indices_model({"kernel_shape": [2], "strides": [2]}, [1, 2, 4], TensorProto.UINT8)
+    x = np.array([[[200, 7, 0, 255], [9, 9, 1, 3]]], np.uint8)
+    got = infer.compile(m).run({"x": x})
+    np.testing.assert_array_equal(got["y"], [[[200, 255], [9, 3]]])
+    np.testing.assert_array_equal(got["i"], [[[0, 3], [4, 7]]])

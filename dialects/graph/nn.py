@@ -179,10 +179,42 @@ class MaxPoolOp(PoolOp):
     @classmethod
     def check(cls, props, types):
         super().check(props, types)
-        e = types[0].element_type
-        if not (is_float(e) or e in (IntegerType(8), IntegerType(8, Signedness.UNSIGNED))):
-            raise VerifyException(f"'{cls.name}' expects a float or 8-bit integer tensor, "
-                                  f"got {types[0]}")
+        _max_pool_element(cls, types[0])
+
+
+def _max_pool_element(cls: type[GraphOp], t: TensorType) -> None:
+    e = t.element_type
+    if not (is_float(e) or e in (IntegerType(8), IntegerType(8, Signedness.UNSIGNED))):
+        raise VerifyException(f"'{cls.name}' expects a float or 8-bit integer tensor, got {t}")
+
+
+@irdl_op_definition
+class MaxPoolWithIndicesOp(PoolOp):
+    """MaxPool whose Indices output is used: each max's flat index into the input (over
+    all its dims, the spatial ones in row-major order, or column-major with
+    `storage_order` 1); the first of equal maxima, or the first NaN, wins."""
+
+    name = "graph.max_pool_with_indices"
+    ONNX_OP: ClassVar[str | None] = None  # imported from a MaxPool with two outputs
+    FOLDABLE: ClassVar[bool] = False
+    FLOAT_ONLY: ClassVar[bool] = False
+    Y = result_def(TensorType)
+    indices = result_def(TensorType)
+    storage_order = prop_def(IntegerAttr, default_value=int_attr(0))
+
+    @classmethod
+    def check(cls, props, types):
+        super().check(props, types)
+        _max_pool_element(cls, types[0])
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        (y,) = super().output_dims(props, dims, consts)
+        return [y, list(y)]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [elements[0], IntegerType(64)]
 
 
 @irdl_op_definition
@@ -343,6 +375,7 @@ __all__ = [
     "ConvOp",
     "PoolOp",
     "MaxPoolOp",
+    "MaxPoolWithIndicesOp",
     "AveragePoolOp",
     "GlobalPoolOp",
     "GlobalAveragePoolOp",

@@ -133,10 +133,15 @@ def max_pool(
     ceil_mode: int | None = None,
     dilations: list[int] | None = None,
     pads: list[int] | None = None,
-    storage_order: int = 0,
+    storage_order: int | None = None,
     strides: list[int] | None = None,
-) -> Value:
-    return _pool(b, G.MaxPoolOp, x, auto_pad, ceil_mode, dilations, kernel_shape, pads, strides)
+) -> Value | list[Value]:
+    if len(b.used) < 2 or not b.used[1]:  # no Indices, or ones nothing reads
+        return _pool(b, G.MaxPoolOp, x, auto_pad, ceil_mode, dilations, kernel_shape, pads,
+                     strides)
+    y = _pool(b, G.MaxPoolWithIndicesOp, x, auto_pad, ceil_mode, dilations, kernel_shape,
+              pads, strides, storage_order=storage_order)
+    return [y, y.owner.results[1]]
 
 
 def average_pool(

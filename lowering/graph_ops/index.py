@@ -48,12 +48,18 @@ def ceil_div(b: LoopBuilder, x: Dim, d: int) -> Dim:
     return x if d == 1 else _binop(b, arith.CeilDivSIOp, x, d)
 
 
-def to_float(b: LoopBuilder, x: Dim, t: Attribute) -> SSAValue:
+def to_i64(b: LoopBuilder, x: Dim | SSAValue) -> SSAValue:
+    """An index value as an i64 (an index tensor's element)."""
+    if isinstance(x, int):
+        return b.const(x, i64)
+    return b.insert(arith.IndexCastOp(b.idx(x), i64)).results[0]
+
+
+def to_float(b: LoopBuilder, x: Dim | SSAValue, t: Attribute) -> SSAValue:
     """An index value as a float of type `t`."""
     if isinstance(x, int):
         return b.const(float(x), t)
-    as_int = b.insert(arith.IndexCastOp(b.idx(x), i64)).results[0]
-    return b.insert(arith.SIToFPOp(as_int, t)).results[0]
+    return b.insert(arith.SIToFPOp(to_i64(b, x), t)).results[0]
 
 
 def broadcast_index(

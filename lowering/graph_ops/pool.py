@@ -13,12 +13,13 @@ sum so LLVM may vectorize it).
 
 from __future__ import annotations
 
+from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim, product
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers
-from infer.lowering.graph_ops.index import as_dim, to_float
+from infer.lowering.graph_ops.index import as_dim, to_float, to_i64
 from infer.lowering.graph_ops.reduction import reduction_init
 from infer.lowering.graph_ops.window import Window, flatten_from
 from infer.lowering.loop_builder import REDUCE, is_unsigned, storage_type
@@ -77,6 +78,63 @@ def _pool(s: Lowering, op: graph.PoolOp, ins: list[SSAValue]) -> list[SSAValue]:
                 v = b.load(y, [*row, ow])
                 b.store(b.div(v, to_float(b, cnt, et)), y, [*row, ow])
     return [y]
+
+
+@lowers(graph.MaxPoolWithIndicesOp, outline=True)
+def _max_pool_with_indices(s: Lowering, op: graph.MaxPoolWithIndicesOp, ins: list[SSAValue]
+                           ) -> list[SSAValue]:
+    """The max pool's loops, keeping beside each running max the flat input index it was
+    read at; a later tap replaces it only if greater, or NaN over a number."""
+    y, idx = s.alloc_results(op, ins)
+    b = s.b
+    x = ins[0]
+    xd, yd = b.dims(x), b.dims(y)
+    et = element_type(op)
+    window = Window.of_pool(op)
+    last = len(window.kernel) - 1
+    init = b.const(reduction_init("max", et), storage_type(et))
+    unsigned = is_unsigned(et)
+    spatial = xd[2:]
+    # the flat index's stride of each spatial dim: row-major, or column-major (order 1)
+    order = list(range(len(spatial)))
+    if op.storage_order.value.data:
+        order.reverse()
+    strides: list[Dim] = [1] * len(spatial)
+    running: Dim = 1
+    for i in reversed(order):
+        strides[i] = running
+        running = running * spatial[i]
+
+    with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as c, b.loop_nest(yd[2:-1]) as outer:
+        row = [n, c, *outer]
+        plane = (as_dim(b, n) * xd[1] + as_dim(b, c)) * product(spatial)
+        with b.loop(0, yd[-1]) as ow:
+            b.store(init, y, [*row, ow])
+            b.store(to_i64(b, plane), idx, [*row, ow])
+        taps = window.taps_at(b, outer, spatial)
+
+        def last_taps(_: list[SSAValue], pos: list[Dim], __: list[SSAValue]) -> list[SSAValue]:
+            base = plane + sum((p * st for p, st in zip(pos, strides, strict=False)), start=0)
+            with b.loop(0, window.kernel[last]) as kw:
+                off = as_dim(b, kw) * window.dilations[last] - window.pads[last]
+                lo, hi = window.outputs(b, last, off, yd[-1], xd[-1])
+                with b.loop(lo, hi) as ow:
+                    iw = as_dim(b, ow) * window.strides[last] + off
+                    acc = b.load(y, [*row, ow])
+                    xv = b.load(x, [n, c, *pos, iw])
+                    if graph.is_float(xv.type):
+                        wins = b.insert(arith.OrIOp(b.cmpf("ogt", xv, acc), b.insert(
+                            arith.AndIOp(b.cmpf("uno", xv, xv), b.cmpf("ord", acc, acc))
+                        ).results[0])).results[0]
+                    else:
+                        wins = b.cmpi("ugt" if unsigned else "sgt", xv, acc)
+                    b.store(b.select(wins, xv, acc), y, [*row, ow])
+                    at = to_i64(b, base + iw * strides[last])
+                    b.store(b.select(wins, at, b.load(idx, [*row, ow])), idx, [*row, ow])
+            return []
+
+        taps.loop(b, [], last_taps)
+    return [y, idx]
 
 
 @lowers(graph.GlobalMaxPoolOp, graph.GlobalAveragePoolOp, outline=True)

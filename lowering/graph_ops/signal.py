@@ -12,13 +12,14 @@ import math as pymath
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import Float64Type, TensorType, f64, i64
+from xdsl.dialects.builtin import Float64Type, TensorType, f64
 from xdsl.ir import SSAValue
 
 from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
+from infer.lowering.graph_ops.index import to_float
 from infer.lowering.graph_ops.shape_ops import int_scalar
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 
@@ -29,11 +30,6 @@ def _to_f64(b: LoopBuilder, v: SSAValue) -> SSAValue:
 
 def _from_f64(b: LoopBuilder, v: SSAValue, t) -> SSAValue:
     return v if isinstance(t, Float64Type) else b.insert(arith.TruncFOp(v, t)).results[0]
-
-
-def _index_f64(b: LoopBuilder, i: Dim | SSAValue) -> SSAValue:
-    as_int = b.insert(arith.IndexCastOp(b.idx(i), i64)).results[0]
-    return b.insert(arith.SIToFPOp(as_int, f64)).results[0]
 
 
 def _pick(b: LoopBuilder, axis: Dim, dims: Sequence[Dim]) -> Dim:
@@ -51,9 +47,9 @@ def _twiddles(s: Lowering, n: Dim) -> tuple[SSAValue, SSAValue]:
     """cos and sin of 2 pi j / n for j < n, in f64."""
     b = s.b
     cos, sin = s.alloc([n], f64), s.alloc([n], f64)
-    step = b.div(b.const(2 * pymath.pi, f64), _index_f64(b, n))
+    step = b.div(b.const(2 * pymath.pi, f64), to_float(b, n, f64))
     with b.loop_nest([n]) as (j,):
-        angle = b.mul(_index_f64(b, j), step)
+        angle = b.mul(to_float(b, j, f64), step)
         b.store(b.unary(math.CosOp, angle), cos, [j])
         b.store(b.unary(math.SinOp, angle), sin, [j])
     return cos, sin
@@ -130,7 +126,7 @@ def _dft(s: Lowering, op: graph.DFTOp, ins: list[SSAValue]) -> list[SSAValue]:
 
         total_re, total_im = b.reduce_loop(0, terms, [zero, zero], body)
         if inverse:
-            scale = _index_f64(b, length)
+            scale = to_float(b, length, f64)
             total_re, total_im = b.div(total_re, scale), b.div(total_im, scale)
         b.store(_from_f64(b, total_re, element), out, [*ivs, 0])
         if not irfft:

@@ -102,3 +102,30 @@ func.func @global_max_pool(%x: tensor<2x3x5xf32>) -> tensor<2x3x1xf32> {
   %y = graph.global_max_pool %x : (tensor<2x3x5xf32>) -> tensor<2x3x1xf32>
   func.return %y : tensor<2x3x1xf32>
 }
+
+// MaxPool with its Indices: beside each running max, the flat input index it was read
+// at (the (n, c) plane's offset, plus h + w * H for column-major storage_order 1); a tap
+// replaces both if greater, or if NaN over a number.
+// CHECK-LABEL: func.func @max_pool_with_indices
+// CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x3x3xf32>
+// CHECK-NEXT:    %[[I:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x3x3xi64>
+// CHECK:                 %[[ACC:.*]] = memref.load %[[Y]][
+// CHECK-NEXT:            %[[XV:.*]] = memref.load %x[
+// CHECK-NEXT:            %[[GT:.*]] = arith.cmpf ogt, %[[XV]], %[[ACC]] : f32
+// CHECK-NEXT:            %[[XNAN:.*]] = arith.cmpf uno, %[[XV]], %[[XV]] : f32
+// CHECK-NEXT:            %[[ANUM:.*]] = arith.cmpf ord, %[[ACC]], %[[ACC]] : f32
+// CHECK-NEXT:            %[[NAN_WINS:.*]] = arith.andi %[[XNAN]], %[[ANUM]] : i1
+// CHECK-NEXT:            %[[WINS:.*]] = arith.ori %[[GT]], %[[NAN_WINS]] : i1
+// CHECK-NEXT:            %[[V:.*]] = arith.select %[[WINS]], %[[XV]], %[[ACC]] : f32
+// CHECK-NEXT:            memref.store %[[V]], %[[Y]][
+// CHECK-NEXT:            %[[H:.*]] = arith.constant 6 : index
+// CHECK-NEXT:            %[[WH:.*]] = arith.muli %{{.*}}, %[[H]] : index
+// CHECK-NEXT:            %[[AT:.*]] = arith.addi %{{.*}}, %[[WH]] : index
+// CHECK-NEXT:            %[[AT64:.*]] = arith.index_cast %[[AT]] : index to i64
+// CHECK-NEXT:            %[[OLD:.*]] = memref.load %[[I]][
+// CHECK-NEXT:            %[[NEW:.*]] = arith.select %[[WINS]], %[[AT64]], %[[OLD]] : i64
+// CHECK-NEXT:            memref.store %[[NEW]], %[[I]][
+func.func @max_pool_with_indices(%x: tensor<?x2x6x7xf32>) -> (tensor<?x2x3x3xf32>, tensor<?x2x3x3xi64>) {
+  %y, %i = graph.max_pool_with_indices %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, storage_order = 1 : i64} : (tensor<?x2x6x7xf32>) -> (tensor<?x2x3x3xf32>, tensor<?x2x3x3xi64>)
+  func.return %y, %i : tensor<?x2x3x3xf32>, tensor<?x2x3x3xi64>
+}
