@@ -336,3 +336,25 @@ def test_max_pool_indices_nan_and_int8() -> None:
     got = infer.compile(m).run({"x": x})
     np.testing.assert_array_equal(got["y"], [[[200, 255], [9, 3]]])
     np.testing.assert_array_equal(got["i"], [[[0, 3], [4, 7]]])
+
+
+def test_batch_normalization_training_mode() -> None:
+    """Normalized by the batch's own mean and biased variance; the running statistics
+    returned move toward them by 1 - momentum (dynamic batch, two sizes, one compile)."""
+    c = 3
+    node = helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "rm", "rv"],
+                            training_mode=1, momentum=0.8, epsilon=1e-3)
+    graph = helper.make_graph(
+        [node], "test", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", c, 4, 5])],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
+         for n, s in (("y", ["N", c, 4, 5]), ("rm", [c]), ("rv", [c]))],
+        [numpy_helper.from_array(_rand([c], positive=p), n)
+         for n, p in (("s", False), ("b", False), ("m", False), ("v", True))])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 15)])
+    m.ir_version = 8
+    compiled = infer.compile(m)
+    for n in (2, 5):
+        x = _rand([n, c, 4, 5]) * 3 + 1
+        for got, want in zip(compiled.run({"x": x}).values(), run_onnxruntime(m, {"x": x}),
+                             strict=True):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -174,12 +174,31 @@ def batch_normalization(
     momentum: float = 0.9,
     spatial: int = 1,
     training_mode: int = 0,
-) -> Value:
-    if training_mode:
-        raise Unsupported("training mode is not supported")
+) -> Value | list[Value]:
     if not spatial:
         raise Unsupported("spatial=0 (per-activation statistics) is not supported")
+    if training_mode:
+        return _batch_normalization_training(b, x, scale, bias, mean, var, epsilon, momentum)
     return b.emit1(G.BatchNormalizationOp, x, scale, bias, mean, var, epsilon=epsilon)
+
+
+def _batch_normalization_training(b: OpBuilder, x: Value, scale: Value, bias: Value,
+                                  mean: Value, var: Value, epsilon: float | None,
+                                  momentum: float) -> list[Value]:
+    """Training mode (opset 14+) normalizes by the batch's statistics (the biased
+    variance) and returns the running ones: stat * momentum + batch stat * (1 - momentum)."""
+    axes = b.ints([a for a in range(len(dims(x))) if a != 1])
+    centered = b.emit1(G.SubOp, x, b.emit1(G.ReduceMeanOp, x, axes, keepdims=1))
+    batch_mean = b.emit1(G.ReduceMeanOp, x, axes, keepdims=0)
+    batch_var = b.emit1(G.ReduceMeanOp, b.emit1(G.MulOp, centered, centered), axes, keepdims=0)
+    y = b.emit1(G.BatchNormalizationOp, x, scale, bias, batch_mean, batch_var, epsilon=epsilon)
+    dtype = G.numpy_dtype(element(x))
+    keep, take = b.const(np.array(momentum, dtype)), b.const(np.array(1 - momentum, dtype))
+
+    def running(stat: Value, batch: Value) -> Value:
+        return b.emit1(G.AddOp, b.emit1(G.MulOp, stat, keep), b.emit1(G.MulOp, batch, take))
+
+    return [y, running(mean, batch_mean), running(var, batch_var)]
 
 
 def lrn(
