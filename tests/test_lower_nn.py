@@ -358,3 +358,22 @@ def test_batch_normalization_training_mode() -> None:
         for got, want in zip(compiled.run({"x": x}).values(), run_onnxruntime(m, {"x": x}),
                              strict=True):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 3), (2, 4, 4), (2, 3, 5, 5)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_det(shape: tuple[int, ...], dtype: type) -> None:
+    """Against numpy's LAPACK determinant, with a singular and a permuted matrix among
+    them (pivoting), at two batch sizes from one compile."""
+    m = _model("Det", [("x", ["N", *shape[1:]] if len(shape) > 2 else list(shape))], {}, {},
+               dtype)
+    m.opset_import[0].version = 22
+    compiled = infer.compile(m)
+    for n in (shape[0], 1) if len(shape) > 2 else (shape[0],):
+        x = _rand((n, *shape[1:]), dtype)
+        if x.shape[-1] > 2:
+            x.reshape(-1, *x.shape[-2:])[0, 0] = x.reshape(-1, *x.shape[-2:])[0, 1]  # singular
+            x.reshape(-1, *x.shape[-2:])[-1, :, 0] = 0  # no pivot in column 0
+        (got,) = compiled.run({"x": x}).values()
+        np.testing.assert_allclose(got, np.linalg.det(x.astype(np.float64)), rtol=1e-5,
+                                   atol=1e-6)

@@ -125,6 +125,29 @@ class GemmOp(GraphOp):
 
 
 @irdl_op_definition
+class DetOp(GraphOp):
+    """The determinant of each square matrix of X's last two dims ([*, M, M] -> [*])."""
+
+    name = "graph.det"
+    ONNX_OP: ClassVar[str | None] = "Det"
+    FLOAT_ONLY: ClassVar[bool] = True
+    X = operand_def(TensorType)
+    Y = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        if len(x) < 2:
+            raise ValueError(f"input {D.format_shape(x)} must have rank >= 2")
+        D.require(D.EQUAL, x[-2], x[-1], "the matrices' dims")
+        return [list(x[:-2])]
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.linalg.det(x)
+
+
+@irdl_op_definition
 class AttentionOp(GraphOp):
     """Y = softmax(scale * Q @ K^T + mask, axis=-1) @ V: scaled dot-product attention.
 
@@ -394,6 +417,7 @@ class ArgMinOp(ArgReduceOp):
 
 
 __all__ = [
+    "DetOp",
     "MatMulOp",
     "GemmOp",
     "AttentionOp",

@@ -9,6 +9,7 @@ from infer.frontend.onnx_ops.builder import (
     Unsupported,
     Value,
     _axis,
+    _unary,
     dims,
 )
 
@@ -112,6 +113,7 @@ def _reductions() -> dict[str, dict[int, OpFn]]:
 OPS: dict[str, dict[int, OpFn]] = {
     "MatMul": {1: matmul},
     "Gemm": {7: gemm},
+    "Det": {11: _unary(G.DetOp)},
     "Softmax": {1: softmax_v1, 13: softmax},
     "LogSoftmax": {1: log_softmax_v1, 13: log_softmax},
     **_reductions(),

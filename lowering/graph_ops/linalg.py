@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import f64
 from xdsl.ir import SSAValue
 
 from infer.dialects import graph
@@ -24,7 +26,7 @@ from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import epilogue, result_dims
 from infer.lowering.graph_ops.index import broadcast_index
-from infer.lowering.loop_builder import REDUCE, LoopBuilder
+from infer.lowering.loop_builder import REDUCE, Index, LoopBuilder
 
 Idx: TypeAlias = "list[Dim | SSAValue]"
 
@@ -139,4 +141,49 @@ def _gemm(s: Lowering, op: graph.GemmOp, ins: list[SSAValue]) -> list[SSAValue]:
             if act is not None:  # the finished row, still in cache
                 with b.loop(0, n) as j:
                     b.store(act(b, b.load(y, [i, j])), y, [i, j])
+    return [y]
+
+
+@lowers(graph.DetOp)
+def _det(s: Lowering, op: graph.DetOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """LU elimination with partial pivoting, in f64 on a copy of each matrix: det is the
+    product of the pivots, negated per row swap (0 once a column has no pivot)."""
+    b = s.b
+    x = ins[0]
+    xd = b.dims(x)
+    m = xd[-1]
+    (y,) = s.alloc_results(op, ins)
+    element = element_type(op)
+    a = s.alloc([m, m], f64)
+    one, zero = b.const(1.0, f64), b.const(0.0, f64)
+    with b.loop_nest(xd[:-2]) as batch:
+        with b.loop_nest([m, m]) as (i, j):
+            v = b.load(x, [*batch, i, j])
+            b.store(v if v.type == f64 else b.insert(arith.ExtFOp(v, f64)).results[0], a, [i, j])
+
+        def column(k: SSAValue, det: list[SSAValue]) -> list[SSAValue]:
+            def larger(i: SSAValue, best: list[SSAValue]) -> list[SSAValue]:
+                v = b.unary(math.AbsFOp, b.load(a, [i, k]))
+                wins = b.cmpf("ogt", v, best[0])
+                return [b.select(wins, v, best[0]), b.select(wins, i, best[1])]
+
+            start = b.unary(math.AbsFOp, b.load(a, [k, k]))
+            _, p = b.reduce_loop(Index(b, k) + 1, m, [start, k], larger)
+            with b.loop(0, m) as j:  # rows k and p swapped (a no-op when p == k)
+                top, low = b.load(a, [k, j]), b.load(a, [p, j])
+                b.store(low, a, [k, j])
+                b.store(top, a, [p, j])
+            pivot = b.load(a, [k, k])
+            singular = b.cmpf("oeq", pivot, zero)
+            with b.loop(Index(b, k) + 1, m) as i:
+                f = b.select(singular, zero, b.div(b.load(a, [i, k]), pivot))
+                with b.loop(Index(b, k) + 1, m) as j:
+                    b.store(b.sub(b.load(a, [i, j]), b.mul(f, b.load(a, [k, j]))), a, [i, j])
+            swapped = b.cmpi("ne", p, k)
+            sign = b.select(swapped, b.const(-1.0, f64), one)
+            return [b.mul(det[0], b.mul(sign, pivot))]
+
+        (det,) = b.reduce_loop(0, m, [one], column)
+        b.store(det if element == f64 else b.insert(arith.TruncFOp(det, element)).results[0],
+                y, batch)
     return [y]
