@@ -74,10 +74,14 @@ from infer.frontend.onnx_ops import (
     Unsupported,
     element_type,
 )
+from infer.frontend.onnx_ops.control_flow import Subgraphs
 from infer.frontend.onnx_ops.functions import body_opset, instantiate
 
 NAME_ATTR = G.NAME_ATTR
 DIMS_ATTR = G.DIMS_ATTR
+
+# how the importer takes a node: a function, a function body, or through its subgraphs
+Variant = OpFn | Expansion | Subgraphs
 
 MIN_OPSET = 1  # an op whose early versions differ has its importer keyed at a later one
 MAX_OPSET = 21  # newer opsets import for ops whose definition changed only in types
@@ -201,7 +205,7 @@ def _describe_op(node: onnx.NodeProto, index: int, opsets: dict[str, int]) -> st
 
 
 @cache
-def _variant(op_type: str, opset: int) -> tuple[OpFn | Expansion | None, str]:
+def _variant(op_type: str, opset: int) -> tuple[Variant | None, str]:
     """The import function (or body expansion) of `op_type` at `opset`, or None and the
     reason."""
     try:
@@ -237,9 +241,9 @@ def _same_form(op_type: str, since: int, fn: OpFn) -> bool:
 
 def _variants(
     graph: onnx.GraphProto, opset: int, opsets: dict[str, int]
-) -> list[tuple[OpFn | Expansion | None, str]]:
+) -> list[tuple[Variant | None, str]]:
     """Each node's import function, or None and a line saying which op is unsupported."""
-    found: list[tuple[OpFn | Expansion | None, str]] = []
+    found: list[tuple[Variant | None, str]] = []
     for i, node in enumerate(graph.node):
         if node.domain not in ("", "ai.onnx") or node.op_type not in OPS:
             found.append((None, _describe_op(node, i, opsets)))
@@ -251,7 +255,7 @@ def _variants(
 
 def _select_variants(
     graph: onnx.GraphProto, opset: int, opsets: dict[str, int]
-) -> list[OpFn | Expansion]:
+) -> list[Variant]:
     """Each node's import function; unsupported ops and versions fail here, all of them in
     one message, before the checker, so it names the ops rather than a schema detail."""
     found = _variants(graph, opset, opsets)
@@ -382,7 +386,7 @@ def _type_proto(t: TensorType) -> onnx.TypeProto:
 
 
 class _Importer:
-    def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[OpFn | Expansion]):
+    def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[Variant]):
         self.graph = graph
         self.opset = opset
         self.variants = variants
@@ -448,10 +452,13 @@ class _Importer:
         self.values[name] = op.output
         return op.output
 
-    def _node(self, index: int, node: onnx.NodeProto, fn: OpFn | Expansion, opset: int
+    def _node(self, index: int, node: onnx.NodeProto, fn: Variant, opset: int
               ) -> None:
         if isinstance(fn, Expansion):
             self._expand(index, node, fn, opset)
+            return
+        if isinstance(fn, Subgraphs):
+            self._inline_if(index, node, opset)
             return
         try:
             inputs = [self._value(n, "input") if n else None for n in node.input]
@@ -514,6 +521,36 @@ class _Importer:
             if f"({_node_ref(node, index)}, opset {opset})" in str(e):
                 raise  # its own failure, named already
             raise _node_error(node, index, opset, f"expanded body: {e}", type(e)) from None
+
+    def _inline_if(self, index: int, node: onnx.NodeProto, opset: int) -> None:
+        """An If whose condition is a constant here (folded at import, as from an
+        attribute or a static shape) is the branch it takes, imported in place: the
+        branch reads this graph's values by name and its outputs become the If's."""
+        cond = G.constant_value(self._value(node.input[0], "input"))
+        if cond is None or cond.size != 1:
+            raise _node_error(node, index, opset, "a condition computed at run time is not "
+                              "supported (only one that is a constant at import)",
+                              UnsupportedError)
+        taken = "then_branch" if cond.reshape(-1)[0] else "else_branch"
+        (branch,) = [a.g for a in node.attribute if a.name == taken]
+        try:
+            self.initializers.update((t.name, t) for t in branch.initializer)
+            self.consumed |= {n for sub in branch.node for n in sub.input if n}
+            self.consumed |= {o.name for o in branch.output}
+            for j, sub in enumerate(branch.node):
+                sub_fn, why = (_variant(sub.op_type, opset) if sub.domain in ("", "ai.onnx")
+                               and sub.op_type in OPS else (None, f"domain '{sub.domain}'"))
+                if sub_fn is None:
+                    raise _node_error(sub, j, opset, why or "no importer", UnsupportedError)
+                self._node(j, sub, sub_fn, opset)
+            if len(branch.output) != len(node.output):
+                raise InvalidModelError(f"{taken} has {len(branch.output)} outputs, the If "
+                                        f"{len(node.output)}")
+            for out, name in zip(branch.output, node.output, strict=True):
+                if name:
+                    self.values[name] = self._value(out.name, f"{taken} output")
+        except InferError as e:
+            raise _node_error(node, index, opset, f"{taken}: {e}", type(e)) from None
 
     def _check_output(self, vi: onnx.ValueInfoProto, ours: TensorType) -> list[str]:
         """A declared output type must agree with ours where both are known; returns the

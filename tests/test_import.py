@@ -243,14 +243,15 @@ def _bad(name: str) -> onnx.ModelProto | bytes:
                       h.make_node("Relu", ["a"], ["b"], name="n1")], [X], [vi("a", [None] * 4)])
     if name == "unknown_input":
         return model([h.make_node("Relu", ["nope"], ["y"], name="r")], [X], [Y])
-    if name == "maxpool_indices":
-        return model([h.make_node("MaxPool", ["x"], ["y", "idx"], kernel_shape=[2, 2],
-                                  name="mp")],
-                     [X], [Y, vi("idx", [None] * 4, T.INT64)])
-    if name == "bn_training":
+    if name == "bn_saved_mean":  # BatchNormalization-9's training outputs
         p = [numpy_helper.from_array(np.ones(3, np.float32), n) for n in "sbmv"]
-        return model([h.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"],
-                                  training_mode=1, name="bn")], [X], [Y], p, opset=15)
+        return model([h.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
+                                  ["y", "mean", "var", "saved_mean", "saved_var"], name="bn")],
+                     [X], [Y, vi("mean", [3])], p, opset=9)
+    if name == "dropout_training":
+        mode = numpy_helper.from_array(np.array(True), "t")
+        return model([h.make_node("Dropout", ["x", "", "t"], ["y"], name="d")], [X], [Y],
+                     [mode], opset=13)
     if name == "auto_pad_dynamic":
         w = numpy_helper.from_array(np.ones((1, 3, 3, 3), np.float32), "w")
         return model([h.make_node("Conv", ["x", "w"], ["y"], auto_pad="SAME_UPPER", name="c")],
@@ -277,10 +278,10 @@ ERRORS = {
                   "op 'MatMul' (node 'mm', opset 13): 'graph.matmul': contraction dims differ"),
     "cycle": (InvalidModelError, "input 'b' of node 'n0' ('Relu') is produced by a later node"),
     "unknown_input": (InvalidModelError, "input 'nope' of node 'r' ('Relu') is not defined"),
-    "maxpool_indices": (UnsupportedError,
-                        "unsupported op 'MaxPool' (node 'mp', opset 13): output #1 ('idx')"),
-    "bn_training": (UnsupportedError,
-                    "unsupported op 'BatchNormalization' (node 'bn', opset 15): training mode"),
+    "bn_saved_mean": (UnsupportedError, "unsupported op 'BatchNormalization' (node 'bn', "
+                                        "opset 9): output #1 ('mean') is not supported"),
+    "dropout_training": (UnsupportedError, "unsupported op 'Dropout' (node 'd', opset 13): "
+                                           "training mode with a non-zero ratio"),
     "auto_pad_dynamic": (UnsupportedError, "unsupported op 'Conv' (node 'c', opset 13): "
                                            "auto_pad SAME_UPPER needs static spatial dims"),
     "missing_attr": (InvalidModelError, "'size' is missing"),

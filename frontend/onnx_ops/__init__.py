@@ -23,6 +23,7 @@ an op's expansions, so it comes first in the table and the natives override it.
 """
 
 from infer.frontend.onnx_ops import (
+    control_flow,
     cumulative,
     detection,
     einsum,
@@ -47,15 +48,16 @@ from infer.frontend.onnx_ops.builder import (
     dims,
     element,
 )
+from infer.frontend.onnx_ops.control_flow import Subgraphs
 from infer.frontend.onnx_ops.elementwise import ONNX_ELEMENT_TYPES, element_type
 from infer.frontend.onnx_ops.functions import Expansion
 
 # op type -> {since_version: function, or the expansion of the op's function body}
-OPS: dict[str, dict[int, OpFn | Expansion]] = {
+OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
     **cumulative.OPS, **selection.OPS, **sorting.OPS, **detection.OPS, **einsum.OPS,
-    **signal.OPS,
+    **signal.OPS, **control_flow.OPS,
 }
 
 __all__ = [
@@ -65,6 +67,7 @@ __all__ = [
     "NodeError",
     "OpBuilder",
     "OpFn",
+    "Subgraphs",
     "Unsupported",
     "Value",
     "const_ints",
