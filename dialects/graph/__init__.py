@@ -17,7 +17,8 @@ op bases), then the ops by ONNX category as onnx-mlir groups them: `elementwise`
 (convolution, pooling, normalization), `vision` (resize, transposed convolution, sampling),
 `tensor` (shapes, concatenation), `indexing` (gathers, scatters), `nchwc` (the blocked
 channel layout) and the small families `cumulative`, `selection` (Hardmax, TopK),
-`sorting` (Unique), `detection` (NonMaxSuppression), `einsum` and `signal` (DFT).
+`sorting` (Unique), `detection` (NonMaxSuppression), `einsum`, `signal` (DFT)
+and `quantize` (QuantizeLinear, DequantizeLinear).
 Canonicalization patterns are in `canonicalize`, numpy semantics in `evaluate`.
 """
 
@@ -38,6 +39,7 @@ from infer.dialects.graph import (
     math,
     nchwc,
     nn,
+    quantize,
     selection,
     signal,
     sorting,
@@ -56,6 +58,7 @@ from infer.dialects.graph.logical import *  # noqa: F403
 from infer.dialects.graph.math import *  # noqa: F403
 from infer.dialects.graph.nchwc import *  # noqa: F403
 from infer.dialects.graph.nn import *  # noqa: F403
+from infer.dialects.graph.quantize import *  # noqa: F403
 from infer.dialects.graph.selection import *  # noqa: F403
 from infer.dialects.graph.signal import *  # noqa: F403
 from infer.dialects.graph.sorting import *  # noqa: F403
@@ -65,7 +68,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    cumulative, selection, sorting, detection, einsum, signal,
+    cumulative, selection, sorting, detection, einsum, signal, quantize,
 )
 
 

@@ -32,6 +32,7 @@ from infer.frontend.onnx_ops import (
     indexing,
     math,
     nn,
+    quantize,
     selection,
     signal,
     sorting,
@@ -57,7 +58,7 @@ OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
     **cumulative.OPS, **selection.OPS, **sorting.OPS, **detection.OPS, **einsum.OPS,
-    **signal.OPS, **control_flow.OPS,
+    **signal.OPS, **control_flow.OPS, **quantize.OPS,
 }
 
 __all__ = [

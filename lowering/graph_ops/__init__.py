@@ -25,6 +25,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     normalization,
     pad,
     pool,
+    quantize,
     reduction,
     selection,
     shape_dialect,
