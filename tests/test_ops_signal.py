@@ -110,3 +110,50 @@ def test_dft_refusals():
         infer.compile(_dft_model([2, 4, 1], axis=2))
     with pytest.raises(InferError, match="complex input"):
         infer.compile(_dft_model([2, 4, 1], onesided=1, inverse=1, axis=1, out_last=1))
+
+
+def _stft_model(length_shape, *, onesided=1, window=None, frame_length=None, last=1):
+    inputs = [("x", TP.FLOAT, ["N", "T", last]), ("step", TP.INT64, [])]
+    names = ["x", "step", "", ""]
+    if window is not None:
+        inputs.append(("w", TP.FLOAT, [window]))
+        names[2] = "w"
+    if frame_length is not None:
+        inputs.append(("n", TP.INT64, []))
+        names[3] = "n"
+    node = helper.make_node("STFT", names, ["y"], onesided=onesided)
+    return make_model([node], inputs, [("y", TP.FLOAT, ["N", "F", "K", 2])], opset=17)
+
+
+def _stft_expected(x, step, length, window, onesided):
+    signal = x[..., 0] + 1j * x[..., 1] if x.shape[-1] == 2 else x[..., 0].astype(complex)
+    frames = (x.shape[1] - length) // step + 1
+    taps = np.arange(frames)[:, None] * step + np.arange(length)
+    framed = signal[:, taps] * (1 if window is None else window)
+    y = np.fft.fft(framed, axis=-1)[..., : length // 2 + 1 if onesided else length]
+    return np.stack((y.real, y.imag), -1)
+
+
+@pytest.mark.parametrize("onesided", [0, 1])
+@pytest.mark.parametrize("last", [1, 2])
+def test_stft(onesided, last):
+    """Frames every `step` samples (fed at run time), windowed or not, at two signal
+    lengths from one compile."""
+    windowed = _stft_model(None, onesided=onesided, window=8, last=last)
+    plain = _stft_model(None, onesided=onesided, frame_length=6, last=last)
+    w = np.hanning(8).astype(np.float32)
+    for t, step in ((20, 3), (9, 1)):
+        x = RNG.standard_normal((2, t, last)).astype(np.float32)
+        got = infer.compile(windowed).run({"x": x, "step": np.array(step), "w": w})["y"]
+        _close(got, _stft_expected(x, step, 8, w, onesided))
+        got = infer.compile(plain).run({"x": x, "step": np.array(step), "n": np.array(6)})["y"]
+        _close(got, _stft_expected(x, step, 6, None, onesided))
+
+
+def test_stft_errors():
+    compiled = infer.compile(_stft_model(None, frame_length=6))
+    x = RNG.standard_normal((1, 5, 1)).astype(np.float32)
+    with pytest.raises(infer.ShapeError, match="frame_length"):
+        compiled.run({"x": x, "step": np.array(1), "n": np.array(6)})
+    with pytest.raises(infer.ShapeError, match="frame_step"):
+        compiled.run({"x": x, "step": np.array(0), "n": np.array(2)})

@@ -109,4 +109,71 @@ class DFTOp(GraphOp):
         return y.astype(x.dtype)
 
 
-__all__ = ["DFTOp"]
+@irdl_op_definition
+class STFTOp(GraphOp):
+    """Frames of `signal` ([batch, length, 1 or 2]) every `frame_step` samples, each
+    `frame_length` long and weighted by the optional `window`, then each one's DFT:
+    [batch, frames, bins, 2] with frames = (length - frame_length) / frame_step + 1 and
+    bins = frame_length / 2 + 1 when onesided, else frame_length."""
+
+    name = "graph.stft"
+    ONNX_OP: ClassVar[str | None] = "STFT"
+    signal = operand_def(TensorType)
+    frame_step = operand_def(TensorType)
+    frame_length = operand_def(TensorType)
+    window = var_operand_def(TensorType)
+    output = result_def(TensorType)
+    onesided = prop_def(IntegerAttr, default_value=int_attr(1))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        x = types[0]
+        shape = x.get_shape()
+        if not is_float(x.element_type) or len(shape) != 3 or shape[-1] not in (1, 2):
+            raise VerifyException("'graph.stft' signal must be a float [batch, length, 1 "
+                                  f"or 2] tensor, got {x}")
+        for t, what in zip(types[1:3], ("frame_step", "frame_length"), strict=True):
+            if not isinstance(t.element_type, IntegerType) or t.get_shape() not in ((), (1,)):
+                raise VerifyException(f"'graph.stft' {what} must be an integer scalar")
+        if len(types) > 3 and (types[3].element_type != x.element_type
+                               or len(types[3].get_shape()) != 1):
+            raise VerifyException("'graph.stft' window must be 1-D, of the signal's type")
+
+    @classmethod
+    def frames(cls, props, n: Dim, step: Dim, length: Dim) -> tuple[Dim, Dim]:
+        """The number of frames and of bins."""
+        bins = length // 2 + 1 if cls.prop(props, "onesided") else length
+        return (n - length) // step + 1, bins
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        step = _scalar(consts[1])
+        length = _scalar(consts[2])
+        for v, what in ((step, "frame_step"), (length, "frame_length")):
+            if v is not None and v < 1:
+                raise ValueError(f"{what} {v} must be at least 1")
+        if len(dims) > 3:
+            if length is not None:
+                D.require(D.EQUAL, dims[3][0], length, "the window's length and frame_length")
+        frames, bins = cls.frames(props, x[1], DYN if step is None else step,
+                                  DYN if length is None else length)
+        if isinstance(frames, int) and frames < 1:
+            raise ValueError(f"frame_length {length} exceeds the signal's length {x[1]}")
+        return [[x[0], frames, bins, 2]]
+
+    def numpy(self, x: np.ndarray, frame_step: np.ndarray, frame_length: np.ndarray,
+              window: np.ndarray | None = None) -> np.ndarray:
+        step, length = _scalar(frame_step), _scalar(frame_length)
+        frames, bins = self.frames(self.properties, x.shape[1], step, length)
+        signal = x[..., 0] + 1j * x[..., 1] if x.shape[-1] == 2 else x[..., 0]
+        taps = np.arange(frames)[:, None] * step + np.arange(length)
+        framed = signal.astype(np.complex128)[:, taps]
+        if window is not None:
+            framed = framed * window
+        y = np.fft.fft(framed, axis=-1)[..., :bins]
+        return np.stack((y.real, y.imag), axis=-1).astype(x.dtype)
+
+
+__all__ = ["DFTOp", "STFTOp"]

@@ -1,9 +1,9 @@
-"""ONNX importers: signal processing (DFT)."""
+"""ONNX importers: signal processing (DFT, STFT)."""
 
 from __future__ import annotations
 
 from infer.dialects import graph as G
-from infer.frontend.onnx_ops.builder import OpBuilder, OpFn, Value
+from infer.frontend.onnx_ops.builder import NodeError, OpBuilder, OpFn, Unsupported, Value, dims
 
 
 def dft_v17(b: OpBuilder, input: Value, dft_length: Value | None = None, *, axis: int = 1,
@@ -20,6 +20,20 @@ def dft(b: OpBuilder, input: Value, dft_length: Value | None = None,
                    inverse=inverse, onesided=onesided)
 
 
+def stft(b: OpBuilder, signal: Value, frame_step: Value, window: Value | None = None,
+         frame_length: Value | None = None, *, onesided: int | None = None) -> Value:
+    """The frame length is given, or the window's (static) length."""
+    if frame_length is None:
+        if window is None:
+            raise NodeError("needs a window or a frame_length")
+        (n,) = dims(window)
+        if not isinstance(n, int):
+            raise Unsupported("a window of run-time length without frame_length")
+        frame_length = b.ints([n])
+    return b.emit1(G.STFTOp, signal, frame_step, frame_length, window, onesided=onesided)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "DFT": {17: dft_v17, 20: dft},
+    "STFT": {17: stft},
 }

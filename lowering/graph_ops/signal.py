@@ -1,4 +1,4 @@
-"""Lowering of the signal ops: the DFT as a direct sum in f64.
+"""Lowering of the signal ops: the DFT (and each frame of the STFT) as a direct sum in f64.
 
 y[k] = sum_n x[n] w^(kn) with w = e^(-+2 pi i / L): the twiddles w^j (j < L) are tabled once
 per run and read at (k * n) mod L, so each is one rounding of cos / sin away from exact
@@ -131,4 +131,50 @@ def _dft(s: Lowering, op: graph.DFTOp, ins: list[SSAValue]) -> list[SSAValue]:
         b.store(_from_f64(b, total_re, element), out, [*ivs, 0])
         if not irfft:
             b.store(_from_f64(b, total_im, element), out, [*ivs, 1])
+    return [out]
+
+
+@lowers(graph.STFTOp)
+def _stft(s: Lowering, op: graph.STFTOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """Per batch, frame and bin, the windowed frame's DFT sum in f64 (as the DFT's)."""
+    b = s.b
+    src = ins[0]
+    x = b.dims(src)
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    element = storage_type(t.element_type)
+    step, length = int_scalar(s, op, ins, 1), int_scalar(s, op, ins, 2)
+    D.require(D.AT_LEAST, step, 1, "frame_step")
+    D.require(D.AT_LEAST, length, 1, "frame_length")
+    D.require(D.AT_LEAST, x[1], length, "the signal's length vs frame_length")
+    if len(ins) > 3:
+        D.require(D.EQUAL, b.dims(ins[3])[0], length, "the window's length and frame_length")
+    frames, bins = op.frames(op.properties, x[1], step, length)
+    out = s.alloc(s.typed_dims([x[0], frames, bins, 2], t), element)
+    cos, sin = _twiddles(s, length)
+    complex_in = x[-1] == 2
+    zero = b.const(0.0, f64)
+
+    with b.loop_nest([x[0], frames, bins]) as (n, f, k):
+        start = Index(b, f) * step
+
+        def body(m: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+            at = b.idx(start + Index(b, m))
+            re = _to_f64(b, b.load(src, [n, at, 0]))
+            im = _to_f64(b, b.load(src, [n, at, 1])) if complex_in else None
+            if len(ins) > 3:
+                w = _to_f64(b, b.load(ins[3], [m]))
+                re, im = b.mul(re, w), (None if im is None else b.mul(im, w))
+            j = b.insert(arith.RemUIOp(b.idx(Index(b, k) * Index(b, m)),
+                                       b.idx(length))).results[0]
+            c, sn = b.load(cos, [j]), b.load(sin, [j])
+            # (re + i im)(c - i sn)
+            if im is None:
+                return [b.add(acc[0], b.mul(re, c)), b.sub(acc[1], b.mul(re, sn))]
+            return [b.add(acc[0], b.add(b.mul(re, c), b.mul(im, sn))),
+                    b.add(acc[1], b.sub(b.mul(im, c), b.mul(re, sn)))]
+
+        total_re, total_im = b.reduce_loop(0, length, [zero, zero], body)
+        b.store(_from_f64(b, total_re, element), out, [n, f, k, 0])
+        b.store(_from_f64(b, total_im, element), out, [n, f, k, 1])
     return [out]
