@@ -258,3 +258,48 @@ def test_upsample_is_resize_10() -> None:
                         [("x", TP.FLOAT, [1, 2, 3, 4]), ("s", TP.FLOAT, [4])],
                         [("y", TP.FLOAT, [1, 2, "H", "W"])], opset=9)
         check_against_onnxruntime(v9, {"x": x, "s": np.array([1, 1, 3, 2], np.float32)})
+
+
+DEFORM = {  # (x shape, W shape, attributes)
+    "plain": ((2, 2, 5, 6), (3, 2, 3, 3), {}),
+    "pads_strides": ((1, 4, 7, 7), (4, 2, 3, 2), {"pads": [1, 0, 2, 1], "strides": [2, 1],
+                                                   "group": 2}),
+    "dilated_offset_groups": ((1, 4, 8, 8), (2, 4, 2, 2), {"dilations": [2, 3],
+                                                          "offset_group": 2}),
+}
+
+
+def _window_out(size: int, k: int, stride: int, dilation: int, pad: int) -> int:
+    return (size + pad - dilation * (k - 1) - 1) // stride + 1
+
+
+@pytest.mark.parametrize("name", DEFORM)
+@pytest.mark.parametrize("with_mask", [False, True])
+def test_deform_conv_matches_onnxruntime(name: str, with_mask: bool) -> None:
+    """Offsets move taps by up to 3 pixels, past X's edges too (read as zeros), at two
+    batch sizes from one compile."""
+    x_shape, w_shape, attrs = DEFORM[name]
+    rng = np.random.default_rng(1)
+    strides, dilations = attrs.get("strides", [1, 1]), attrs.get("dilations", [1, 1])
+    pads = attrs.get("pads", [0, 0, 0, 0])
+    oh, ow = (_window_out(x_shape[2 + i], w_shape[2 + i], strides[i], dilations[i],
+                          pads[i] + pads[2 + i]) for i in range(2))
+    taps = attrs.get("offset_group", 1) * w_shape[2] * w_shape[3]
+    names = ["x", "w", "offset", "b"] + (["mask"] if with_mask else [])
+    inputs = [("x", TP.FLOAT, ["N", *x_shape[1:]]), ("w", TP.FLOAT, w_shape),
+              ("offset", TP.FLOAT, ["N", 2 * taps, oh, ow]), ("b", TP.FLOAT, [w_shape[0]])]
+    if with_mask:
+        inputs.append(("mask", TP.FLOAT, ["N", taps, oh, ow]))
+    m = make_model([helper.make_node("DeformConv", names, ["y"], **attrs)], inputs,
+                   [("y", TP.FLOAT, ["N", w_shape[0], oh, ow])], opset=19)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    b = rng.standard_normal(w_shape[0]).astype(np.float32)
+    feeds = []
+    for n in (x_shape[0], 1):
+        f = {"x": x[:n], "w": w, "b": b,
+             "offset": (rng.random((n, 2 * taps, oh, ow)) * 6 - 3).astype(np.float32)}
+        if with_mask:
+            f["mask"] = rng.random((n, taps, oh, ow)).astype(np.float32)
+        feeds.append(f)
+    check_against_onnxruntime(m, feeds, rtol=1e-4, atol=1e-4)

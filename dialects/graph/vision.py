@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN, Dim
 from infer.dialects.graph.base import TRAITS, GraphOp, const_ints
-from infer.dialects.graph.nn import PoolOp
+from infer.dialects.graph.nn import PoolOp, spatial_attrs, window_out
 from infer.dialects.graph.types import float_attr, int_attr, is_float
 
 RESIZE_MODES = ("nearest", "linear", "cubic")
@@ -592,7 +592,54 @@ def resize_taps(props: Mapping[str, Attribute], width: int, out: int, scale: flo
     return Taps(index, w, outside if outside is not None and outside.any() else None)
 
 
+@irdl_op_definition
+class DeformConvOp(GraphOp):
+    """2-D convolution whose taps are moved by `offset` ([N, offset_group * kH * kW * 2,
+    oH, oW], (dy, dx) per tap) and read bilinearly (zero outside X), each scaled by the
+    optional `mask` ([N, offset_group * kH * kW, oH, oW]); B is the bias ([M])."""
+
+    name = "graph.deform_conv"
+    ONNX_OP: ClassVar[str | None] = "DeformConv"
+    FLOAT_ONLY: ClassVar[bool] = True
+    X = operand_def(TensorType)
+    W = operand_def(TensorType)
+    offset = operand_def(TensorType)
+    B = operand_def(TensorType)
+    mask = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    dilations = opt_prop_def(DenseArrayBase)
+    group = prop_def(IntegerAttr, default_value=int_attr(1))
+    offset_group = prop_def(IntegerAttr, default_value=int_attr(1))
+    traits = TRAITS
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, w, offset, bias = dims[:4]
+        if len(x) != 4 or len(w) != 4 or not all(isinstance(k, int) for k in w[2:]):
+            raise ValueError("X and W must be 4-D, W's kernel dims static")
+        kernel = cast(list[int], w[2:])
+        g, og = cls.prop(props, "group"), cls.prop(props, "offset_group")
+        if g < 1 or og < 1 or (isinstance(w[0], int) and w[0] % g):
+            raise ValueError(f"group {g} / offset_group {og} do not divide the channels")
+        D.require(D.EQUAL, x[1], w[1] * g, "input channels and W's x group")
+        if isinstance(x[1], int) and x[1] % og:
+            raise ValueError(f"offset_group {og} does not divide the input channels {x[1]}")
+        strides, dilations, pads = spatial_attrs(props, 2, kernel)
+        out = [window_out(x[2 + i], kernel[i], strides[i], dilations[i], pads[i], pads[2 + i])
+               for i in range(2)]
+        taps = og * kernel[0] * kernel[1]
+        for i, (d, want) in enumerate(zip(offset, [x[0], 2 * taps, *out], strict=True)):
+            D.require(D.EQUAL, d, want, f"offset's dim {i} and its expected")
+        D.require(D.EQUAL, bias[0], w[0], "B's length and the output channels")
+        if len(dims) > 4:
+            for i, (d, want) in enumerate(zip(dims[4], [x[0], taps, *out], strict=True)):
+                D.require(D.EQUAL, d, want, f"mask's dim {i} and its expected")
+        return [[x[0], w[0], *out]]
+
+
 __all__ = [
-    "AffineGridOp", "Col2ImOp", "ConvTransposeOp", "GridSampleOp", "LpPoolOp", "MaxUnpoolOp",
-    "ResizeOp", "RoiAlignOp", "Taps", "resize_plan", "resize_taps",
+    "AffineGridOp", "Col2ImOp", "ConvTransposeOp", "DeformConvOp", "GridSampleOp", "LpPoolOp",
+    "MaxUnpoolOp", "ResizeOp", "RoiAlignOp", "Taps", "resize_plan", "resize_taps",
 ]

@@ -261,7 +261,24 @@ def affine_grid(b: OpBuilder, theta: Value, size: Value, *, align_corners: int |
     return b.emit1(G.AffineGridOp, theta, size, align_corners=align_corners)
 
 
+def deform_conv(b: OpBuilder, x: Value, w: Value, offset: Value, bias: Value | None = None,
+                mask: Value | None = None, *, dilations: list[int] | None = None,
+                group: int | None = None, kernel_shape: list[int] | None = None,
+                offset_group: int | None = None, pads: list[int] | None = None,
+                strides: list[int] | None = None) -> Value:
+    if kernel_shape is not None and list(kernel_shape) != dims(w)[2:]:
+        raise NodeError(f"kernel_shape {kernel_shape} differs from W's {dims(w)[2:]}")
+    if bias is None:  # a zero bias: the op always adds one
+        (m,) = dims(w)[:1]
+        if not isinstance(m, int):
+            raise Unsupported("W's output channels must be static without B")
+        bias = b.const(np.zeros(m, G.numpy_dtype(element(x))))
+    return b.emit1(G.DeformConvOp, x, w, offset, bias, mask, dilations=dilations,
+                   group=group, offset_group=offset_group, pads=pads, strides=strides)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
+    "DeformConv": {19: deform_conv},
     "Resize": {10: resize_v10, 11: resize},
     "Upsample": {7: upsample_v7, 9: upsample},
     "ConvTranspose": {1: conv_transpose},

@@ -14,6 +14,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     conv,
     conv_transpose,
     cumulative,
+    deform_conv,
     detection,
     einsum,
     elementwise,

@@ -55,6 +55,10 @@ builtin.module {
     %dynamic = graph.affine_grid %theta, %size {align_corners = 1 : i64} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x?x?x2xf32>
     func.return
   }
+  func.func @deform_conv(%x: tensor<?x4x7x7xf32>, %w: tensor<4x2x3x2xf32>, %off: tensor<?x12x4x7xf32>, %b: tensor<4xf32>, %m: tensor<?x6x4x7xf32>) {
+    %y = graph.deform_conv %x, %w, %off, %b, %m {pads = array<i64: 1, 0, 2, 1>, strides = array<i64: 2, 1>, group = 2 : i64} : (tensor<?x4x7x7xf32>, tensor<4x2x3x2xf32>, tensor<?x12x4x7xf32>, tensor<4xf32>, tensor<?x6x4x7xf32>) -> tensor<?x4x4x7xf32>
+    func.return
+  }
 }
 
 // CHECK-LABEL: func.func @resize
@@ -88,3 +92,6 @@ builtin.module {
 // CHECK-LABEL: func.func @affine_grid
 // CHECK:       graph.affine_grid %{{.*}}, %{{.*}} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x5x7x2xf32>
 // CHECK-NEXT:  graph.affine_grid %{{.*}}, %{{.*}} {align_corners = 1 : i64} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x?x?x2xf32>
+
+// CHECK-LABEL: func.func @deform_conv
+// CHECK-NEXT:  graph.deform_conv %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {pads = array<i64: 1, 0, 2, 1>, strides = array<i64: 2, 1>, group = 2 : i64} : (tensor<?x4x7x7xf32>, tensor<4x2x3x2xf32>, tensor<?x12x4x7xf32>, tensor<4xf32>, tensor<?x6x4x7xf32>) -> tensor<?x4x4x7xf32>
