@@ -601,6 +601,7 @@ class DeformConvOp(GraphOp):
     name = "graph.deform_conv"
     ONNX_OP: ClassVar[str | None] = "DeformConv"
     FLOAT_ONLY: ClassVar[bool] = True
+    FOLDABLE: ClassVar[bool] = False  # its offsets come from a conv of the data
     X = operand_def(TensorType)
     W = operand_def(TensorType)
     offset = operand_def(TensorType)
