@@ -75,7 +75,12 @@ from infer.frontend.onnx_ops import (
     element_type,
 )
 from infer.frontend.onnx_ops.control_flow import Subgraphs
-from infer.frontend.onnx_ops.functions import body_opset, instantiate
+from infer.frontend.onnx_ops.functions import (
+    PREVIEW_DOMAIN,
+    PREVIEW_OPS,
+    body_opset,
+    instantiate,
+)
 
 NAME_ATTR = G.NAME_ATTR
 DIMS_ATTR = G.DIMS_ATTR
@@ -239,12 +244,26 @@ def _same_form(op_type: str, since: int, fn: OpFn) -> bool:
     return io(new) == io(old) and set(new.attributes) <= _signature(fn)[3]
 
 
+def _preview_variant(op_type: str, version: int | None) -> tuple[Expansion | None, str]:
+    """The body of a previewed op at the model's version of the preview domain."""
+    try:
+        since = onnx.defs.get_schema(op_type, version or 0, PREVIEW_DOMAIN).since_version
+    except onnx.defs.SchemaError:
+        return None, f"op is not defined in version {version} of {PREVIEW_DOMAIN}"
+    fn = PREVIEW_OPS[op_type].get(since)
+    return (fn, "") if fn else (None, f"no function body of version {since}")
+
+
 def _variants(
     graph: onnx.GraphProto, opset: int, opsets: dict[str, int]
 ) -> list[tuple[Variant | None, str]]:
     """Each node's import function, or None and a line saying which op is unsupported."""
     found: list[tuple[Variant | None, str]] = []
     for i, node in enumerate(graph.node):
+        if node.domain == PREVIEW_DOMAIN and node.op_type in PREVIEW_OPS:
+            fn, why = _preview_variant(node.op_type, opsets.get(PREVIEW_DOMAIN))
+            found.append((fn, "" if fn else f"{_describe_op(node, i, opsets)}: {why}"))
+            continue
         if node.domain not in ("", "ai.onnx") or node.op_type not in OPS:
             found.append((None, _describe_op(node, i, opsets)))
             continue
@@ -501,7 +520,7 @@ class _Importer:
                 types = [_type_proto(cast(TensorType, self._value(n, "input").type))
                          if n else onnx.TypeProto() for n in node.input]
                 function = fn.body(node, opset, types)
-                inner = body_opset(function)
+                inner = body_opset(function, opset)
                 body = instantiate(function, node, fn.defaults(), prefix)
             except Unsupported as e:
                 raise _node_error(node, index, opset, str(e), UnsupportedError) from None

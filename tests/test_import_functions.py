@@ -8,8 +8,10 @@ import onnx
 import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
+from onnx.reference import ReferenceEvaluator
 from xdsl.dialects.builtin import NameLoc
 
+import infer
 from infer.dialects import graph as G
 from infer.errors import UnsupportedError
 from infer.frontend.onnx_import import import_model
@@ -97,3 +99,22 @@ def test_native_importer_wins_over_the_body() -> None:
     m = model([h.make_node("Softmax", ["x"], ["y"])], [X], 13)
     kinds = {type(op) for op in import_model(m).walk()}
     assert G.SoftmaxOp in kinds and G.ExpOp not in kinds
+
+
+def test_previewed_op_is_imported_by_its_body() -> None:
+    """FlexAttention (domain ai.onnx.preview) has a body stated in the model's default
+    opset: imported by expanding it, it matches ONNX's reference at two sequence lengths."""
+    node = h.make_node("FlexAttention", ["q", "k", "v"], ["y"], domain="ai.onnx.preview")
+    shapes = {"q": [1, 2, "L", 8], "k": [1, 2, "S", 8], "v": [1, 2, "S", 8]}
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info(n, T.FLOAT, s)
+                                       for n, s in shapes.items()],
+                         [h.make_tensor_value_info("y", T.FLOAT, [1, 2, "L", 8])])
+    m = h.make_model(graph, opset_imports=[h.make_opsetid("", 26),
+                                           h.make_opsetid("ai.onnx.preview", 1)])
+    m.ir_version = 11
+    compiled = infer.compile(m)
+    for length, span in ((3, 5), (4, 2)):
+        feeds = {n: RNG.standard_normal([1, 2, length if n == "q" else span, 8])
+                 .astype(np.float32) for n in shapes}
+        (want,) = ReferenceEvaluator(m).run(None, feeds)
+        np.testing.assert_allclose(compiled.run(feeds)["y"], want, rtol=1e-5, atol=1e-6)

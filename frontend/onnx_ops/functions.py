@@ -19,16 +19,19 @@ import onnx.defs
 
 from infer.frontend.onnx_ops.builder import Unsupported
 
+PREVIEW_DOMAIN = "ai.onnx.preview"  # ops ONNX previews (FlexAttention), defined by bodies
+
 
 @dataclass(frozen=True)
 class Expansion:
-    """The function body of `op_type` as defined since ONNX version `since`."""
+    """The function body of `op_type` as defined since version `since` of its domain."""
 
     op_type: str
     since: int
+    domain: str = ""
 
     def _schema(self) -> onnx.defs.OpSchema:
-        return onnx.defs.get_schema(self.op_type, self.since, "")
+        return onnx.defs.get_schema(self.op_type, self.since, self.domain)
 
     def body_version(self, opset: int) -> int | None:
         """The version of the body that a model at `opset` uses (the newest not after it)."""
@@ -62,12 +65,13 @@ class Expansion:
                 if a.default_value.type != onnx.AttributeProto.UNDEFINED}
 
 
-def body_opset(function: onnx.FunctionProto) -> int:
-    """The version of ONNX's default domain that a body's nodes are stated in."""
+def body_opset(function: onnx.FunctionProto, model_opset: int) -> int:
+    """The version of ONNX's default domain that a body's nodes are stated in: the one it
+    imports, or (a previewed op's body imports only its own domain) the model's."""
     for o in function.opset_import:
         if o.domain in ("", "ai.onnx"):
             return o.version
-    raise Unsupported("the function body imports no opset of the default domain")
+    return model_opset
 
 
 def instantiate(function: onnx.FunctionProto, node: onnx.NodeProto,
@@ -106,12 +110,14 @@ def instantiate(function: onnx.FunctionProto, node: onnx.NodeProto,
     return nodes
 
 
-def _expansions() -> dict[str, dict[int, Expansion]]:
+def _expansions(domain: str) -> dict[str, dict[int, Expansion]]:
     table: dict[str, dict[int, Expansion]] = {}
     for s in onnx.defs.get_all_schemas_with_history():
-        if s.domain == "" and (s.has_function or s.has_context_dependent_function):
-            table.setdefault(s.name, {})[s.since_version] = Expansion(s.name, s.since_version)
+        if s.domain == domain and (s.has_function or s.has_context_dependent_function):
+            table.setdefault(s.name, {})[s.since_version] = Expansion(
+                s.name, s.since_version, domain)
     return table
 
 
-OPS: dict[str, dict[int, Expansion]] = _expansions()
+OPS: dict[str, dict[int, Expansion]] = _expansions("")
+PREVIEW_OPS: dict[str, dict[int, Expansion]] = _expansions(PREVIEW_DOMAIN)
