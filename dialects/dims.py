@@ -28,7 +28,8 @@ class DimLike(Protocol):
     def __rmul__(self, other: Dim) -> Dim: ...
     def __floordiv__(self, other: Dim) -> Dim: ...
     def __rfloordiv__(self, other: Dim) -> Dim: ...
-    def max(self, other: Dim) -> Dim: ...  # max(self, other), for broadcasting (`dim_max`)
+    def max(self, other: Dim) -> Dim: ...  # max(self, other)
+    def broadcast_with(self, other: Dim) -> Dim: ...  # other if self is 1, else self
     # Optional: `require(relation, a, b, what)` checks a relation of a and b (one of them
     # this dim) at run time (see `require`).
 
@@ -51,7 +52,7 @@ class _Dynamic:
         return self
 
     __add__ = __radd__ = __sub__ = __rsub__ = _absorb
-    __mul__ = __rmul__ = __floordiv__ = __rfloordiv__ = max = _absorb
+    __mul__ = __rmul__ = __floordiv__ = __rfloordiv__ = max = broadcast_with = _absorb
 
     def __repr__(self) -> str:
         return "?"
@@ -97,16 +98,16 @@ def require(relation: str, a: Dim, b: Dim, what: str) -> None:
             return
 
 
-def dim_max(a: Dim, b: Dim) -> Dim:
+def broadcast_dim(a: Dim, b: Dim) -> Dim:
     """The broadcast of dims a and b (numpy rule: equal, or one of them is 1).
 
     A static dim other than 1 wins over an unknown one (which must then equal it or be
-    1). Two unknown dims may each be 1 at run time, so the result is their run-time max
-    (`DimLike.max`: DYN in type inference, an `arith.maxsi` in the lowering), unless they
-    are the same value.
+    1). Two unknown dims may each be 1 at run time, so the result is b where a is 1, else
+    a (`DimLike.broadcast_with`: DYN in type inference, a select in the lowering; not their
+    max, which would take 1 over 0), unless they are the same value.
     """
     if isinstance(a, int) and isinstance(b, int):
-        return max(a, b)
+        return b if a == 1 else a
     if not (a is b or a == b or 1 in (a, b)):
         require(BROADCAST, a, b, "dims")
     if isinstance(a, int):
@@ -115,8 +116,8 @@ def dim_max(a: Dim, b: Dim) -> Dim:
         return b if b != 1 else a
     if a is b or a == b:
         return a
-    dim_max_of = getattr(a, "max", None)
-    return dim_max_of(b) if dim_max_of is not None else DYN  # a DimLike without max
+    with_b = getattr(a, "broadcast_with", None)
+    return with_b(b) if with_b is not None else DYN  # a DimLike without it
 
 
 def ceil_div(a: Dim, b: int) -> Dim:
@@ -142,7 +143,7 @@ def broadcast(shapes: Sequence[Shape]) -> list[Dim]:
                 shapes_txt = " and ".join(format_shape(x) for x in shapes)
                 raise ValueError(f"shapes {shapes_txt} do not broadcast")
             # a 1 takes the other dim, 0 included (numpy: 1 and 0 broadcast to 0)
-            out[j] = d if cur == 1 else cur if d == 1 else dim_max(cur, d)
+            out[j] = d if cur == 1 else cur if d == 1 else broadcast_dim(cur, d)
     return out
 
 

@@ -96,8 +96,13 @@ class Index:
         return self._bin(o, arith.FloorDivSIOp, True)
 
     def max(self, o: Dim) -> Index:
-        """Run-time max (`dims.dim_max` of two dims unknown until run time)."""
         return self._bin(o, arith.MaxSIOp, False)
+
+    def broadcast_with(self, o: Dim) -> Index:
+        """`dims.broadcast_dim` of two dims unknown until run time: o where self is 1."""
+        b = self.b
+        one = b.cmpi("eq", self.value, b.idx(1))
+        return Index(b, b.select(one, b.idx(o), self.value))
 
     def require(self, relation: str, a: Dim, b: Dim, what: str) -> None:
         """`dims.require`: checked at run time where the builder's `checks` is set."""

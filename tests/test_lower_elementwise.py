@@ -343,3 +343,15 @@ def test_broadcast_of_zero_size_dims():
     """1 and 0 broadcast to 0: an empty operand gives an empty result, nothing is read."""
     m = node_model("Mul", [("a", TP.FLOAT, [2, 0, 4]), ("b", TP.FLOAT, [1, 1, 4])])
     check_against_onnxruntime(m, {"a": np.zeros((2, 0, 4), np.float32), "b": data([1, 1, 4])})
+
+
+def test_broadcast_of_zero_size_dims_known_at_run_time():
+    """Two dynamic dims of 1 and 0 broadcast to 0 (not their max, which would read a row
+    of the empty operand), whichever operand is empty, and chained ops too."""
+    m = node_model("Add", [("a", TP.FLOAT, ["A0", "A1"]), ("b", TP.FLOAT, ["B0", "B1"])])
+    pairs = [((1, 3), (0, 3)), ((0, 3), (1, 3)), ((2, 1), (2, 0)), ((1, 1), (0, 0))]
+    check_against_onnxruntime(m, [{"a": data(a), "b": data(b)} for a, b in pairs])
+    m = node_model("Where", [("c", TP.BOOL, ["C"]), ("a", TP.FLOAT, ["A"]),
+                             ("b", TP.FLOAT, ["B"])])
+    check_against_onnxruntime(m, [{"c": np.ones(c, bool), "a": data([a]), "b": data([b])}
+                                  for c, a, b in ((1, 0, 1), (0, 1, 1), (1, 1, 0))])

@@ -261,9 +261,12 @@ def bad_models() -> None:
     save("bad_order", [h.make_node("Relu", ["t"], ["y"], name="second"),
                        h.make_node("Relu", ["x"], ["t"], name="first")],
          [x], [y], check=False)
-    save("bad_mask", [h.make_node("MaxPool", ["x"], ["p", "idx"], kernel_shape=[2, 2]),
-                      h.make_node("Cast", ["idx"], ["y"], to=T.FLOAT)],
-         [x], [y], opset=12)
+    stats = [numpy_helper.from_array(np.ones(3, np.float32), n) for n in "sbmv"]
+    save("bad_mask", [h.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
+                                  ["p", "mean", "var", "saved_mean", "saved_var"]),
+                      h.make_node("ReduceSum", ["mean"], ["total"], keepdims=0),
+                      h.make_node("Add", ["p", "total"], ["y"])],
+         [x], [y], stats, opset=9)
     save("bad_attr", [h.make_node("LRN", ["x"], ["y"], name="lrn0")], [x], [y], check=False)
     with open(os.path.join(HERE, "not_a_model.onnx"), "w") as f:
         f.write("builtin.module {\n}\n")

@@ -20,7 +20,7 @@
 // ORDER: infer-opt: error: invalid graph: input 't' of node 'second' ('Relu') is produced by a later node
 
 // RUN: not infer-opt %inputs/bad_mask.onnx 2>&1 | filecheck %s --check-prefix=MASK
-// MASK: infer-opt: error: unsupported op 'MaxPool' (node #0, opset 12): output #1 ('idx') is not supported
+// MASK: infer-opt: error: unsupported op 'BatchNormalization' (node #0, opset 9): output #1 ('mean') is not supported
 
 // RUN: not infer-opt %inputs/bad_attr.onnx 2>&1 | filecheck %s --check-prefix=ATTR
 // ATTR: infer-opt: error: invalid model: Required attribute 'size' is missing.{{.*}}lrn0

@@ -1,6 +1,7 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
-// Two dynamic dims broadcast at run time: the output dim is their max, and each operand
+// Two dynamic dims broadcast at run time: the output dim is y's where x's is 1, else x's
+// (numpy's rule; not their max, which would take 1 over 0 and read an empty operand); each operand
 // dim may be 1, so it is read at i * (dim != 1). The factor is computed once, right after
 // the dim is read; only the multiply is in the loop. Whether the dims broadcast (equal, or
 // one of them 1) is checked before the loops, with the status buffer the function takes
@@ -20,11 +21,15 @@
 // CHECK-NEXT:    arith.cmpi eq, %[[X0]], %[[Y0]] : index
 // CHECK:         cf.cond_br %{{.*}}, ^[[OK0:.*]], ^{{.*}}
 // CHECK-NEXT:  ^[[OK0]]:
-// CHECK-NEXT:    %[[N0:.*]] = arith.maxsi %[[X0]], %[[Y0]] : index
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[X0_ONE:.*]] = arith.cmpi eq, %[[X0]], %[[C1]] : index
+// CHECK-NEXT:    %[[N0:.*]] = arith.select %[[X0_ONE]], %[[Y0]], %[[X0]] : index
 // CHECK-NEXT:    arith.cmpi eq, %[[X1]], %[[Y1]] : index
 // CHECK:         cf.cond_br %{{.*}}, ^[[OK1:.*]], ^{{.*}}
 // CHECK-NEXT:  ^[[OK1]]:
-// CHECK-NEXT:    %[[N1:.*]] = arith.maxsi %[[X1]], %[[Y1]] : index
+// CHECK-NEXT:    %[[C1B:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[X1_ONE:.*]] = arith.cmpi eq, %[[X1]], %[[C1B]] : index
+// CHECK-NEXT:    %[[N1:.*]] = arith.select %[[X1_ONE]], %[[Y1]], %[[X1]] : index
 // CHECK-NEXT:    %[[OUT:.*]] = memref.alloc(%[[N0]], %[[N1]]) {alignment = 64 : i64} : memref<?x?xf32>
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %[[N0]] step
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %[[N1]] step
@@ -94,7 +99,9 @@ func.func @same_operand(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK:         %[[FB:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
 // CHECK:         cf.cond_br
 // CHECK-NEXT:  ^{{.*}}:
-// CHECK-NEXT:    %[[N:.*]] = arith.maxsi %[[A0]], %[[B0]] : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[A0_ONE:.*]] = arith.cmpi eq, %[[A0]], %[[ONE]] : index
+// CHECK-NEXT:    %[[N:.*]] = arith.select %[[A0_ONE]], %[[B0]], %[[A0]] : index
 // CHECK-NEXT:    memref.alloc(%[[N]]) {alignment = 64 : i64} : memref<?x3x5xf32>
 // CHECK:         scf.for %[[BT:.*]] = %{{.*}} to %[[N]] step
 // CHECK:           scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
