@@ -16,9 +16,8 @@ op bases), then the ops by ONNX category as onnx-mlir groups them: `elementwise`
 (linear algebra, softmax, reductions), `logical` (logical, bitwise, integer ops), `nn`
 (convolution, pooling, normalization), `vision` (resize, transposed convolution, sampling),
 `tensor` (shapes, concatenation), `indexing` (gathers, scatters), `nchwc` (the blocked
-channel layout) and the small families `cumulative`, `selection` (Hardmax, TopK),
-`sorting` (Unique), `detection` (NonMaxSuppression), `einsum`, `signal` (DFT)
-and `quantize` (QuantizeLinear, DequantizeLinear).
+channel layout), `signal` (DFT, STFT) and `quantize` (QuantizeLinear,
+DequantizeLinear).
 Canonicalization patterns are in `canonicalize`, numpy semantics in `evaluate`.
 """
 
@@ -30,9 +29,6 @@ from xdsl.irdl import IRDLOperation
 from infer.dialects.graph import (
     base,
     constant,
-    cumulative,
-    detection,
-    einsum,
     elementwise,
     indexing,
     logical,
@@ -40,18 +36,13 @@ from infer.dialects.graph import (
     nchwc,
     nn,
     quantize,
-    selection,
     signal,
-    sorting,
     tensor,
     types,
     vision,
 )
 from infer.dialects.graph.base import *  # noqa: F403
 from infer.dialects.graph.constant import *  # noqa: F403
-from infer.dialects.graph.cumulative import *  # noqa: F403
-from infer.dialects.graph.detection import *  # noqa: F403
-from infer.dialects.graph.einsum import *  # noqa: F403
 from infer.dialects.graph.elementwise import *  # noqa: F403
 from infer.dialects.graph.indexing import *  # noqa: F403
 from infer.dialects.graph.logical import *  # noqa: F403
@@ -59,16 +50,14 @@ from infer.dialects.graph.math import *  # noqa: F403
 from infer.dialects.graph.nchwc import *  # noqa: F403
 from infer.dialects.graph.nn import *  # noqa: F403
 from infer.dialects.graph.quantize import *  # noqa: F403
-from infer.dialects.graph.selection import *  # noqa: F403
 from infer.dialects.graph.signal import *  # noqa: F403
-from infer.dialects.graph.sorting import *  # noqa: F403
 from infer.dialects.graph.tensor import *  # noqa: F403
 from infer.dialects.graph.types import *  # noqa: F403
 from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    cumulative, selection, sorting, detection, einsum, signal, quantize,
+    signal, quantize,
 )
 
 

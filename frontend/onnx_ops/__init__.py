@@ -24,18 +24,13 @@ an op's expansions, so it comes first in the table and the natives override it.
 
 from infer.frontend.onnx_ops import (
     control_flow,
-    cumulative,
-    detection,
-    einsum,
     elementwise,
     functions,
     indexing,
     math,
     nn,
     quantize,
-    selection,
     signal,
-    sorting,
     tensor,
     vision,
 )
@@ -57,7 +52,6 @@ from infer.frontend.onnx_ops.functions import Expansion
 OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
-    **cumulative.OPS, **selection.OPS, **sorting.OPS, **detection.OPS, **einsum.OPS,
     **signal.OPS, **control_flow.OPS, **quantize.OPS,
 }
 

@@ -13,10 +13,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     constant,
     conv,
     conv_transpose,
-    cumulative,
     deform_conv,
-    detection,
-    einsum,
     elementwise,
     indexing,
     layer_norm,
@@ -28,11 +25,9 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     pool,
     quantize,
     reduction,
-    selection,
     shape_dialect,
     shape_ops,
     signal,
-    sorting,
     vision,
 )
 from infer.lowering.graph_ops.base import (

@@ -1,3 +1,0 @@
-"""Lowering of the graph dialect's sorting ops to loops."""
-
-from __future__ import annotations
