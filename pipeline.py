@@ -4,7 +4,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
 
     graph dialect, as the importer makes it
       record-signature                  the model's inputs and outputs, for the runtime
-      widen-half                        f16/bf16 ops computed in f32, rounded per op
+      widen-half                        f16/bf16/float8 ops computed in f32, rounded per op
       graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
     graph dialect, optimized

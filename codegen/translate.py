@@ -23,13 +23,13 @@ from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
-    IntegerType,
+    IndexType,
     ModuleOp,
-    Signedness,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from infer.dialects import llvmx
+from infer.dialects.graph.types import numpy_dtype as graph_numpy_dtype
 
 INLINE_LIMIT = 256
 GLOBAL_ALIGNMENT = 64
@@ -44,16 +44,12 @@ class Translation:
 
 def numpy_dtype(typ: Attribute) -> np.dtype:
     """numpy dtype of an element type (index is int64, i1 is bool)."""
-    if isinstance(typ, IntegerType):
-        width = typ.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        unsigned = typ.signedness.data == Signedness.UNSIGNED
-        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
-    names = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "index": np.int64}
-    if typ.name in names:  # type: ignore[attr-defined]
-        return np.dtype(names[typ.name])  # type: ignore[attr-defined]
-    raise NotImplementedError(f"no numpy dtype for {typ}")
+    if isinstance(typ, IndexType):
+        return np.dtype(np.int64)
+    try:
+        return graph_numpy_dtype(typ)
+    except (KeyError, ValueError):
+        raise NotImplementedError(f"no numpy dtype for {typ}") from None
 
 
 def dense_to_numpy(value: DenseIntOrFPElementsAttr) -> np.ndarray:

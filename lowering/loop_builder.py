@@ -33,11 +33,14 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from infer.dialects.dims import Dim
-from infer.dialects.graph import is_float
+from infer.dialects.graph import NARROW_TYPES, is_float
 
 
 def storage_type(element: Attribute) -> Attribute:
-    """Buffers hold signless integers (arith's rule); signedness stays on the graph types."""
+    """Buffers hold signless integers (arith's rule); signedness stays on the graph types.
+    A narrow type's buffer holds its codes, as bytes (or 16 bits for bf16)."""
+    if element in NARROW_TYPES:
+        return IntegerType(NARROW_TYPES[element].itemsize * 8)
     if isinstance(element, IntegerType):
         return IntegerType(element.width.data)
     return element

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from infer.dialects.graph.types import NARROW_TYPES
 from infer.runtime.checks import EntryChecks
 from infer.runtime.signature import TensorSpec, check_feeds, read_signature
 
@@ -67,6 +68,14 @@ def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
                          EntryChecks.read(module, entry))
 
 
+_NARROW_DTYPES = frozenset(NARROW_TYPES.values())
+
+
 def _storage_view(a: np.ndarray) -> np.ndarray:
-    """Native code sees unsigned integers as the signless (signed) type of their width."""
-    return a.view(a.dtype.str.replace("u", "i")) if a.dtype.kind == "u" else a
+    """Native code sees unsigned integers as the signless (signed) type of their width, and
+    ml_dtypes' narrow types (bf16, float8, int4...) as the integer codes they store."""
+    if a.dtype.kind == "u":
+        return a.view(a.dtype.str.replace("u", "i"))
+    if a.dtype in _NARROW_DTYPES:
+        return a.view(f"i{a.dtype.itemsize}")
+    return a

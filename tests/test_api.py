@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
@@ -165,15 +166,29 @@ def test_verifier_runs_after_each_pass_in_tests() -> None:
         run_passes(module, make_context(), ["cse"])
 
 
-def test_element_types_the_code_generator_lacks_are_refused() -> None:
-    """bf16 imports (the graph types it) but is not compiled yet: a clear refusal naming
-    the op and its node, not an internal error (the cast to f32 that widen-half puts
-    before the node's op is the first to need it)."""
-    node = helper.make_node("Celu", ["x"], ["y"], name="act")
-    bf16 = TensorProto.BFLOAT16
-    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", bf16, [3])],
-                          [helper.make_tensor_value_info("y", bf16, [3])])
+def test_element_types_without_a_representation_are_refused() -> None:
+    """complex64 has no element type in the graph dialect: a clear refusal naming the
+    graph input, not an internal error."""
+    node = helper.make_node("Identity", ["x"], ["y"], name="copy")
+    c64 = TensorProto.COMPLEX64
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", c64, [3])],
+                          [helper.make_tensor_value_info("y", c64, [3])])
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 22)])
     with pytest.raises(infer.UnsupportedError,
-                       match=r"^Cast node 'act': element type bf16 is not supported"):
+                       match=r"graph input 'x': element type COMPLEX64 is not supported"):
         infer.compile(model, verbose=False)
+
+
+def test_bf16_ops_compute_in_f32() -> None:
+    """bf16 Celu: widened to f32 and rounded once, as onnxruntime computes half types."""
+    node = helper.make_node("Celu", ["x"], ["y"], name="act")
+    bf16 = TensorProto.BFLOAT16
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", bf16, [5])],
+                          [helper.make_tensor_value_info("y", bf16, [5])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 22)])
+    x = np.array([-3, -0.5, 0, 0.25, 2], ml_dtypes.bfloat16)
+    wide = x.astype(np.float32)
+    want = np.where(wide > 0, wide, np.expm1(wide)).astype(ml_dtypes.bfloat16)
+    got = infer.compile(model, verbose=False).run({"x": x})["y"]
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32), rtol=1e-2)

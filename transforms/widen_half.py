@@ -16,6 +16,12 @@ result back:
 A cast pair between two widened ops stays (it is the rounding), and the elementwise ones
 fuse into their neighbours' loops like any cast. Casts themselves and ops with no float
 operand (ConstantOfShape, EyeLike of an integer) are left as they are.
+
+The narrow types (float8, float4, 4- and 2-bit integers; see `graph.NARROW_TYPES`) have no
+arithmetic at all, so every op on them is rewritten the same way: the small floats
+compute in f32, the sub-byte integers in i32, both exactly. QuantizeLinear and
+DequantizeLinear keep their quantized operand and result (the type is what they mean);
+only their half-precision floats widen.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, ModuleOp, TensorType, f32
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, ModuleOp, TensorType, f32, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -31,16 +37,25 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from infer.dialects import graph as G
 
 HALF_TYPES = (Float16Type, BFloat16Type)
+_QUANTIZE_OPS = (G.QuantizeLinearOp, G.DequantizeLinearOp)
 
 
-def _is_half(t: Attribute) -> bool:
-    return isinstance(t, TensorType) and isinstance(t.element_type, HALF_TYPES)
+def _wide(t: Attribute, op: Operation) -> Attribute | None:
+    """The element type `op` computes in instead of tensor type t's, or None."""
+    if not isinstance(t, TensorType):
+        return None
+    e = t.element_type
+    if isinstance(e, HALF_TYPES):
+        return f32
+    if isinstance(op, _QUANTIZE_OPS) or not G.is_narrow(e):
+        return None
+    return f32 if G.is_float(e) else i32
 
 
 def _widens(op: Operation) -> bool:
     """Casts convert, and Shape and Size read no data: the rest compute on their operands."""
     return (isinstance(op, G.GraphOp) and not isinstance(op, G.CastOp | G.ShapeOp | G.SizeOp)
-            and any(_is_half(v.type) for v in op.operands))
+            and any(_wide(v.type, op) is not None for v in op.operands))
 
 
 def _cast(value: SSAValue, to: Attribute, before: Operation) -> SSAValue:
@@ -52,7 +67,8 @@ def _cast(value: SSAValue, to: Attribute, before: Operation) -> SSAValue:
 
 def widen(op: G.GraphOp) -> None:
     """Rewrite `op` to compute in f32 between casts (see the module's doc)."""
-    operands = [_cast(v, f32, op) if _is_half(v.type) else v for v in op.operands]
+    operands = [v if (w := _wide(v.type, op)) is None else _cast(v, w, op)
+                for v in op.operands]
     wide = type(op).make(operands, dict(op.properties))
     wide.attributes.update(op.attributes)
     Rewriter.insert_op(wide, InsertPoint.before(op))

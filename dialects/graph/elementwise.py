@@ -10,10 +10,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    Float8E8M0FNUType,
     FloatAttr,
+    IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
@@ -41,7 +44,13 @@ from infer.dialects.graph.base import (
     VariadicOp,
 )
 from infer.dialects.graph.constant import constant_value
-from infer.dialects.graph.types import float_attr, is_float
+from infer.dialects.graph.types import (
+    SMALL_FLOAT_TYPES,
+    float_attr,
+    int_attr,
+    is_float,
+    numpy_dtype,
+)
 from infer.dialects.graph.unary import *  # noqa: F403  (exported with this module's ops)
 
 # ---------------------------------------------------------------------------------------
@@ -273,6 +282,10 @@ class CastOp(GraphOp):
     input = operand_def(TensorType)
     output = result_def(TensorType)
     to = prop_def(AnyAttr())
+    # ONNX's Cast-19 / Cast-24 attributes: whether a float8 result saturates to its largest
+    # finite value (else overflow gives Inf or NaN) and how an f8E8M0 result rounds.
+    saturate = prop_def(IntegerAttr, default_value=int_attr(1))
+    round_mode = prop_def(StringAttr, default_value=StringAttr("up"))
     traits = TRAITS
     ONNX_OP: ClassVar[str | None] = "Cast"
 
@@ -281,13 +294,43 @@ class CastOp(GraphOp):
         to = props.get("to")
         if not (is_float(to) or isinstance(to, IntegerType)):
             raise VerifyException(f"'graph.cast' to must be an integer or float type, got {to}")
+        if cls.prop(props, "round_mode") not in ("up", "down", "nearest"):
+            raise VerifyException("'graph.cast' round_mode must be \"up\", \"down\" or "
+                                  "\"nearest\"")
 
     @classmethod
     def output_elements(cls, props, elements):
         return [props["to"]]
 
     def numpy(self, x: np.ndarray) -> np.ndarray:
-        return x  # `evaluate` casts every result to its declared type
+        to = self.to
+        dtype = numpy_dtype(to)
+        saturate = bool(self.saturate.value.data)
+        if to == Float8E8M0FNUType():
+            return _to_e8m0(x, saturate, self.round_mode.data).view(dtype)
+        if saturate and isinstance(to, SMALL_FLOAT_TYPES) and dtype.itemsize == 1:
+            info = ml_dtypes.finfo(dtype)  # float8: clamped to the finite range, NaN kept
+            x = np.clip(x.astype(np.float32), float(info.min), float(info.max))
+        return x.astype(dtype)
+
+
+def _to_e8m0(x: np.ndarray, saturate: bool, round_mode: str) -> np.ndarray:
+    """f8E8M0 codes of x by ONNX's rule: the f32 exponent field, rounded up when any
+    mantissa bit is set ("up"), never ("down"), or by guard and round/sticky bits or a
+    nonzero exponent ("nearest"); NaN and Inf give 0xFF, as past the top with no
+    `saturate`."""
+    bits = x.astype(np.float32).view(np.uint32)
+    e = ((bits >> 23) & 0xFF).astype(np.uint16)
+    if round_mode == "up":
+        up = (bits & 0x7FFFFF) != 0
+    elif round_mode == "nearest":
+        up = ((bits & 0x400000) != 0) & (((bits & 0x3FFFFF) != 0) | (e > 0))
+    else:
+        up = np.zeros(bits.shape, bool)
+    if saturate:
+        up &= e != 0xFE
+    code = np.where(e == 0xFF, 0xFF, e + up)
+    return code.astype(np.uint8)
 
 
 @irdl_op_definition

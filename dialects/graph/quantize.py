@@ -12,8 +12,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, Signedness, TensorType
+from xdsl.dialects.builtin import (
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
 from xdsl.irdl import (
     AnyAttr,
     irdl_op_definition,
@@ -36,7 +47,15 @@ QUANTIZED_RANGES = {
     IntegerType(8, Signedness.UNSIGNED): (0, 255),
     IntegerType(16): (-32768, 32767),
     IntegerType(16, Signedness.UNSIGNED): (0, 65535),
+    IntegerType(4): (-8, 7),
+    IntegerType(4, Signedness.UNSIGNED): (0, 15),
+    IntegerType(2): (-2, 1),
+    IntegerType(2, Signedness.UNSIGNED): (0, 3),
 }
+# the float types a quantized tensor may have: x / scale rounded to them (plus the zero
+# point for f4E2M1; ONNX's reference ignores a float8 zero point, which must be 0)
+QUANTIZED_FLOATS = (Float8E4M3FNType(), Float8E4M3FNUZType(), Float8E5M2Type(),
+                    Float8E5M2FNUZType(), Float4E2M1FNType())
 
 
 class _LinearQuantOp(GraphOp):
@@ -99,6 +118,8 @@ class QuantizeLinearOp(_LinearQuantOp):
     name = "graph.quantize_linear"
     ONNX_OP: ClassVar[str | None] = "QuantizeLinear"
     to = prop_def(AnyAttr())
+    # a float8 y: whether a quotient past its range saturates (else Inf or NaN)
+    saturate = prop_def(IntegerAttr, default_value=int_attr(1))
 
     @classmethod
     def check(cls, props, types):
@@ -106,7 +127,7 @@ class QuantizeLinearOp(_LinearQuantOp):
         to = props.get("to")
         if not is_float(x.element_type) or x.element_type != scale.element_type:
             raise VerifyException("'graph.quantize_linear' x and scale must be one float type")
-        if to not in QUANTIZED_RANGES:
+        if to not in QUANTIZED_RANGES and to not in QUANTIZED_FLOATS:
             raise VerifyException(f"'graph.quantize_linear' cannot quantize to {to}")
         if len(types) > 2 and types[2].element_type != to:
             raise VerifyException("'graph.quantize_linear' zero_point must have y's type")
@@ -117,9 +138,18 @@ class QuantizeLinearOp(_LinearQuantOp):
 
     def numpy(self, x: np.ndarray, scale: np.ndarray, zero_point: np.ndarray | None = None
               ) -> np.ndarray:
-        lo, hi = QUANTIZED_RANGES[self.to]
         if x.dtype.itemsize < 4:  # half precision divides in f32, as onnxruntime
             x, scale = x.astype(np.float32), scale.astype(np.float32)
+        if self.to in QUANTIZED_FLOATS:
+            y = (x / self.expanded(scale, x.shape)).astype(np.float32)
+            dtype = numpy_dtype(self.to)
+            if self.to == Float4E2M1FNType() and zero_point is not None:
+                y = y + self.expanded(zero_point, x.shape).astype(np.float32)
+            elif self.saturate.value.data:
+                info = ml_dtypes.finfo(dtype)
+                y = np.clip(y, float(info.min), float(info.max))
+            return y.astype(dtype)
+        lo, hi = QUANTIZED_RANGES[self.to]
         q = np.rint(x / self.expanded(scale, x.shape))
         if zero_point is not None:
             q = q + self.expanded(zero_point, x.shape).astype(np.float64)
@@ -138,8 +168,10 @@ class DequantizeLinearOp(_LinearQuantOp):
     @classmethod
     def check(cls, props, types):
         x, scale = types[0], types[1]
-        if not isinstance(x.element_type, IntegerType) or x.element_type == IntegerType(1):
-            raise VerifyException("'graph.dequantize_linear' x must be an integer tensor")
+        if x.element_type not in QUANTIZED_FLOATS and (
+                not isinstance(x.element_type, IntegerType) or x.element_type == IntegerType(1)):
+            raise VerifyException("'graph.dequantize_linear' x must be an integer or float8 "
+                                  "tensor")
         if not is_float(scale.element_type):
             raise VerifyException("'graph.dequantize_linear' scale must be a float tensor")
         to = props.get("to")
@@ -160,4 +192,4 @@ class DequantizeLinearOp(_LinearQuantOp):
         return dx * self.expanded(scale, x.shape).astype(np.float32)
 
 
-__all__ = ["QUANTIZED_RANGES", "DequantizeLinearOp", "QuantizeLinearOp"]
+__all__ = ["QUANTIZED_RANGES", "QUANTIZED_FLOATS", "DequantizeLinearOp", "QuantizeLinearOp"]

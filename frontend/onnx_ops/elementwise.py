@@ -6,6 +6,12 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float64Type,
     IntegerType,
@@ -137,7 +143,7 @@ def clip(b: OpBuilder, input: Value, min: Value | None = None, max: Value | None
     return b.emit1(G.ClipOp, input, lo, hi)
 
 
-# ONNX TensorProto.DataType -> builtin element type (bf16 only where xDSL has it).
+# ONNX TensorProto.DataType -> builtin element type.
 ONNX_ELEMENT_TYPES: dict[int, Attribute] = {
     1: f32,
     2: IntegerType(8, Signedness.UNSIGNED),
@@ -152,6 +158,16 @@ ONNX_ELEMENT_TYPES: dict[int, Attribute] = {
     12: IntegerType(32, Signedness.UNSIGNED),
     13: IntegerType(64, Signedness.UNSIGNED),
     16: BFloat16Type(),
+    17: Float8E4M3FNType(),
+    18: Float8E4M3FNUZType(),
+    19: Float8E5M2Type(),
+    20: Float8E5M2FNUZType(),
+    21: IntegerType(4, Signedness.UNSIGNED),
+    22: IntegerType(4),
+    23: Float4E2M1FNType(),
+    24: Float8E8M0FNUType(),
+    25: IntegerType(2, Signedness.UNSIGNED),
+    26: IntegerType(2),
 }
 
 
@@ -167,7 +183,12 @@ def element_type(onnx_dtype: int) -> Attribute:
 def cast_(
     b: OpBuilder, input: Value, *, to: int, saturate: int = 1, round_mode: str = "up"
 ) -> Value:
-    return b.emit1(G.CastOp, input, to=element_type(to))
+    props: dict[str, object] = {}
+    if saturate != 1:
+        props["saturate"] = saturate
+    if round_mode != "up":
+        props["round_mode"] = round_mode
+    return b.emit1(G.CastOp, input, to=element_type(to), **props)
 
 
 def where(b: OpBuilder, condition: Value, x: Value, y: Value) -> Value:

@@ -26,10 +26,11 @@ def quantize_linear(b: OpBuilder, x: Value, y_scale: Value, y_zero_point: Value 
     else:
         to = (element_type(output_dtype) if output_dtype
               else IntegerType(8, Signedness.UNSIGNED))
-    if to not in G.QUANTIZED_RANGES:
+    if to not in G.QUANTIZED_RANGES and to not in G.QUANTIZED_FLOATS:
         raise Unsupported(f"quantizing to {to} is not supported")
     return b.emit1(G.QuantizeLinearOp, x, y_scale, y_zero_point, axis=axis,
-                   block_size=block_size, to=to)
+                   block_size=block_size, to=to, saturate=None if saturate in (None, 1)
+                   else saturate)
 
 
 def dequantize_linear(b: OpBuilder, x: Value, x_scale: Value,
@@ -37,7 +38,8 @@ def dequantize_linear(b: OpBuilder, x: Value, x_scale: Value,
                       block_size: int | None = None, output_dtype: int | None = None
                       ) -> Value:
     to = element_type(output_dtype) if output_dtype else None
-    if element(x) not in G.QUANTIZED_RANGES and element(x) != IntegerType(32):
+    if (element(x) not in G.QUANTIZED_RANGES and element(x) not in G.QUANTIZED_FLOATS
+            and element(x) != IntegerType(32)):
         raise Unsupported(f"dequantizing {element(x)} is not supported")
     return b.emit1(G.DequantizeLinearOp, x, x_scale, x_zero_point, axis=axis,
                    block_size=block_size, to=None if to == element(x_scale) else to)

@@ -27,6 +27,7 @@ from xdsl.ir import Operation, SSAValue
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
+from infer.lowering import narrow_types
 from infer.lowering.graph_ops.base import (
     Lowering,
     inlined_if,
@@ -452,6 +453,12 @@ def _cast(b: LoopBuilder, op: graph.CastOp, x: list[SSAValue]) -> SSAValue:
     dst = storage_type(dst_graph.element_type)
     src_unsigned, dst_unsigned = _unsigned(op), is_unsigned(dst_graph.element_type)
     v = x[0]
+    if graph.is_narrow(operand_element(op)):
+        v = narrow_types.decode(b, operand_element(op), v)
+    if graph.is_narrow(dst_graph.element_type):
+        return narrow_types.encode(b, dst_graph.element_type, v, unsigned=src_unsigned,
+                                   saturate=bool(op.prop(op.properties, "saturate")),
+                                   round_mode=op.prop(op.properties, "round_mode"))
     st = v.type
     if st == dst:
         return v

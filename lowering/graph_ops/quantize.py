@@ -9,6 +9,7 @@ from typing import cast
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     AnyFloat,
+    Float4E2M1FNType,
     Float32Type,
     Float64Type,
     IntegerType,
@@ -16,10 +17,11 @@ from xdsl.dialects.builtin import (
     f32,
     i32,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
+from infer.lowering import narrow_types
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.index import as_dim
 from infer.lowering.loop_builder import LoopBuilder, is_unsigned, storage_type
@@ -53,27 +55,46 @@ def _to_f32(b: LoopBuilder, v: SSAValue, unsigned: bool) -> SSAValue:
     return b.insert(arith.ExtFOp(v, f32)).results[0]
 
 
+def _load_f32(b: LoopBuilder, buf: SSAValue, at: Sequence[Dim | SSAValue],
+              element: Attribute) -> SSAValue:
+    """The element of `buf` (of graph element type `element`) at `at`, as f32."""
+    v = b.load(buf, at)
+    if graph.is_narrow(element):
+        v = narrow_types.decode(b, element, v)
+    return _to_f32(b, v, is_unsigned(element))
+
+
 @lowers(graph.QuantizeLinearOp)
 def _quantize(s: Lowering, op: graph.QuantizeLinearOp, ins: list[SSAValue]) -> list[SSAValue]:
     b = s.b
     x = b.dims(ins[0])
     (y,) = s.alloc_results(op, ins)
-    lo, hi = graph.QUANTIZED_RANGES[op.to]
-    out = storage_type(op.to)
     scale_at = _param_index(b, op, x, ins[1])
     zp_at = _param_index(b, op, x, ins[2]) if len(ins) > 2 else None
+    if op.to in graph.QUANTIZED_FLOATS:
+        with b.loop_nest(x) as ivs:
+            q = _to_f32(b, b.div(b.load(ins[0], ivs), b.load(ins[1], scale_at(ivs))), False)
+            if zp_at is not None and op.to == Float4E2M1FNType():
+                q = b.add(q, _load_f32(b, ins[2], zp_at(ivs), op.to))
+            b.store(narrow_types.encode(b, op.to, q, saturate=bool(op.saturate.value.data)),
+                    y, ivs)
+        return [y]
+    lo, hi = graph.QUANTIZED_RANGES[op.to]
+    out = storage_type(op.to)
     with b.loop_nest(x) as ivs:
         v = b.load(ins[0], ivs)
         q = _to_f32(b, b.unary(math.RoundEvenOp, b.div(v, b.load(ins[1], scale_at(ivs)))),
                     False)
         if zp_at is not None:
-            zp = b.load(ins[2], zp_at(ivs))
-            q = b.add(q, _to_f32(b, zp, is_unsigned(op.to)))
+            q = b.add(q, _load_f32(b, ins[2], zp_at(ivs), op.to))
         low, high = b.const(float(lo), f32), b.const(float(hi), f32)
         clamped = b.min(b.max(q, low), high)  # NaN through maximumf stays NaN: made lo
         clamped = b.select(b.cmpf("uno", q, q), low, clamped)
         as_int = b.insert(arith.FPToSIOp(clamped, i32)).results[0]
-        b.store(b.insert(arith.TruncIOp(as_int, out)).results[0], y, ivs)
+        if graph.is_narrow(op.to):
+            b.store(narrow_types.encode(b, op.to, as_int), y, ivs)
+        else:
+            b.store(b.insert(arith.TruncIOp(as_int, out)).results[0], y, ivs)
     return [y]
 
 
@@ -86,13 +107,13 @@ def _dequantize(s: Lowering, op: graph.DequantizeLinearOp, ins: list[SSAValue]
     t = op.results[0].type
     assert isinstance(t, TensorType)
     out = t.element_type
-    unsigned = is_unsigned(cast(TensorType, op.x.type).element_type)
+    x_element = cast(TensorType, op.x.type).element_type
     scale_at = _param_index(b, op, x, ins[1])
     zp_at = _param_index(b, op, x, ins[2]) if len(ins) > 2 else None
     with b.loop_nest(x) as ivs:
-        v = _to_f32(b, b.load(ins[0], ivs), unsigned)
+        v = _load_f32(b, ins[0], ivs, x_element)
         if zp_at is not None:
-            v = b.sub(v, _to_f32(b, b.load(ins[2], zp_at(ivs)), unsigned))
+            v = b.sub(v, _load_f32(b, ins[2], zp_at(ivs), x_element))
         scale = _to_f32(b, b.load(ins[1], scale_at(ivs)), False)
         r = b.mul(v, scale)
         if isinstance(out, Float64Type):

@@ -29,6 +29,9 @@ builtin.module {
     %clip = graph.clip %x, %lo, %hi : (tensor<2x3xf32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
     %cast = graph.cast %x {to = i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
     %cast_u8 = graph.cast %i {to = ui8} : (tensor<2x3xi32>) -> tensor<2x3xui8>
+    %cast_f8 = graph.cast %x {to = f8E4M3FN, saturate = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf8E4M3FN>
+    %cast_e8m0 = graph.cast %x {to = f8E8M0FNU, round_mode = "nearest"} : (tensor<2x3xf32>) -> tensor<2x3xf8E8M0FNU>
+    %cast_i4 = graph.cast %cast_f8 {to = i4} : (tensor<2x3xf8E4M3FN>) -> tensor<2x3xi4>
     %bit_cast = graph.bit_cast %x {to = i32} : (tensor<2x3xf32>) -> tensor<2x3xi32>
     %add = graph.add %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
     %sub = graph.sub %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
@@ -170,6 +173,9 @@ builtin.module {
 // CHECK-NEXT:    %clip = graph.clip %x, %lo, %hi : (tensor<2x3xf32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %cast = graph.cast %x {to = i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
 // CHECK-NEXT:    %cast_u8 = graph.cast %i {to = ui8} : (tensor<2x3xi32>) -> tensor<2x3xui8>
+// CHECK-NEXT:    %cast_f8 = graph.cast %x {to = f8E4M3FN, saturate = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf8E4M3FN>
+// CHECK-NEXT:    %cast_e8m0 = graph.cast %x {to = f8E8M0FNU, round_mode = "nearest"} : (tensor<2x3xf32>) -> tensor<2x3xf8E8M0FNU>
+// CHECK-NEXT:    %cast_i4 = graph.cast %cast_f8 {to = i4} : (tensor<2x3xf8E4M3FN>) -> tensor<2x3xi4>
 // CHECK-NEXT:    %bit_cast = graph.bit_cast %x {to = i32} : (tensor<2x3xf32>) -> tensor<2x3xi32>
 // CHECK-NEXT:    %add = graph.add %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %sub = graph.sub %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
