@@ -37,6 +37,7 @@ from infer.dialects.graph import (
     nn,
     quantize,
     signal,
+    sorting,
     tensor,
     types,
     vision,
@@ -51,13 +52,14 @@ from infer.dialects.graph.nchwc import *  # noqa: F403
 from infer.dialects.graph.nn import *  # noqa: F403
 from infer.dialects.graph.quantize import *  # noqa: F403
 from infer.dialects.graph.signal import *  # noqa: F403
+from infer.dialects.graph.sorting import *  # noqa: F403
 from infer.dialects.graph.tensor import *  # noqa: F403
 from infer.dialects.graph.types import *  # noqa: F403
 from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    signal, quantize,
+    signal, quantize, sorting,
 )
 
 

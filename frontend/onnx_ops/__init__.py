@@ -31,6 +31,7 @@ from infer.frontend.onnx_ops import (
     nn,
     quantize,
     signal,
+    sorting,
     tensor,
     vision,
 )
@@ -52,7 +53,7 @@ from infer.frontend.onnx_ops.functions import Expansion
 OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
-    **signal.OPS, **control_flow.OPS, **quantize.OPS,
+    **signal.OPS, **control_flow.OPS, **quantize.OPS, **sorting.OPS,
 }
 
 __all__ = [

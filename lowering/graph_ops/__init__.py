@@ -28,6 +28,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     shape_dialect,
     shape_ops,
     signal,
+    sorting,
     vision,
 )
 from infer.lowering.graph_ops.base import (

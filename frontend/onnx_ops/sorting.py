@@ -1,0 +1,21 @@
+"""ONNX importers: ops that order data (TopK)."""
+
+from __future__ import annotations
+
+from infer.dialects import graph as G
+from infer.frontend.onnx_ops.builder import OpBuilder, OpFn, Value
+
+
+def top_k_v1(b: OpBuilder, x: Value, *, k: int, axis: int = -1) -> list[Value]:
+    return b.emit(G.TopKOp, x, b.ints([k]), axis=axis)
+
+
+def top_k(b: OpBuilder, x: Value, k: Value, *, axis: int = -1, largest: int = 1,
+          sorted: int = 1) -> list[Value]:  # noqa: A002 - ONNX's name
+    """`sorted` = 0 leaves the order unspecified: the results come sorted anyway."""
+    return b.emit(G.TopKOp, x, k, axis=axis, largest=largest)
+
+
+OPS: dict[str, dict[int, OpFn]] = {
+    "TopK": {1: top_k_v1, 10: top_k, 11: top_k, 24: top_k},
+}
