@@ -269,6 +269,33 @@ class LoopBuilder:
             self.point = saved
         return list(for_op.results)
 
+    def fold(self, dims: Sequence[Dim], init: Sequence[SSAValue],
+             body_fn: Callable[[list[SSAValue], list[SSAValue]], Sequence[SSAValue]]
+             ) -> list[SSAValue]:
+        """Loop-carried values through a nest over `dims` (row-major):
+        body_fn(ivs, carried) -> next carried."""
+
+        def nest(k: int, ivs: list[SSAValue], carried: list[SSAValue]) -> list[SSAValue]:
+            if k == len(dims):
+                return list(body_fn(ivs, carried))
+            return self.reduce_loop(0, dims[k], carried,
+                                    lambda iv, c: nest(k + 1, [*ivs, iv], c))
+
+        return nest(0, [], list(init))
+
+    @contextmanager
+    def if_(self, cond: SSAValue) -> Iterator[None]:
+        """The ops built inside run only where `cond` (i1) holds."""
+        block = Block()
+        self.insert(scf.IfOp(cond, [], [block]))
+        saved = self.point
+        self.point = InsertPoint.at_end(block)
+        try:
+            yield
+        finally:
+            self.insert(scf.YieldOp())
+            self.point = saved
+
     # -- scalar arithmetic (dispatching on float / integer element types) --------------
 
     def _float_or_int(self, a: SSAValue, b: SSAValue, fop, iop, flags=CONTRACT) -> SSAValue:

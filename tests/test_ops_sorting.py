@@ -94,3 +94,52 @@ def test_numpy_form_matches_the_compiled_op() -> None:
         {"x": TIES})
     np.testing.assert_array_equal(values, got["v"])
     np.testing.assert_array_equal(indices, got["i"])
+
+
+def _unique_model(elem: int, rank: int, axis: int | None = None, sorted_: int = 1,
+                  outputs: int = 4):
+    attrs = {"sorted": sorted_} if axis is None else {"sorted": sorted_, "axis": axis}
+    names = ["y", "first", "inverse", "counts"][:outputs]
+    node = helper.make_node("Unique", ["x"], names, **attrs)
+    y_rank = 1 if axis is None else rank
+    outs = [("y", elem, [f"y{d}" for d in range(y_rank)])] + [
+        (name, TP.INT64, ["u"]) for name in names[1:]]
+    return make_model([node], [("x", elem, [f"d{d}" for d in range(rank)])], outs,
+                      opset=11)
+
+
+@pytest.mark.parametrize("sorted_", [1, 0])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_unique_against_onnxruntime(axis: int | None, sorted_: int) -> None:
+    """One compile, several sizes: the number of distinct items is known at run time."""
+    model = _unique_model(TP.INT64, 2, axis, sorted_)
+    feeds = [{"x": R.integers(0, 3, (4, 3)).astype(np.int64)},
+             {"x": R.integers(-2, 2, (6, 2)).astype(np.int64)},
+             {"x": np.array([[7, 7], [7, 7]], np.int64)}]
+    check_against_onnxruntime(model, feeds)
+
+
+def test_unique_floats_and_fewer_outputs() -> None:
+    check_against_onnxruntime(_unique_model(TP.FLOAT, 1, outputs=2),
+                              {"x": np.array([2.5, -1, 2.5, 0, -1, 3], np.float32)})
+    check_against_onnxruntime(_unique_model(TP.DOUBLE, 3, axis=2, sorted_=0, outputs=3),
+                              {"x": R.integers(0, 2, (2, 2, 5)).astype(np.float64)})
+
+
+def test_unique_nan_and_signed_zero_as_numpy() -> None:
+    """NaNs are one value above every number, -0 equals 0 (numpy's np.unique, which
+    ONNX's reference uses)."""
+    x = np.array([np.nan, 1, -0.0, np.nan, 0.0, -np.inf, 1], np.float32)
+    got = infer.compile(_unique_model(TP.FLOAT, 1)).run({"x": x})
+    y, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    np.testing.assert_array_equal(got["y"], y)
+    np.testing.assert_array_equal(got["first"], first)
+    np.testing.assert_array_equal(got["inverse"], inverse)
+    np.testing.assert_array_equal(got["counts"], counts)
+
+
+def test_unique_of_nothing() -> None:
+    got = infer.compile(_unique_model(TP.INT32, 2, axis=1)).run(
+        {"x": np.zeros((3, 0), np.int32)})
+    assert got["y"].shape == (3, 0) and got["counts"].shape == (0,)

@@ -1,4 +1,4 @@
-"""Ops that order data: TopK.
+"""Ops that order data: TopK and Unique.
 
 The order is ONNX's reference order (numpy's sort): by value, NaN above every number, and
 equal values (NaNs included) by their index, the lower first, whichever way values go.
@@ -10,9 +10,10 @@ from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
+from infer.dialects import dims as D
 from infer.dialects.dims import DYN
 from infer.dialects.graph.base import TRAITS, GraphOp, const_ints, normalize_axis
 from infer.dialects.graph.types import int_attr
@@ -76,4 +77,45 @@ class TopKOp(GraphOp):
         return [np.take_along_axis(data, top, axis=axis), top.astype(np.int64)]
 
 
-__all__ = ["TopKOp", "sorted_order"]
+@irdl_op_definition
+class UniqueOp(GraphOp):
+    """The distinct elements of x (flattened), or its distinct slices along `axis`: y, in
+    ascending order (`sorted`, slices compared lexicographically; NaNs equal and above
+    every number, -0 equal to 0) or in order of first occurrence; the index of each one's
+    first occurrence, the index in y of every element (slice) of x, and each one's count.
+    Their number is known at run time."""
+
+    name = "graph.unique"
+    ONNX_OP: ClassVar[str | None] = "Unique"
+    FOLDABLE: ClassVar[bool] = False  # its size is the data's: the type keeps it dynamic
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    indices = result_def(TensorType)
+    inverse_indices = result_def(TensorType)
+    counts = result_def(TensorType)
+    axis = opt_prop_def(IntegerAttr)
+    sorted = prop_def(IntegerAttr, default_value=int_attr(1))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        axis = cls.prop(props, "axis")
+        if axis is not None:
+            normalize_axis(axis, len(types[0].get_shape()), "axis")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        axis = cls.prop(props, "axis")
+        if axis is None:
+            return [[DYN], [DYN], [D.product(dims[0])], [DYN]]
+        axis = normalize_axis(axis, len(dims[0]), "axis")
+        y = list(dims[0])
+        y[axis] = DYN
+        return [y, [DYN], [dims[0][axis]], [DYN]]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [elements[0], *[IntegerType(64)] * 3]
+
+
+__all__ = ["TopKOp", "UniqueOp", "sorted_order"]

@@ -1,4 +1,4 @@
-"""ONNX importers: ops that order data (TopK)."""
+"""ONNX importers: ops that order data (TopK, Unique)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,12 @@ def top_k(b: OpBuilder, x: Value, k: Value, *, axis: int = -1, largest: int = 1,
     return b.emit(G.TopKOp, x, k, axis=axis, largest=largest)
 
 
+def unique(b: OpBuilder, x: Value, *, axis: int | None = None, sorted: int = 1  # noqa: A002
+           ) -> list[Value]:
+    return b.emit(G.UniqueOp, x, axis=axis, sorted=sorted)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "TopK": {1: top_k_v1, 10: top_k, 11: top_k, 24: top_k},
+    "Unique": {11: unique},
 }

@@ -10,14 +10,12 @@ reference does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import cast
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, TensorType, i1, i64
-from xdsl.ir import Attribute, Block, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import Attribute, SSAValue
 
 from infer.dialects import dims as D
 from infer.dialects import graph
@@ -313,32 +311,6 @@ def _tile(s: Lowering, op: graph.TileOp, ins: list[SSAValue]) -> list[SSAValue]:
 # -- data-dependent sizes: a counting pass sizes the result, a second pass fills it ------
 
 
-def _fold(b: LoopBuilder, dims: Sequence[Dim], init: list[SSAValue],
-          body: Callable[[list[SSAValue], list[SSAValue]], list[SSAValue]]) -> list[SSAValue]:
-    """Loop-carried values through a nest over `dims` (row-major)."""
-
-    def nest(k: int, ivs: list[SSAValue], carried: list[SSAValue]) -> list[SSAValue]:
-        if k == len(dims):
-            return body(ivs, carried)
-        return b.reduce_loop(0, dims[k], carried, lambda iv, c: nest(k + 1, [*ivs, iv], c))
-
-    return nest(0, [], init)
-
-
-@contextmanager
-def _if(b: LoopBuilder, cond: SSAValue) -> Iterator[None]:
-    """The ops built inside run only where `cond` (i1) holds."""
-    block = Block()
-    b.insert(scf.IfOp(cond, [], [block]))
-    saved = b.point
-    b.point = InsertPoint.at_end(block)
-    try:
-        yield
-    finally:
-        b.insert(scf.YieldOp())
-        b.point = saved
-
-
 def _is_set(b: LoopBuilder, v: SSAValue) -> SSAValue:
     """v != 0 (NaN is: unordered compare), as i1."""
     if graph.is_float(v.type):
@@ -354,7 +326,7 @@ def _count(b: LoopBuilder, buf: SSAValue, dims: Sequence[Dim]) -> Index:
         bump = b.select(_is_set(b, b.load(buf, ivs)), one, zero)
         return [b.insert(arith.AddiOp(c[0], bump)).results[0]]
 
-    return Index(b, _fold(b, dims, [zero], add)[0])
+    return Index(b, b.fold(dims, [zero], add)[0])
 
 
 def _next(b: LoopBuilder, k: SSAValue, cond: SSAValue) -> SSAValue:
@@ -371,12 +343,12 @@ def _non_zero(s: Lowering, op: graph.NonZeroOp, ins: list[SSAValue]) -> list[SSA
 
     def put(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
         cond = _is_set(b, b.load(ins[0], ivs))
-        with _if(b, cond):
+        with b.if_(cond):
             for d, iv in enumerate(ivs):
                 b.store(b.insert(arith.IndexCastOp(iv, i64)).results[0], out, [d, c[0]])
         return [_next(b, c[0], cond)]
 
-    _fold(b, x, [b.idx(0)], put)
+    b.fold(x, [b.idx(0)], put)
     return [out]
 
 
@@ -402,7 +374,7 @@ def _compress(s: Lowering, op: graph.CompressOp, ins: list[SSAValue]) -> list[SS
     def put(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
         (j,) = ivs
         keep = _is_set(b, b.load(cond, [j]))
-        with _if(b, keep):
+        with b.if_(keep):
             if axis is None:
                 at: list[Dim] = []
                 rest: Dim = Index(b, j)
@@ -416,5 +388,5 @@ def _compress(s: Lowering, op: graph.CompressOp, ins: list[SSAValue]) -> list[SS
                     b.store(b.load(x, src), out, [*other[:axis], c[0], *other[axis:]])
         return [_next(b, c[0], keep)]
 
-    _fold(b, [n], [b.idx(0)], put)
+    b.fold([n], [b.idx(0)], put)
     return [out]

@@ -1,20 +1,26 @@
-"""Lowering of the ops that order data (TopK), in the order `graph.sorting` states: by
-value, NaN above every number, equal values by index (the lower first)."""
+"""Lowering of the ops that order data (TopK, Unique), in the order `graph.sorting`
+states: by value, NaN above every number, equal values by index (the lower first)."""
 
 from __future__ import annotations
 
 from typing import cast
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, MemRefType, TensorType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IntegerType,
+    MemRefType,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, SSAValue
 
 from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
-from infer.lowering.graph_ops.shape_ops import shape_entries
-from infer.lowering.loop_builder import LoopBuilder, is_unsigned
+from infer.lowering.graph_ops.shape_ops import shape_entries, view
+from infer.lowering.loop_builder import Index, LoopBuilder, index, is_unsigned
 
 i1 = IntegerType(1)
 
@@ -93,6 +99,112 @@ def _top_k(s: Lowering, op: graph.TopKOp, ins: list[SSAValue]) -> list[SSAValue]
         zero = b.const(0, cast(MemRefType, values.type).element_type)
         b.reduce_loop(0, k, [zero, b.idx(0)], pick)
     return [values, indices]
+
+
+def _same(b: LoopBuilder, element: Attribute, a: SSAValue, c: SSAValue) -> SSAValue:
+    """a equals c, NaN equal to NaN (as i1)."""
+    if graph.is_float(element):
+        both_nan = _and(b, b.cmpf("uno", a, a), b.cmpf("uno", c, c))
+        return _or(b, b.cmpf("oeq", a, c), both_nan)
+    return b.cmpi("eq", a, c)
+
+
+def _below(b: LoopBuilder, element: Attribute, a: SSAValue, c: SSAValue) -> SSAValue:
+    """a < c, NaN above every number (as i1)."""
+    if graph.is_float(element):
+        return _or(b, b.cmpf("olt", a, c), _and(b, _not(b, b.cmpf("uno", a, a)),
+                                                 b.cmpf("uno", c, c)))
+    return b.cmpi("ult" if is_unsigned(element) else "slt", a, c)
+
+
+@lowers(graph.UniqueOp)
+def _unique(s: Lowering, op: graph.UniqueOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """x seen as [outer, n, inner]: items are its n slices (elements without an axis).
+    first[i], the first item equal to item i, by a scan of the items before it; an item
+    that is its own first is distinct, and its place in y is the number of distinct items
+    before it (in x, or in value order when `sorted`). Then one pass writes y, the first
+    indices and counts at those places, and every item's place as its inverse index.
+    O(n^2) item compares: a sort would be O(n log n)."""
+    b = s.b
+    xt = cast(TensorType, op.x.type)
+    element = xt.element_type
+    dims = b.dims(ins[0])
+    if op.axis is None:
+        axis, outer, n, inner = None, 1, D.product(dims), 1
+    else:
+        axis = graph.normalize_axis(op.axis.value.data, len(dims), "axis")
+        outer, n, inner = D.product(dims[:axis]), dims[axis], D.product(dims[axis + 1:])
+    flat = TensorType(element, [DYNAMIC_INDEX] * 3)
+    x = view(s, ins[0], [outer, n, inner], flat)
+    false = b.const(0, i1)
+
+    def compare(i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """(item i equals item j, item i < item j lexicographically)."""
+
+        def step(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
+            a, e = b.load(x, [ivs[0], i, ivs[1]]), b.load(x, [ivs[0], j, ivs[1]])
+            now = _and(b, _not(b, c[0]), _not(b, _same(b, element, a, e)))
+            return [_or(b, c[0], now), b.select(now, _below(b, element, a, e), c[1])]
+
+        decided, less = b.fold([outer, inner], [false, false], step)
+        return _not(b, decided), less
+
+    def at(buf: SSAValue, i: SSAValue) -> SSAValue:
+        return b.insert(arith.IndexCastOp(b.load(buf, [i]), index)).results[0]
+
+    def store_index(v: SSAValue, buf: SSAValue, i: Dim | SSAValue) -> None:
+        b.store(b.insert(arith.IndexCastOp(v, i64)).results[0], buf, [i])
+
+    first = s.alloc([n], i64)
+    with b.loop(0, n) as i:
+
+        def scan(j: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
+            take = _and(b, _not(b, c[0]), compare(i, j)[0])
+            return [_or(b, c[0], take), b.select(take, j, c[1])]
+
+        found_at = b.reduce_loop(0, Index(b, i) + 1, [false, i], scan)[1]
+        store_index(found_at, first, i)
+
+    def is_first(i: SSAValue) -> SSAValue:
+        return b.cmpi("eq", at(first, i), i)
+
+    def count_if(ub: Dim, pred) -> SSAValue:
+        def add(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
+            return [b.select(pred(ivs[0]), b.insert(arith.AddiOp(c[0], b.idx(1))).results[0],
+                             c[0])]
+
+        return b.fold([ub], [b.idx(0)], add)[0]
+
+    place = s.alloc([n], i64)
+    with b.loop(0, n) as i, b.if_(is_first(i)):
+        if op.sorted.value.data:
+            rank = count_if(n, lambda j: _and(b, is_first(j), compare(j, i)[1]))
+        else:
+            rank = count_if(Index(b, i), is_first)
+        store_index(rank, place, i)
+    u = Index(b, count_if(n, is_first))
+
+    ty, ti, tv, tc = (cast(TensorType, r.type) for r in op.results)
+    y_dims = [u] if axis is None else [*dims[:axis], u, *dims[axis + 1:]]
+    y = s.alloc(s.typed_dims(y_dims, ty), element)
+    firsts = s.alloc(s.typed_dims([u], ti), i64)
+    inverse = s.alloc(s.typed_dims([n], tv), i64)
+    counts = s.alloc(s.typed_dims([u], tc), i64)
+    y3 = view(s, y, [outer, u, inner], flat)
+    with b.loop(0, u) as p:
+        b.store(b.const(0, i64), counts, [p])
+    with b.loop(0, n) as i:
+        p = at(place, at(first, i))
+        store_index(p, inverse, i)
+        b.store(b.insert(arith.AddiOp(b.load(counts, [p]), b.const(1, i64))).results[0],
+                counts, [p])
+        with b.if_(is_first(i)):
+            store_index(i, firsts, p)
+            with b.loop_nest([outer, inner]) as o:
+                b.store(b.load(x, [o[0], i, o[1]]), y3, [o[0], p, o[1]])
+    s.free(first)
+    s.free(place)
+    return [y, firsts, inverse, counts]
 
 
 __all__ = ["precedes"]
