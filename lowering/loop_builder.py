@@ -216,7 +216,7 @@ class LoopBuilder:
     # -- loops ------------------------------------------------------------------------
 
     @contextmanager
-    def loop(self, lb: Dim, ub: Dim, step: int = 1) -> Iterator[SSAValue]:
+    def loop(self, lb: Dim, ub: Dim, step: Dim = 1) -> Iterator[SSAValue]:
         """`with b.loop(0, n) as i:` builds `scf.for` and puts the body's ops inside."""
         body = Block(arg_types=[index])
         for_op = scf.ForOp(self.idx(lb), self.idx(ub), self.idx(step), [], body)

@@ -29,6 +29,7 @@ from xdsl.irdl import IRDLOperation
 from infer.dialects.graph import (
     base,
     constant,
+    detection,
     elementwise,
     indexing,
     logical,
@@ -44,6 +45,7 @@ from infer.dialects.graph import (
 )
 from infer.dialects.graph.base import *  # noqa: F403
 from infer.dialects.graph.constant import *  # noqa: F403
+from infer.dialects.graph.detection import *  # noqa: F403
 from infer.dialects.graph.elementwise import *  # noqa: F403
 from infer.dialects.graph.indexing import *  # noqa: F403
 from infer.dialects.graph.logical import *  # noqa: F403
@@ -59,7 +61,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    signal, quantize, sorting,
+    signal, quantize, sorting, detection,
 )
 
 

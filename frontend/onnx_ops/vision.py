@@ -277,8 +277,24 @@ def deform_conv(b: OpBuilder, x: Value, w: Value, offset: Value, bias: Value | N
                    group=group, offset_group=offset_group, pads=pads, strides=strides)
 
 
+def non_max_suppression(b: OpBuilder, boxes: Value, scores: Value,
+                        max_output_boxes_per_class: Value | None = None,
+                        iou_threshold: Value | None = None,
+                        score_threshold: Value | None = None, *,
+                        center_point_box: int = 0) -> Value:
+    """Absent, max_output is 0 (nothing kept) and iou_threshold 0; an absent
+    score_threshold filters nothing."""
+    dtype = G.numpy_dtype(element(boxes))
+    limit = max_output_boxes_per_class
+    return b.emit1(G.NonMaxSuppressionOp, boxes, scores,
+                   b.ints([0]) if limit is None else limit,
+                   b.const(np.zeros(1, dtype)) if iou_threshold is None else iou_threshold,
+                   score_threshold, center_point_box=center_point_box)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "DeformConv": {19: deform_conv},
+    "NonMaxSuppression": {10: non_max_suppression, 11: non_max_suppression},
     "Resize": {10: resize_v10, 11: resize},
     "Upsample": {7: upsample_v7, 9: upsample},
     "ConvTranspose": {1: conv_transpose},

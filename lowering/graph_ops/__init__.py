@@ -14,6 +14,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     conv,
     conv_transpose,
     deform_conv,
+    detection,
     elementwise,
     indexing,
     layer_norm,

@@ -3,6 +3,7 @@ states: by value, NaN above every number, equal values by index (the lower first
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from xdsl.dialects import arith
@@ -207,4 +208,52 @@ def _unique(s: Lowering, op: graph.UniqueOp, ins: list[SSAValue]) -> list[SSAVal
     return [y, firsts, inverse, counts]
 
 
-__all__ = ["precedes"]
+def argsort(s: Lowering, n: Dim, before: Callable[[SSAValue, SSAValue], SSAValue]
+            ) -> SSAValue:
+    """A fresh i64 buffer [n]: the items 0..n-1 in order, stably (items that neither
+    precedes keep their index order), where `before(i, j)` (index values) says whether
+    item i goes strictly before item j. A bottom-up merge sort: runs of width 1, 2, 4...
+    merged into a scratch buffer and copied back, O(n log n) compares."""
+    b = s.b
+    order, merged = s.alloc([n], i64), s.alloc([n], i64)
+    with b.loop(0, n) as i:
+        b.store(b.insert(arith.IndexCastOp(i, i64)).results[0], order, [i])
+    last = Index(b, b.idx(n)) - 1
+
+    def item(buf: SSAValue, at: SSAValue) -> SSAValue:  # clamped: a run's end is n at most
+        clamped = b.insert(arith.MinSIOp(at, b.idx(last))).results[0]
+        return b.insert(arith.IndexCastOp(b.load(buf, [clamped]), index)).results[0]
+
+    with b.loop(0, 62) as p:  # widths up to 2^61
+        width = Index(b, b.insert(arith.ShLIOp(b.idx(1), p)).results[0])
+        with b.if_(b.cmpi("slt", b.idx(width), b.idx(n))):
+            pairs = (Index(b, b.idx(n)) + (width * 2 - 1)) // (width * 2)
+            with b.loop(0, pairs) as q:
+                lo = Index(b, q) * (width * 2)
+                mid = _min(b, lo + width, n)
+                hi = _min(b, lo + width * 2, n)
+
+                def step(t: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
+                    i, j = c
+                    left_open = b.cmpi("slt", i, b.idx(mid))
+                    right_open = b.cmpi("slt", j, b.idx(hi))
+                    right_first = _and(b, right_open, before(item(order, j), item(order, i)))
+                    take_left = _and(b, left_open, _not(b, right_first))
+                    src = b.select(take_left, i, j)
+                    b.store(b.load(order, [src]), merged, [t])
+                    one = b.idx(1)
+                    return [b.select(take_left, b.insert(arith.AddiOp(i, one)).results[0], i),
+                            b.select(take_left, j, b.insert(arith.AddiOp(j, one)).results[0])]
+
+                b.reduce_loop(lo, hi, [b.idx(lo), b.idx(mid)], step)
+            with b.loop(0, n) as i:
+                b.store(b.load(merged, [i]), order, [i])
+    s.free(merged)
+    return order
+
+
+def _min(b: LoopBuilder, x: Dim, y: Dim) -> Index:
+    return Index(b, b.insert(arith.MinSIOp(b.idx(x), b.idx(y))).results[0])
+
+
+__all__ = ["argsort", "precedes"]
