@@ -30,6 +30,7 @@ from infer.dialects.graph import (
     base,
     constant,
     detection,
+    einsum,
     elementwise,
     indexing,
     logical,
@@ -46,6 +47,7 @@ from infer.dialects.graph import (
 from infer.dialects.graph.base import *  # noqa: F403
 from infer.dialects.graph.constant import *  # noqa: F403
 from infer.dialects.graph.detection import *  # noqa: F403
+from infer.dialects.graph.einsum import *  # noqa: F403
 from infer.dialects.graph.elementwise import *  # noqa: F403
 from infer.dialects.graph.indexing import *  # noqa: F403
 from infer.dialects.graph.logical import *  # noqa: F403
@@ -61,7 +63,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    signal, quantize, sorting, detection,
+    signal, quantize, sorting, detection, einsum,
 )
 
 

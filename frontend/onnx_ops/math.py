@@ -110,10 +110,15 @@ def _reductions() -> dict[str, dict[int, OpFn]]:
             for c in classes if c.ONNX_OP is not None}
 
 
+def einsum(b: OpBuilder, *inputs: Value | None, equation: str) -> Value:
+    return b.emit1(G.EinsumOp, *inputs, equation=equation)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "MatMul": {1: matmul},
     "Gemm": {7: gemm},
     "Det": {11: _unary(G.DetOp)},
+    "Einsum": {12: einsum},
     "Softmax": {1: softmax_v1, 13: softmax},
     "LogSoftmax": {1: log_softmax_v1, 13: log_softmax},
     **_reductions(),

@@ -26,7 +26,7 @@ from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import epilogue, result_dims
 from infer.lowering.graph_ops.index import broadcast_index
-from infer.lowering.loop_builder import REDUCE, Index, LoopBuilder
+from infer.lowering.loop_builder import REDUCE, Index, LoopBuilder, storage_type
 
 Idx: TypeAlias = "list[Dim | SSAValue]"
 
@@ -186,4 +186,36 @@ def _det(s: Lowering, op: graph.DetOp, ins: list[SSAValue]) -> list[SSAValue]:
         (det,) = b.reduce_loop(0, m, [one], column)
         b.store(det if element == f64 else b.insert(arith.TruncFOp(det, element)).results[0],
                 y, batch)
+    return [y]
+
+
+@lowers(graph.EinsumOp)
+def _einsum(s: Lowering, op: graph.EinsumOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """A loop per output label, a reduction nest over the summed labels, and the product
+    of the operands' elements at each point (a broadcast dim of extent 1 read at 0)."""
+    b = s.b
+    dims = [b.dims(v) for v in ins]
+    terms = graph.parse_einsum(op.equation.data, [len(d) for d in dims])
+    extent = terms.extents(dims)
+    (y,) = s.alloc_results(op, ins)
+    element = storage_type(element_type(op))
+    summed = terms.summed
+
+    def at(i: int, iv: dict[str, SSAValue]) -> list[Dim | SSAValue]:
+        return [iv[label] if not label.isdigit() or d == extent[label]
+                else b.select(b.cmpi("eq", b.idx(d), b.idx(1)), b.idx(0), iv[label])
+                for label, d in zip(terms.inputs[i], dims[i], strict=True)]
+
+    with b.loop_nest([extent[label] for label in terms.output]) as out_ivs:
+        iv = dict(zip(terms.output, out_ivs, strict=True))
+
+        def term(ivs: list[SSAValue], acc: list[SSAValue]) -> list[SSAValue]:
+            iv.update(zip(summed, ivs, strict=True))
+            product = b.load(ins[0], at(0, iv))
+            for i in range(1, len(ins)):
+                product = b.mul(product, b.load(ins[i], at(i, iv)))
+            return [b.add(acc[0], product)]
+
+        (total,) = b.fold([extent[label] for label in summed], [b.const(0, element)], term)
+        b.store(total, y, out_ivs)
     return [y]
