@@ -33,6 +33,7 @@ from infer.dialects.graph import (
     einsum,
     elementwise,
     indexing,
+    linear_attention,
     logical,
     math,
     nchwc,
@@ -50,6 +51,7 @@ from infer.dialects.graph.detection import *  # noqa: F403
 from infer.dialects.graph.einsum import *  # noqa: F403
 from infer.dialects.graph.elementwise import *  # noqa: F403
 from infer.dialects.graph.indexing import *  # noqa: F403
+from infer.dialects.graph.linear_attention import *  # noqa: F403
 from infer.dialects.graph.logical import *  # noqa: F403
 from infer.dialects.graph.math import *  # noqa: F403
 from infer.dialects.graph.nchwc import *  # noqa: F403
@@ -63,7 +65,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    signal, quantize, sorting, detection, einsum,
+    signal, quantize, sorting, detection, einsum, linear_attention,
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import (
+    NodeError,
     OpBuilder,
     OpFn,
     Unsupported,
@@ -114,11 +115,29 @@ def einsum(b: OpBuilder, *inputs: Value | None, equation: str) -> Value:
     return b.emit1(G.EinsumOp, *inputs, equation=equation)
 
 
+def linear_attention(b: OpBuilder, query: Value, key: Value, value: Value,
+                     past_state: Value | None = None, decay: Value | None = None,
+                     beta: Value | None = None, *, q_num_heads: int, kv_num_heads: int,
+                     scale: float = 0.0, update_rule: str = "gated_delta",
+                     chunk_size: int = 64) -> list[Value]:
+    """`chunk_size` tunes chunked GPU kernels; the recurrence does not need it."""
+    gated, delta = update_rule in ("gated", "gated_delta"), update_rule in ("delta",
+                                                                             "gated_delta")
+    if gated != (decay is not None) or delta != (beta is not None):
+        raise NodeError(f"update_rule '{update_rule}' takes "
+                        + ("decay" if gated else "no decay") + " and "
+                        + ("beta" if delta else "no beta"))
+    return b.emit(G.LinearAttentionOp, query, key, value, past_state, decay, beta,
+                  q_num_heads=q_num_heads, kv_num_heads=kv_num_heads, scale=scale,
+                  update_rule=update_rule, has_past_state=int(past_state is not None))
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "MatMul": {1: matmul},
     "Gemm": {7: gemm},
     "Det": {11: _unary(G.DetOp)},
     "Einsum": {12: einsum},
+    "LinearAttention": {27: linear_attention},
     "Softmax": {1: softmax_v1, 13: softmax},
     "LogSoftmax": {1: log_softmax_v1, 13: log_softmax},
     **_reductions(),

@@ -19,6 +19,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     indexing,
     layer_norm,
     linalg,
+    linear_attention,
     logical,
     nchwc,
     normalization,
