@@ -29,6 +29,7 @@ from xdsl.irdl import IRDLOperation
 from infer.dialects.graph import (
     base,
     constant,
+    cumulative,
     detection,
     einsum,
     elementwise,
@@ -47,6 +48,7 @@ from infer.dialects.graph import (
 )
 from infer.dialects.graph.base import *  # noqa: F403
 from infer.dialects.graph.constant import *  # noqa: F403
+from infer.dialects.graph.cumulative import *  # noqa: F403
 from infer.dialects.graph.detection import *  # noqa: F403
 from infer.dialects.graph.einsum import *  # noqa: F403
 from infer.dialects.graph.elementwise import *  # noqa: F403
@@ -65,7 +67,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    signal, quantize, sorting, detection, einsum, linear_attention,
+    signal, quantize, sorting, detection, einsum, linear_attention, cumulative,
 )
 
 

@@ -27,7 +27,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN, Dim
-from infer.dialects.graph.base import TRAITS, GraphOp, const_ints, normalize_axis
+from infer.dialects.graph.base import (
+    TRAITS,
+    GraphOp,
+    const_ints,
+    normalize_axis,
+    symbolic_dims,
+)
 from infer.dialects.graph.types import int_attr
 
 REDUCTIONS = ("none", "add", "mul", "max", "min")
@@ -300,8 +306,9 @@ class OneHotOp(GraphOp):
     def output_dims(cls, props, dims, consts):
         idx = dims[0]
         axis = normalize_axis(cls.prop(props, "axis"), len(idx) + 1, "axis")
-        depth = consts[1]
-        d = DYN if depth is None else int(depth.reshape(-1)[0])
+        # a constant, or a dim of some tensor (`shape.of`: static or not)
+        depth, symbolic = const_ints(consts, 1), symbolic_dims(consts, 1)
+        d: Dim = depth[0] if depth else symbolic[0] if symbolic else DYN
         if isinstance(d, int) and d < 1:
             raise ValueError(f"depth must be positive, got {d}")
         return [[*idx[:axis], d, *idx[axis:]]]

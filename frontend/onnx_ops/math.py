@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+
 from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import (
     NodeError,
@@ -11,7 +15,9 @@ from infer.frontend.onnx_ops.builder import (
     Value,
     _axis,
     _unary,
+    built_from_other_ops,
     dims,
+    element,
 )
 
 
@@ -34,14 +40,16 @@ def gemm(
 
 
 
-def _softmax_coerced(b: OpBuilder, cls: type[G.GraphOp], x: Value, axis: int) -> Value:
-    """Softmax before opset 13: over the input coerced to 2-D at `axis` (Flatten-like)."""
+def _coerced(b: OpBuilder, along: Callable[[Value, int], Value], x: Value, axis: int
+             ) -> Value:
+    """Softmax-like ops before opset 13: `along(x, axis)` over the input coerced to 2-D at
+    `axis` (Flatten-like)."""
     x_dims = dims(x)
     axis = _axis(axis, len(x_dims))
     if all(d == 1 for d in x_dims[axis + 1 :]):
-        return b.emit1(cls, x, axis=axis)  # unit trailing dims: the same as the new form
+        return along(x, axis)  # unit trailing dims: the same as the new form
     flat = b.emit1(G.FlattenOp, x, axis=axis)
-    y = b.emit1(cls, flat, axis=-1)
+    y = along(flat, 1)
     if sum(not isinstance(d, int) for d in x_dims) <= 1:
         shape = b.ints([d if isinstance(d, int) else -1 for d in x_dims])
     else:
@@ -49,8 +57,12 @@ def _softmax_coerced(b: OpBuilder, cls: type[G.GraphOp], x: Value, axis: int) ->
     return b.emit1(G.ReshapeOp, y, shape)
 
 
+def _along(b: OpBuilder, cls: type[G.GraphOp]) -> Callable[[Value, int], Value]:
+    return lambda x, axis: b.emit1(cls, x, axis=axis)
+
+
 def softmax_v1(b: OpBuilder, input: Value, *, axis: int = 1) -> Value:
-    return _softmax_coerced(b, G.SoftmaxOp, input, axis)
+    return _coerced(b, _along(b, G.SoftmaxOp), input, axis)
 
 
 def softmax(b: OpBuilder, input: Value, *, axis: int | None = None) -> Value:
@@ -58,7 +70,47 @@ def softmax(b: OpBuilder, input: Value, *, axis: int | None = None) -> Value:
 
 
 def log_softmax_v1(b: OpBuilder, input: Value, *, axis: int = 1) -> Value:
-    return _softmax_coerced(b, G.LogSoftmaxOp, input, axis)
+    return _coerced(b, _along(b, G.LogSoftmaxOp), input, axis)
+
+
+def _hardmax_along(b: OpBuilder, x: Value, axis: int) -> Value:
+    """1 at the first maximum along `axis` (ArgMax's), 0 elsewhere: OneHot of ArgMax."""
+    axis = _axis(axis, len(dims(x)))
+    first = b.emit1(G.ArgMaxOp, x, axis=axis, keepdims=0)
+    n = dims(x)[axis]
+    depth = b.ints([n]) if isinstance(n, int) else b.emit1(G.ShapeOp, x, start=axis,
+                                                            end=axis + 1)
+    values = b.const(np.array([0, 1], G.numpy_dtype(element(x))))
+    return b.emit1(G.OneHotOp, first, depth, values, axis=axis)
+
+
+def hardmax_v1(b: OpBuilder, input: Value, *, axis: int = 1) -> Value:
+    return _coerced(b, lambda x, a: _hardmax_along(b, x, a), input, axis)
+
+
+def hardmax(b: OpBuilder, input: Value, *, axis: int = -1) -> Value:
+    return _hardmax_along(b, input, axis)
+
+
+def _cumulative(kind: str) -> OpFn:
+    def cumulative(b: OpBuilder, x: Value, axis: Value, *, exclusive: int = 0,
+                   reverse: int = 0) -> Value:
+        return b.emit1(G.CumulativeOp, x, axis, kind=kind, exclusive=exclusive,
+                       reverse=reverse)
+
+    cumulative.__name__ = f"cum_{kind}"
+    return cumulative
+
+
+def lp_normalization(b: OpBuilder, input: Value, *, axis: int = -1, p: int = 2) -> Value:
+    """x / ||x||_p along `axis`, 0 where the norm is 0 (as ONNX's reference)."""
+    if p not in (1, 2):
+        raise NodeError(f"p must be 1 or 2, got {p}")
+    axis = _axis(axis, len(dims(input)))
+    norm = b.emit1(G.ReduceL1Op if p == 1 else G.ReduceL2Op, input, b.ints([axis]))
+    zero = b.const(np.zeros((), G.numpy_dtype(element(input))))
+    return b.emit1(G.WhereOp, b.emit1(G.EqualOp, norm, zero), zero,
+                   b.emit1(G.DivOp, input, norm))
 
 
 def log_softmax(b: OpBuilder, input: Value, *, axis: int | None = None) -> Value:
@@ -140,6 +192,10 @@ OPS: dict[str, dict[int, OpFn]] = {
     "LinearAttention": {27: linear_attention},
     "Softmax": {1: softmax_v1, 13: softmax},
     "LogSoftmax": {1: log_softmax_v1, 13: log_softmax},
+    "Hardmax": {1: built_from_other_ops(hardmax_v1), 13: built_from_other_ops(hardmax)},
+    "CumSum": {11: _cumulative("sum")},
+    "CumProd": {26: built_from_other_ops(_cumulative("prod"))},
+    "LpNormalization": {1: built_from_other_ops(lp_normalization)},
     **_reductions(),
     "ArgMax": {1: _arg_reduce(G.ArgMaxOp)},
     "ArgMin": {1: _arg_reduce(G.ArgMinOp)},

@@ -13,6 +13,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     constant,
     conv,
     conv_transpose,
+    cumulative,
     deform_conv,
     detection,
     elementwise,
