@@ -63,3 +63,16 @@ def test_bad_equations_are_refused(equation: str, message: str) -> None:
         infer.compile(_model(equation, [[2, 3, 4]] if "does not" in message else
                              [[2, 3], [3, 2]][: equation.split("->")[0].count(",") + 1],
                              out_rank=1))
+
+
+@pytest.mark.parametrize(("a", "c"), [((4,), (4,)), ((4,), (2, 4, 3)), ((2, 3, 4), (4,)),
+                                      ((2, 1, 3, 4), (5, 4, 2)), ((3, 4), (4, 2))])
+def test_integer_matmul_is_an_einsum(a: tuple, c: tuple) -> None:
+    """MatMul on integers (the matmul kernels take floats) imports as the equal Einsum,
+    1-D operands and broadcast batch dims included (found by the differential tester)."""
+    node = helper.make_node("MatMul", ["a", "c"], ["y"])
+    out_rank = len(np.broadcast_shapes(a[:-2], c[:-2])) + (len(a) > 1) + (len(c) > 1)
+    model = make_model([node], [("a", TP.INT64, list(a)), ("c", TP.INT64, list(c))],
+                       [("y", TP.INT64, [f"o{k}" for k in range(out_rank)])], opset=13)
+    check_against_onnxruntime(model, {"a": R.integers(-9, 9, a).astype(np.int64),
+                                      "c": R.integers(-9, 9, c).astype(np.int64)})

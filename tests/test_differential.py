@@ -1,0 +1,27 @@
+"""The differential tester in CI: a fixed seed's random graphs (tools/differential.py),
+each compiled by infer and compared with onnxruntime; none may fail, and nearly all must
+compile (a refusal is allowed, but the generator draws from the supported op set).
+`python scripts/fuzz.py --seed S --count N` runs any seed for longer."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from infer.tools.differential import run_case
+
+SEED = 20261124
+CHUNK = 20
+# (optimization level, first case): 160 graphs at level 0, 160 at level 3
+CHUNKS = [(0, start) for start in range(0, 160, CHUNK)] + [
+    (3, start) for start in range(1000, 1160, CHUNK)]
+
+
+@pytest.mark.parametrize(("level", "start"), CHUNKS, ids=[f"O{lv}-{s}" for lv, s in CHUNKS])
+def test_random_graphs_match_onnxruntime(level: int, start: int) -> None:
+    outcomes = {i: run_case(SEED, i, level) for i in range(start, start + CHUNK)}
+    failed = {i: o.detail for i, o in outcomes.items() if o.status == "failed"}
+    assert not failed, f"seed {SEED}, level {level}: {failed}"
+    counts = Counter(o.status for o in outcomes.values())
+    assert counts["passed"] >= CHUNK * 0.8, counts
