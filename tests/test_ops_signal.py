@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from onnx import TensorProto as TP
 from onnx import helper
+from onnx.reference import ReferenceEvaluator
 
 import infer
 from infer.errors import InferError
@@ -157,3 +158,53 @@ def test_stft_errors():
         compiled.run({"x": x, "step": np.array(1), "n": np.array(6)})
     with pytest.raises(infer.ShapeError, match="frame_step"):
         compiled.run({"x": x, "step": np.array(0), "n": np.array(2)})
+
+
+def _mel_model(output_datatype: int = TP.FLOAT, constant: bool = False):
+    names = ["mels", "length", "rate", "low", "high"]
+    types = [TP.INT64, TP.INT64, TP.INT64, TP.FLOAT, TP.FLOAT]
+    node = helper.make_node("MelWeightMatrix", names, ["y"], output_datatype=output_datatype)
+    if constant:
+        inits = [helper.make_tensor(n, t, [], [v]) for n, t, v in
+                 zip(names, types, [8, 64, 8000, 100.0, 3500.0], strict=True)]
+        graph = helper.make_graph([node], "mel", [], [helper.make_tensor_value_info(
+            "y", output_datatype, [33, 8])], inits)
+    else:
+        graph = helper.make_graph([node], "mel", [helper.make_tensor_value_info(n, t, [])
+                                                  for n, t in zip(names, types, strict=True)],
+                                  [helper.make_tensor_value_info("y", output_datatype,
+                                                                 ["bins", "mels"])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _mel_feeds(mels: int, length: int, rate: int, low: float, high: float) -> dict:
+    return {"mels": np.array(mels), "length": np.array(length), "rate": np.array(rate),
+            "low": np.array(low, np.float32), "high": np.array(high, np.float32)}
+
+
+@pytest.mark.parametrize("output_datatype", [TP.FLOAT, TP.DOUBLE])
+def test_mel_weight_matrix_against_reference(output_datatype: int) -> None:
+    """Its size read at run time: several sizes from one compile."""
+    model = _mel_model(output_datatype)
+    compiled = infer.compile(model)
+    for args in [(8, 16, 8192, 0.0, 8192 / 2), (40, 512, 16000, 20.0, 7600.0),
+                 (3, 31, 100, 5.0, 40.0), (10, 64, 8000, 0.0, 0.0)]:
+        feeds = _mel_feeds(*args)
+        (want,) = ReferenceEvaluator(model).run(None, feeds)
+        got = compiled.run(feeds)["y"]
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_mel_weight_matrix_of_constants_folds() -> None:
+    model = _mel_model(constant=True)
+    (want,) = ReferenceEvaluator(model).run(None, {})
+    np.testing.assert_allclose(infer.compile(model, opt_level=3).run({})["y"], want,
+                               rtol=1e-6)
+
+
+def test_mel_filters_past_the_spectrum_are_refused_at_run_time() -> None:
+    """An upper edge above the Nyquist frequency puts a corner past the last bin."""
+    compiled = infer.compile(_mel_model())
+    with pytest.raises(infer.ShapeError, match="bin"):
+        compiled.run(_mel_feeds(8, 16, 8000, 0.0, 7000.0))

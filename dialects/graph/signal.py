@@ -10,12 +10,19 @@ from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, var_operand_def
+from xdsl.irdl import (
+    AnyAttr,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN, Dim
-from infer.dialects.graph.base import TRAITS, GraphOp
+from infer.dialects.graph.base import TRAITS, GraphOp, const_ints
 from infer.dialects.graph.types import int_attr, is_float
 
 
@@ -176,4 +183,73 @@ class STFTOp(GraphOp):
         return np.stack((y.real, y.imag), axis=-1).astype(x.dtype)
 
 
-__all__ = ["DFTOp", "STFTOp"]
+@irdl_op_definition
+class MelWeightMatrixOp(GraphOp):
+    """The [dft_length / 2 + 1, num_mel_bins] matrix of triangular filters that maps a
+    spectrum's bins to mel bands, as ONNX's reference builds it: num_mel_bins + 2 points
+    evenly spaced in mel between the edge frequencies, each moved to the bin
+    floor((dft_length + 1) * hertz / sample_rate); filter i rises from point i to point
+    i + 1 and falls to point i + 2. The scalars (integers, then the two edge frequencies)
+    may be read at run time, and so the result's size."""
+
+    name = "graph.mel_weight_matrix"
+    ONNX_OP: ClassVar[str | None] = "MelWeightMatrix"
+    num_mel_bins = operand_def(TensorType)
+    dft_length = operand_def(TensorType)
+    sample_rate = operand_def(TensorType)
+    lower_edge_hertz = operand_def(TensorType)
+    upper_edge_hertz = operand_def(TensorType)
+    output = result_def(TensorType)
+    to = prop_def(AnyAttr())
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if any(t.get_shape() not in ((), (1,)) for t in types):
+            raise VerifyException(f"'{cls.name}' operands must be scalars")
+        if not all(isinstance(t.element_type, IntegerType) for t in types[:3]) or not all(
+                is_float(t.element_type) for t in types[3:]):
+            raise VerifyException(f"'{cls.name}' takes three integers and two floats")
+        if not is_float(props.get("to")):
+            raise VerifyException(f"'{cls.name}' output type must be a float type")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        mels, length = const_ints(consts, 0), const_ints(consts, 1)
+        return [[DYN if length is None else length[0] // 2 + 1,
+                 DYN if mels is None else mels[0]]]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [props["to"]]
+
+    @staticmethod
+    def points(mels: int, length: int, rate: int, low: np.ndarray, high: np.ndarray
+               ) -> np.ndarray:
+        """The filters' corner bins (ONNX's reference arithmetic: the edges' mel values
+        in their own type, the rest in f64)."""
+        def mel(hertz: np.ndarray) -> np.ndarray:
+            return 2595 * np.log1p(hertz / 700) / np.log(10)
+
+        low_mel, high_mel = mel(low.reshape(())), mel(high.reshape(()))
+        step = (high_mel - low_mel) / (mels + 2)
+        hertz = 700 * np.expm1((np.arange(mels + 2) * step + low_mel) / 2595 * np.log(10))
+        return (((length + 1) * hertz) // rate).astype(np.int64)
+
+    def numpy(self, mels: np.ndarray, length: np.ndarray, rate: np.ndarray,
+              low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        m, n = int(mels.reshape(-1)[0]), int(length.reshape(-1)[0])
+        p = self.points(m, n, int(rate.reshape(-1)[0]), low, high)
+        out = np.zeros((n // 2 + 1, m))
+        for i in range(m):
+            lo, mid, hi = p[i], p[i + 1], p[i + 2]
+            if mid == lo:
+                out[mid, i] = 1
+            else:
+                out[lo:mid + 1, i] = (np.arange(lo, mid + 1) - lo) / (mid - lo)
+            if hi > mid:
+                out[mid:hi, i] = (hi - np.arange(mid, hi)) / (hi - mid)
+        return out
+
+
+__all__ = ["MelWeightMatrixOp", "DFTOp", "STFTOp"]

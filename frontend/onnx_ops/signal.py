@@ -1,9 +1,10 @@
-"""ONNX importers: signal processing (DFT, STFT)."""
+"""ONNX importers: signal processing (DFT, STFT, MelWeightMatrix)."""
 
 from __future__ import annotations
 
 from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import NodeError, OpBuilder, OpFn, Unsupported, Value, dims
+from infer.frontend.onnx_ops.elementwise import element_type
 
 
 def dft_v17(b: OpBuilder, input: Value, dft_length: Value | None = None, *, axis: int = 1,
@@ -33,7 +34,15 @@ def stft(b: OpBuilder, signal: Value, frame_step: Value, window: Value | None = 
     return b.emit1(G.STFTOp, signal, frame_step, frame_length, window, onesided=onesided)
 
 
+def mel_weight_matrix(b: OpBuilder, num_mel_bins: Value, dft_length: Value,
+                      sample_rate: Value, lower_edge_hertz: Value, upper_edge_hertz: Value,
+                      *, output_datatype: int = 1) -> Value:
+    return b.emit1(G.MelWeightMatrixOp, num_mel_bins, dft_length, sample_rate,
+                   lower_edge_hertz, upper_edge_hertz, to=element_type(output_datatype))
+
+
 OPS: dict[str, dict[int, OpFn]] = {
+    "MelWeightMatrix": {17: mel_weight_matrix},
     "DFT": {17: dft_v17, 20: dft},
     "STFT": {17: stft},
 }

@@ -528,7 +528,7 @@ def int_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> Dim:
     return to_index(s.b, s.b.load(ins[i], _operand_index(op, i)))
 
 
-def _float_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> SSAValue:
+def float_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> SSAValue:
     value = graph.constant_value(op.operands[i])
     t = cast(TensorType, op.operands[i].type)
     if value is not None:
@@ -576,9 +576,9 @@ def _range(s: Lowering, op: graph.RangeOp, ins: list[SSAValue]) -> list[SSAValue
     element = storage_type(t.element_type)
     (n,) = graph.dims_of(t)
     if graph.is_float(element):
-        start, delta = _float_scalar(s, op, ins, 0), _float_scalar(s, op, ins, 2)
+        start, delta = float_scalar(s, op, ins, 0), float_scalar(s, op, ins, 2)
         if not isinstance(n, int):
-            n = _float_range_length(b, start, _float_scalar(s, op, ins, 1), delta)
+            n = _float_range_length(b, start, float_scalar(s, op, ins, 1), delta)
     else:
         start_d, delta_d = int_scalar(s, op, ins, 0), int_scalar(s, op, ins, 2)
         if not isinstance(n, int):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math as pymath
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import Float64Type, TensorType, f64
+from xdsl.dialects import arith, llvm, math
+from xdsl.dialects.builtin import Float64Type, TensorType, f64, i64
 from xdsl.ir import SSAValue
 
 from infer.dialects import dims as D
@@ -20,7 +20,7 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.index import to_float
-from infer.lowering.graph_ops.shape_ops import int_scalar
+from infer.lowering.graph_ops.shape_ops import float_scalar, int_scalar, to_index
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 
 
@@ -177,4 +177,95 @@ def _stft(s: Lowering, op: graph.STFTOp, ins: list[SSAValue]) -> list[SSAValue]:
         total_re, total_im = b.reduce_loop(0, length, [zero, zero], body)
         b.store(_from_f64(b, total_re, element), out, [n, f, k, 0])
         b.store(_from_f64(b, total_im, element), out, [n, f, k, 1])
+    return [out]
+
+
+class _Exact:
+    """f64 arithmetic without fast-math flags: the reference's roundings, one by one."""
+
+    def __init__(self, b: LoopBuilder):
+        self.b = b
+
+    def __call__(self, cls: type, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.b.insert(cls(x, y)).results[0]
+
+
+def _floor_divide(b: LoopBuilder, a: SSAValue, c: SSAValue) -> SSAValue:
+    """numpy's a // c on floats (its divmod: from fmod, not floor(a / c))."""
+    f = _Exact(b)
+    zero = b.const(0.0, a.type)
+    mod = f(llvm.FRemOp, a, c)  # C's fmod (xDSL's arith has no remf)
+    div = f(arith.DivfOp, f(arith.SubfOp, a, mod), c)
+    signs_differ = b.insert(arith.XOrIOp(b.cmpf("olt", c, zero),
+                                         b.cmpf("olt", mod, zero))).results[0]
+    fix = b.insert(arith.AndIOp(b.cmpf("une", mod, zero), signs_differ)).results[0]
+    div = b.select(fix, f(arith.SubfOp, div, b.const(1.0, a.type)), div)
+    floor = b.unary(math.FloorOp, div)
+    up = b.cmpf("ogt", f(arith.SubfOp, div, floor), b.const(0.5, a.type))
+    return b.select(up, f(arith.AddfOp, floor, b.const(1.0, a.type)), floor)
+
+
+@lowers(graph.MelWeightMatrixOp)
+def _mel_weight_matrix(s: Lowering, op: graph.MelWeightMatrixOp, ins: list[SSAValue]
+                       ) -> list[SSAValue]:
+    """The corner bins into a scratch buffer (their range checked: each a bin of the
+    result, the last at most one past), then each filter's rising and falling edge."""
+    b = s.b
+    f = _Exact(b)
+    mels, length, rate = (int_scalar(s, op, ins, i) for i in range(3))
+    low, high = float_scalar(s, op, ins, 3), float_scalar(s, op, ins, 4)
+    bins = Index(b, b.idx(length)) // 2 + 1
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    out = s.alloc(s.typed_dims([bins, mels], t), t.element_type)
+    element = storage_type(t.element_type)
+    log10 = b.const(pymath.log(10), f64)
+
+    def mel(hertz: SSAValue) -> SSAValue:  # in the edge's own type, then f64
+        ratio = f(arith.DivfOp, hertz, b.const(700.0, hertz.type))
+        scaled = f(arith.MulfOp, b.const(2595.0, hertz.type), b.unary(math.Log1pOp, ratio))
+        return f(arith.DivfOp, _to_f64(b, scaled), log10)
+
+    low_mel, high_mel = mel(low), mel(high)
+    count = Index(b, b.idx(mels)) + 2
+    step = f(arith.DivfOp, f(arith.SubfOp, high_mel, low_mel), to_float(b, count, f64))
+    points = s.alloc([count], i64)
+    scale = to_float(b, Index(b, b.idx(length)) + 1, f64)
+    rate_f = to_float(b, rate, f64)
+
+    def corner(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
+        (k,) = ivs
+        m = f(arith.AddfOp, f(arith.MulfOp, to_float(b, k, f64), step), low_mel)
+        exponent = f(arith.MulfOp, f(arith.DivfOp, m, b.const(2595.0, f64)), log10)
+        hertz = f(arith.MulfOp, b.const(700.0, f64), b.unary(math.ExpM1Op, exponent))
+        p = b.insert(arith.FPToSIOp(_floor_divide(b, f(arith.MulfOp, scale, hertz), rate_f),
+                                    i64)).results[0]
+        b.store(p, points, [k])
+        last = b.cmpi("eq", k, b.idx(count - 1))
+        lowest = b.insert(arith.MinSIOp(c[0], p)).results[0]
+        center = b.insert(arith.MaxSIOp(c[1], b.select(last, c[1], p))).results[0]
+        return [lowest, center, b.select(last, p, c[2])]
+
+    big, small = b.const(2 ** 62, i64), b.const(-(2 ** 62), i64)
+    lowest, center, last = b.fold([count], [big, small, small], corner)
+    D.require(D.AT_LEAST, to_index(b, lowest), 0, "the lowest filter corner bin")
+    D.require(D.AT_LEAST, bins - 1, to_index(b, center), "the spectrum's last bin (a filter "
+              "center past it)")
+    D.require(D.AT_LEAST, bins, to_index(b, last), "the spectrum's bins (the top corner)")
+
+    zero, one = b.const(0.0, element), b.const(1.0, element)
+    with b.loop_nest([bins, mels]) as (j, i):
+        b.store(zero, out, [j, i])
+    with b.loop(0, mels) as i:
+        lo, mid, hi = (to_index(b, b.load(points, [Index(b, i) + k])) for k in range(3))
+        rise, fall = mid - lo, hi - mid
+        with b.if_(b.cmpi("eq", b.idx(rise), b.idx(0))):
+            b.store(one, out, [mid, i])
+        with b.if_(b.cmpi("sgt", b.idx(rise), b.idx(0))), b.loop(lo, mid + 1) as j:
+            b.store(_from_f64(b, f(arith.DivfOp, to_float(b, Index(b, j) - lo, f64),
+                                   to_float(b, rise, f64)), element), out, [j, i])
+        with b.if_(b.cmpi("sgt", b.idx(fall), b.idx(0))), b.loop(mid, hi) as j:
+            b.store(_from_f64(b, f(arith.DivfOp, to_float(b, hi - Index(b, j), f64),
+                                   to_float(b, fall, f64)), element), out, [j, i])
+    s.free(points)
     return [out]

@@ -15,6 +15,10 @@ builtin.module {
     %y = graph.stft %x, %step, %n, %w : (tensor<2x64x1xf32>, tensor<i64>, tensor<1xi64>, tensor<16xf32>) -> tensor<2x?x9x2xf32>
     func.return %y : tensor<2x?x9x2xf32>
   }
+  func.func @mel(%mels: tensor<i64>, %length: tensor<i64>, %rate: tensor<i64>, %low: tensor<f32>, %high: tensor<f32>) -> tensor<?x?xf32> {
+    %w = graph.mel_weight_matrix %mels, %length, %rate, %low, %high {to = f32} : (tensor<i64>, tensor<i64>, tensor<i64>, tensor<f32>, tensor<f32>) -> tensor<?x?xf32>
+    func.return %w : tensor<?x?xf32>
+  }
 }
 
 // CHECK-LABEL: func.func @dft
@@ -25,3 +29,6 @@ builtin.module {
 // CHECK-LABEL: func.func @stft
 // CHECK-NEXT:    %n = graph.constant dense<16> : tensor<1xi64>
 // CHECK-NEXT:    %y = graph.stft %x, %step, %n, %w : (tensor<2x64x1xf32>, tensor<i64>, tensor<1xi64>, tensor<16xf32>) -> tensor<2x?x9x2xf32>
+
+// CHECK-LABEL: func.func @mel
+// CHECK-NEXT:    %w = graph.mel_weight_matrix %mels, %length, %rate, %low, %high {to = f32} : (tensor<i64>, tensor<i64>, tensor<i64>, tensor<f32>, tensor<f32>) -> tensor<?x?xf32>

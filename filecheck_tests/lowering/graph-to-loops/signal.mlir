@@ -27,3 +27,21 @@ func.func @rfft(%x: tensor<?x8x1xf32>) -> tensor<?x5x2xf32> {
   %y = graph.dft %x, %a {onesided = 1 : i64} : (tensor<?x8x1xf32>, tensor<1xi64>) -> tensor<?x5x2xf32>
   func.return %y : tensor<?x5x2xf32>
 }
+
+// MelWeightMatrix: its size from the scalars read at run time; the filter corners (the
+// reference's mel arithmetic: log1p in f32, expm1 and numpy's floor division in f64) go to
+// a scratch buffer, their range checked before the filters are written.
+// CHECK-LABEL: func.func @mel
+// CHECK:         %w = memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK:         math.log1p %{{.*}} : f32
+// CHECK:         %[[P:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi64>
+// CHECK:         scf.for {{.*}} iter_args({{.*}}) -> (i64, i64, i64)
+// CHECK:           math.expm1 %{{.*}} : f64
+// CHECK:           llvm.frem %{{.*}}, %{{.*}} : f64
+// CHECK:           arith.fptosi %{{.*}} : f64 to i64
+// CHECK:         cf.cond_br
+// CHECK:         memref.dealloc %[[P]] : memref<?xi64>
+func.func @mel(%mels: tensor<i64>, %length: tensor<i64>, %rate: tensor<i64>, %low: tensor<f32>, %high: tensor<f32>) -> tensor<?x?xf32> {
+  %w = graph.mel_weight_matrix %mels, %length, %rate, %low, %high {to = f32} : (tensor<i64>, tensor<i64>, tensor<i64>, tensor<f32>, tensor<f32>) -> tensor<?x?xf32>
+  func.return %w : tensor<?x?xf32>
+}
