@@ -43,6 +43,7 @@ from infer.dialects.graph import (
     signal,
     sorting,
     tensor,
+    text,
     types,
     vision,
 )
@@ -62,12 +63,13 @@ from infer.dialects.graph.quantize import *  # noqa: F403
 from infer.dialects.graph.signal import *  # noqa: F403
 from infer.dialects.graph.sorting import *  # noqa: F403
 from infer.dialects.graph.tensor import *  # noqa: F403
+from infer.dialects.graph.text import *  # noqa: F403
 from infer.dialects.graph.types import *  # noqa: F403
 from infer.dialects.graph.vision import *  # noqa: F403
 
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
-    signal, quantize, sorting, detection, einsum, linear_attention, cumulative,
+    signal, quantize, sorting, detection, einsum, linear_attention, cumulative, text,
 )
 
 

@@ -33,6 +33,7 @@ from infer.frontend.onnx_ops import (
     signal,
     sorting,
     tensor,
+    text,
     vision,
 )
 from infer.frontend.onnx_ops.builder import (
@@ -53,7 +54,7 @@ from infer.frontend.onnx_ops.functions import Expansion
 OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
-    **signal.OPS, **control_flow.OPS, **quantize.OPS, **sorting.OPS,
+    **signal.OPS, **control_flow.OPS, **quantize.OPS, **sorting.OPS, **text.OPS,
 }
 
 __all__ = [

@@ -32,6 +32,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     shape_ops,
     signal,
     sorting,
+    text,
     vision,
 )
 from infer.lowering.graph_ops.base import (
