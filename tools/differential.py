@@ -6,8 +6,9 @@ from values built so far (a value of the right element type; shapes broadcast wh
 op allows), and its constant operands (axes, shapes, indices, weights) are drawn to fit
 the shapes, which the generator tracks. Inputs have random ranks 1-4 with dims of 1-5
 (size-1 dims broadcast), some declared symbolic (`dim_param`); element types f32, f64,
-f16, i32, i64 and bool, as each op allows. Operands that ops restrict (Log's, Sqrt's,
-a divisor) pass through Abs and an offset first, so every graph is defined everywhere.
+f16, 8- to 64-bit integers and bool, as each op allows. Operands that ops restrict (Log's,
+Sqrt's, a divisor) pass through Abs and an offset first, so every graph is defined
+everywhere; 4-D images feed convolutions, pools, normalizations, Pad and Resize.
 
 `run_case(seed, index)` builds case `index` of `seed` and classifies it: passed (every
 output has onnxruntime's shape, dtype and values), refused (infer's UnsupportedError: a
@@ -28,10 +29,11 @@ from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
 FLOATS = (TP.FLOAT, TP.DOUBLE, TP.FLOAT16)
-INTS = (TP.INT32, TP.INT64)
+INTS = (TP.INT32, TP.INT64, TP.INT8, TP.UINT8, TP.UINT16, TP.INT16)
 NUMERIC = FLOATS + INTS
 DTYPES = {TP.FLOAT: np.float32, TP.DOUBLE: np.float64, TP.FLOAT16: np.float16,
-          TP.INT32: np.int32, TP.INT64: np.int64, TP.BOOL: np.bool_}
+          TP.INT32: np.int32, TP.INT64: np.int64, TP.INT8: np.int8, TP.UINT8: np.uint8,
+          TP.INT16: np.int16, TP.UINT16: np.uint16, TP.BOOL: np.bool_}
 # (rtol, atol) by the least precise float type a graph computes in: a value rounded to
 # f16 (or f32) anywhere stays that far off after a cast to a wider type. onnxruntime
 # computes some f64 ops (HardSwish) through f32-precision steps: 1e-6, not 1e-15.
@@ -97,7 +99,8 @@ def random_array(rng: np.random.Generator, elem: int, shape: list[int]) -> np.nd
     if elem == TP.BOOL:
         return np.asarray(rng.random(shape) < 0.5)
     if elem in INTS:
-        return np.asarray(rng.integers(-9, 10, shape), DTYPES[elem])
+        low = 0 if np.dtype(DTYPES[elem]).kind == "u" else -9
+        return np.asarray(rng.integers(low, 10, shape), DTYPES[elem])
     return np.asarray(rng.standard_normal(shape) * 2, DTYPES[elem])
 
 
@@ -197,8 +200,9 @@ def _cast(g: Graph) -> Value | None:
         return None
     to = (*NUMERIC, TP.BOOL)[g.rng.integers(len(NUMERIC) + 1)]
     x = v.name
-    if v.elem in FLOATS and to in INTS:  # in range and away from .5 rounding questions
-        x = g.node("Clip", [x, g.const(np.array(-100, DTYPES[v.elem])),
+    if v.elem in FLOATS and to in INTS:  # in the target's range (else undefined in ONNX)
+        low = 0 if np.dtype(DTYPES[to]).kind == "u" else -100
+        x = g.node("Clip", [x, g.const(np.array(low, DTYPES[v.elem])),
                             g.const(np.array(100, DTYPES[v.elem]))], v.elem, v.shape).name
     return g.node("Cast", [x], to, v.shape, to=to)
 
@@ -297,15 +301,88 @@ def _clip(g: Graph) -> Value | None:
     v = g.pick(NUMERIC)
     if v is None:
         return None
-    lo, hi = sorted(g.rng.integers(-3, 4, 2).tolist())
+    unsigned = np.dtype(DTYPES[v.elem]).kind == "u"
+    lo, hi = sorted(g.rng.integers(0 if unsigned else -3, 4, 2).tolist())
     return g.node("Clip", [v.name, g.const(np.array(lo, DTYPES[v.elem])),
                            g.const(np.array(hi, DTYPES[v.elem]))], v.elem, v.shape)
+
+
+def _image(g: Graph) -> Value:
+    """A 4-D f32 value [N, C, H, W]: an existing one, or a new input."""
+    found = [v for v in g.values if v.elem == TP.FLOAT and len(v.shape) == 4]
+    if found and g.rng.random() < 0.7:
+        return found[-1]
+    shape = [int(g.rng.integers(1, 3)), int(g.rng.integers(1, 5)),
+             int(g.rng.integers(3, 9)), int(g.rng.integers(3, 9))]
+    return g.add_input(TP.FLOAT, shape)
+
+
+def _window(g: Graph, x: Value, k: int, s: int, d: int, pads: list[int]
+            ) -> list[int]:
+    n, c, h, w = x.shape
+    out = [(size + pads[i] + pads[i + 2] - d * (k - 1) - 1) // s + 1
+           for i, size in enumerate((h, w))]
+    return [n, c, *out]
+
+
+def _spatial(g: Graph) -> Value | None:
+    """Conv (grouped, strided, dilated, padded), MaxPool, AveragePool, global pools,
+    BatchNormalization, InstanceNormalization, Pad, Resize (nearest) on a 4-D image."""
+    x = _image(g)
+    n, c, h, w = x.shape
+    op = ["Conv", "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
+          "BatchNormalization", "InstanceNormalization", "Pad", "Resize"][
+        g.rng.integers(10)]
+    k, stride, dil = int(g.rng.integers(1, 4)), int(g.rng.integers(1, 3)), 1
+    pads = [int(p) for p in g.rng.integers(0, k, 4)] if k > 1 else [0, 0, 0, 0]
+    if min(h + pads[0] + pads[2], w + pads[1] + pads[3]) < k:
+        return None
+    if op == "Conv":
+        group = c if g.rng.random() < 0.3 else 1
+        m = c if group > 1 else int(g.rng.integers(1, 6))
+        if k > 1 and g.rng.random() < 0.3 and min(h, w) >= 2 * k:
+            dil = 2
+        if min(h + pads[0] + pads[2], w + pads[1] + pads[3]) < dil * (k - 1) + 1:
+            return None
+        wt = g.const(random_array(g.rng, TP.FLOAT, [m, c // group, k, k]) * 0.3)
+        bias = g.const(random_array(g.rng, TP.FLOAT, [m]))
+        out = _window(g, x, k, stride, dil, pads)
+        return g.node("Conv", [x.name, wt, bias], TP.FLOAT, [n, m, *out[2:]],
+                      kernel_shape=[k, k], strides=[stride, stride], dilations=[dil, dil],
+                      pads=pads, group=group)
+    if op in ("MaxPool", "AveragePool"):
+        if any(p >= k for p in pads):
+            return None
+        attrs: dict[str, object] = {"kernel_shape": [k, k], "strides": [stride, stride],
+                                    "pads": pads}
+        if op == "AveragePool":
+            attrs["count_include_pad"] = int(g.rng.integers(2))
+        return g.node(op, [x.name], TP.FLOAT, _window(g, x, k, stride, 1, pads), **attrs)
+    if op.startswith("Global"):
+        return g.node(op, [x.name], TP.FLOAT, [n, c, 1, 1])
+    if op == "BatchNormalization":
+        stats = [g.const(random_array(g.rng, TP.FLOAT, [c])) for _ in range(3)]
+        var = g.const(np.abs(random_array(g.rng, TP.FLOAT, [c])) + 0.5)
+        return g.node(op, [x.name, *stats, var], TP.FLOAT, x.shape)
+    if op == "InstanceNormalization":
+        scale, bias = (g.const(random_array(g.rng, TP.FLOAT, [c])) for _ in range(2))
+        return g.node(op, [x.name, scale, bias], TP.FLOAT, x.shape)
+    if op == "Pad":
+        p = [0, 0, int(g.rng.integers(0, 3)), int(g.rng.integers(0, 3))] * 2
+        mode = ["constant", "reflect", "edge"][g.rng.integers(3)]
+        if mode == "reflect" and (max(p[2], p[6]) >= h or max(p[3], p[7]) >= w):
+            mode = "edge"
+        return g.node(op, [x.name, g.const(np.array(p, np.int64))], TP.FLOAT,
+                      [n, c, h + p[2] + p[6], w + p[3] + p[7]], mode=mode)
+    scales = np.array([1, 1, 2, 2], np.float32)
+    return g.node("Resize", [x.name, "", g.const(scales)], TP.FLOAT, [n, c, 2 * h, 2 * w],
+                  mode="nearest")
 
 
 BUILDERS: dict[str, Callable[[Graph], Value | None]] = {
     "unary": _unary, "binary": _binary, "compare": _compare_where, "cast": _cast,
     "reduce": _reduce, "softmax": _softmax, "layout": _layout, "matmul": _matmul,
-    "clip": _clip,
+    "clip": _clip, "spatial": _spatial,
 }
 
 
@@ -322,8 +399,8 @@ def make_case(seed: int, index: int, families: list[str] | None = None) -> Case:
     rng = np.random.default_rng([seed, index])
     g = Graph(rng)
     for _ in range(int(rng.integers(1, 4))):
-        elem = [TP.FLOAT, TP.FLOAT, TP.DOUBLE, TP.FLOAT16, TP.INT32, TP.INT64, TP.BOOL][
-            rng.integers(7)]
+        elem = [TP.FLOAT, TP.FLOAT, TP.DOUBLE, TP.FLOAT16, TP.INT32, TP.INT64, TP.BOOL,
+                TP.INT8, TP.UINT8, TP.INT16, TP.UINT16][rng.integers(11)]
         g.add_input(elem, rng.integers(1, 6, rng.integers(1, 5)).tolist())
     names = families or list(BUILDERS)
     outs: list[Value] = []
