@@ -56,7 +56,7 @@ def _coerced(b: OpBuilder, along: Callable[[Value, int], Value], x: Value, axis:
     if all(d == 1 for d in x_dims[axis + 1 :]):
         return along(x, axis)  # unit trailing dims: the same as the new form
     flat = b.emit1(G.FlattenOp, x, axis=axis)
-    y = along(flat, 1)
+    y = along(flat, -1)  # the last of the 2-D form: the default axis
     if sum(not isinstance(d, int) for d in x_dims) <= 1:
         shape = b.ints([d if isinstance(d, int) else -1 for d in x_dims])
     else:
