@@ -55,6 +55,15 @@ def test_element_types_and_constant_k(elem: int, dtype: type) -> None:
     check_against_onnxruntime(model, {"x": x})
 
 
+@pytest.mark.parametrize("largest", [1, 0])
+def test_large_constant_k_over_long_rows(largest: int) -> None:
+    """k past the selection passes' limit: the row's order by a stable sort."""
+    model = _top_k_model(TP.FLOAT, axis=0, largest=largest, k_const=40, shape=(300, 3))
+    x = R.integers(-20, 20, (300, 3)).astype(np.float32)  # many ties: by index
+    x[7, 1] = np.nan
+    check_against_onnxruntime(model, {"x": x})
+
+
 def test_opset_1_k_attribute() -> None:
     node = helper.make_node("TopK", ["x"], ["v", "i"], k=2, axis=0)
     model = make_model([node], [("x", TP.FLOAT, [4, 3])], [("v", TP.FLOAT, [2, 3]),

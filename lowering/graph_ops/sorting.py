@@ -24,6 +24,8 @@ from infer.lowering.graph_ops.shape_ops import shape_entries, view
 from infer.lowering.loop_builder import Index, LoopBuilder, index, is_unsigned
 
 i1 = IntegerType(1)
+# TopK's largest constant k done by selection passes (O(k n)) rather than a sort
+SELECTION_MAX = 8
 
 
 def _or(b: LoopBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
@@ -57,8 +59,10 @@ def precedes(b: LoopBuilder, element: Attribute, descending: bool, a: tuple[SSAV
 
 @lowers(graph.TopKOp)
 def _top_k(s: Lowering, op: graph.TopKOp, ins: list[SSAValue]) -> list[SSAValue]:
-    """Per row along the axis, k selection passes: pass t finds the first element in the
-    order among those after pass t-1's (O(k n) compares, no scratch buffer)."""
+    """Per row along the axis: for a constant k up to SELECTION_MAX, k selection passes
+    (pass t finds the first element in the order among those after pass t-1's: O(k n)
+    compares, no scratch buffer); else the row's order by `argsort` (O(n log n)), its
+    first k taken."""
     b = s.b
     x = ins[0]
     dims = b.dims(x)
@@ -79,27 +83,46 @@ def _top_k(s: Lowering, op: graph.TopKOp, ins: list[SSAValue]) -> list[SSAValue]
         def at(j: SSAValue) -> list[Dim | SSAValue]:
             return [*r[:axis], j, *r[axis:]]
 
-        def pick(t: SSAValue, prev: list[SSAValue]) -> list[SSAValue]:
-            first = b.cmpi("eq", t, b.idx(0))
+        def item(j: SSAValue) -> tuple[SSAValue, SSAValue]:
+            return b.load(x, at(j)), j
 
-            def scan(j: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
-                found, best = c[0], (c[1], c[2])
-                v = b.load(x, at(j))
-                after = _or(b, first, precedes(b, element, descending, (prev[0], prev[1]),
-                                               (v, j)))
-                better = _or(b, _not(b, found), precedes(b, element, descending, (v, j), best))
-                take = _and(b, after, better)
-                return [_or(b, found, take), b.select(take, v, best[0]),
-                        b.select(take, j, best[1])]
-
-            _, v, j = b.reduce_loop(0, n, [b.const(0, i1), prev[0], prev[1]], scan)
-            b.store(v, values, at(t))
-            b.store(b.insert(arith.IndexCastOp(j, i64)).results[0], indices, at(t))
-            return [v, j]
-
-        zero = b.const(0, cast(MemRefType, values.type).element_type)
-        b.reduce_loop(0, k, [zero, b.idx(0)], pick)
+        if isinstance(k, int) and k <= SELECTION_MAX:
+            _select_top(b, element, descending, n, k, item, values, indices, at)
+        else:
+            order = argsort(s, n, lambda i, j: precedes(b, element, descending, item(i),
+                                                         item(j)))
+            with b.loop(0, k) as t:
+                j = b.insert(arith.IndexCastOp(b.load(order, [t]), index)).results[0]
+                b.store(b.load(x, at(j)), values, at(t))
+                b.store(b.load(order, [t]), indices, at(t))
+            s.free(order)
     return [values, indices]
+
+
+def _select_top(b: LoopBuilder, element: Attribute, descending: bool, n: Dim, k: int,
+                item: Callable[[SSAValue], tuple[SSAValue, SSAValue]], values: SSAValue,
+                indices: SSAValue, at: Callable[[SSAValue], list[Dim | SSAValue]]) -> None:
+    """The first k items of a row in the order, by k selection passes."""
+
+    def pick(t: SSAValue, prev: list[SSAValue]) -> list[SSAValue]:
+        first = b.cmpi("eq", t, b.idx(0))
+
+        def scan(j: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
+            found, best = c[0], (c[1], c[2])
+            v = item(j)
+            after = _or(b, first, precedes(b, element, descending, (prev[0], prev[1]), v))
+            better = _or(b, _not(b, found), precedes(b, element, descending, v, best))
+            take = _and(b, after, better)
+            return [_or(b, found, take), b.select(take, v[0], best[0]),
+                    b.select(take, j, best[1])]
+
+        _, v, j = b.reduce_loop(0, n, [b.const(0, i1), prev[0], prev[1]], scan)
+        b.store(v, values, at(t))
+        b.store(b.insert(arith.IndexCastOp(j, i64)).results[0], indices, at(t))
+        return [v, j]
+
+    zero = b.const(0, cast(MemRefType, values.type).element_type)
+    b.reduce_loop(0, k, [zero, b.idx(0)], pick)
 
 
 def _same(b: LoopBuilder, element: Attribute, a: SSAValue, c: SSAValue) -> SSAValue:
