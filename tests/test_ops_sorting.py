@@ -128,6 +128,15 @@ def test_unique_against_onnxruntime(axis: int | None, sorted_: int) -> None:
     check_against_onnxruntime(model, feeds)
 
 
+@pytest.mark.parametrize("sorted_", [1, 0])
+def test_unique_of_many_items(sorted_: int) -> None:
+    """Long runs of equal items and rows: the sort's merges across many widths."""
+    check_against_onnxruntime(_unique_model(TP.INT64, 1, sorted_=sorted_),
+                              {"x": R.integers(-50, 50, 3001).astype(np.int64)})
+    check_against_onnxruntime(_unique_model(TP.FLOAT, 2, axis=0, sorted_=sorted_),
+                              {"x": R.integers(0, 3, (700, 2)).astype(np.float32)})
+
+
 def test_unique_floats_and_fewer_outputs() -> None:
     check_against_onnxruntime(_unique_model(TP.FLOAT, 1, outputs=2),
                               {"x": np.array([2.5, -1, 2.5, 0, -1, 3], np.float32)})

@@ -144,11 +144,12 @@ def _below(b: LoopBuilder, element: Attribute, a: SSAValue, c: SSAValue) -> SSAV
 @lowers(graph.UniqueOp)
 def _unique(s: Lowering, op: graph.UniqueOp, ins: list[SSAValue]) -> list[SSAValue]:
     """x seen as [outer, n, inner]: items are its n slices (elements without an axis).
-    first[i], the first item equal to item i, by a scan of the items before it; an item
-    that is its own first is distinct, and its place in y is the number of distinct items
-    before it (in x, or in value order when `sorted`). Then one pass writes y, the first
-    indices and counts at those places, and every item's place as its inverse index.
-    O(n^2) item compares: a sort would be O(n log n)."""
+    The items' order by a stable sort (lexicographic, NaN above numbers and equal to NaN)
+    puts equal items in runs, each led by its first occurrence: one walk of the order
+    gives every item's first occurrence and each run's place in value order. An item that
+    is its own first is distinct; its place in y is its run's (`sorted`) or the number of
+    distinct items before it in x. Then one pass writes y, the first indices and counts
+    at those places, and every item's place as its inverse index. O(n log n) compares."""
     b = s.b
     xt = cast(TensorType, op.x.type)
     element = xt.element_type
@@ -179,34 +180,39 @@ def _unique(s: Lowering, op: graph.UniqueOp, ins: list[SSAValue]) -> list[SSAVal
     def store_index(v: SSAValue, buf: SSAValue, i: Dim | SSAValue) -> None:
         b.store(b.insert(arith.IndexCastOp(v, i64)).results[0], buf, [i])
 
-    first = s.alloc([n], i64)
-    with b.loop(0, n) as i:
+    def plus_one(v: SSAValue) -> SSAValue:
+        return b.insert(arith.AddiOp(v, b.idx(1))).results[0]
 
-        def scan(j: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
-            take = _and(b, _not(b, c[0]), compare(i, j)[0])
-            return [_or(b, c[0], take), b.select(take, j, c[1])]
+    order = argsort(s, n, lambda i, j: compare(i, j)[1])
+    first, place = s.alloc([n], i64), s.alloc([n], i64)
 
-        found_at = b.reduce_loop(0, Index(b, i) + 1, [false, i], scan)[1]
-        store_index(found_at, first, i)
+    def walk(t: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
+        """c: the runs so far. A new run starts where the item differs from the one
+        before it in the order; its leader (the lowest index, the sort being stable) is
+        the run's first occurrence and gets the run's place."""
+        item = at(order, t)
+        prev = at(order, b.insert(arith.MaxSIOp(b.idx(Index(b, t) - 1), b.idx(0))).results[0])
+        new = _or(b, b.cmpi("eq", t, b.idx(0)), _not(b, compare(prev, item)[0]))
+        store_index(b.select(new, item, at(first, prev)), first, item)
+        with b.if_(new):
+            store_index(c[0], place, item)
+        return [b.select(new, plus_one(c[0]), c[0])]
+
+    u = Index(b, b.reduce_loop(0, n, [b.idx(0)], walk)[0])
+    s.free(order)
 
     def is_first(i: SSAValue) -> SSAValue:
         return b.cmpi("eq", at(first, i), i)
 
-    def count_if(ub: Dim, pred) -> SSAValue:
-        def add(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
-            return [b.select(pred(ivs[0]), b.insert(arith.AddiOp(c[0], b.idx(1))).results[0],
-                             c[0])]
+    if not op.sorted.value.data:  # places in order of first occurrence
 
-        return b.fold([ub], [b.idx(0)], add)[0]
+        def count(i: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
+            leads = is_first(i)
+            with b.if_(leads):
+                store_index(c[0], place, i)
+            return [b.select(leads, plus_one(c[0]), c[0])]
 
-    place = s.alloc([n], i64)
-    with b.loop(0, n) as i, b.if_(is_first(i)):
-        if op.sorted.value.data:
-            rank = count_if(n, lambda j: _and(b, is_first(j), compare(j, i)[1]))
-        else:
-            rank = count_if(Index(b, i), is_first)
-        store_index(rank, place, i)
-    u = Index(b, count_if(n, is_first))
+        b.reduce_loop(0, n, [b.idx(0)], count)
 
     ty, ti, tv, tc = (cast(TensorType, r.type) for r in op.results)
     y_dims = [u] if axis is None else [*dims[:axis], u, *dims[axis + 1:]]
