@@ -120,6 +120,17 @@ def test_squeeze_all_unit_dims():
     check_against_onnxruntime(m, {"x": f32(1, 4, 1, 3)})
 
 
+def test_squeeze_all_unit_dims_of_a_run_time_shape_is_refused():
+    """Without axes, the result's rank depends on dims known only at run time."""
+    graph = helper.make_graph(
+        [helper.make_node("Squeeze", ["x"], ["y"])], "squeeze",
+        [helper.make_tensor_value_info("x", TP.FLOAT, [1, "N", 3])],
+        [helper.make_tensor_value_info("y", TP.FLOAT, ["a", "b"])])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(infer.UnsupportedError, match=r"Squeeze.*without axes"):
+        infer.compile(m)
+
+
 def test_unsqueeze():
     m = node_model("Unsqueeze", [("x", TP.FLOAT, ["N", 3])], inits={"a": i64s(0, -1, 2)})
     check_against_onnxruntime(m, [{"x": f32(n, 3)} for n in (1, 2)])
