@@ -55,6 +55,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     TensorType,
+    i1,
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -477,7 +478,7 @@ class _Importer:
             self._expand(index, node, fn, opset)
             return
         if isinstance(fn, Subgraphs):
-            self._inline_if(index, node, opset)
+            self._if(index, node, opset)
             return
         try:
             inputs = [self._value(n, "input") if n else None for n in node.input]
@@ -541,35 +542,75 @@ class _Importer:
                 raise  # its own failure, named already
             raise _node_error(node, index, opset, f"expanded body: {e}", type(e)) from None
 
-    def _inline_if(self, index: int, node: onnx.NodeProto, opset: int) -> None:
+    def _if(self, index: int, node: onnx.NodeProto, opset: int) -> None:
         """An If whose condition is a constant here (folded at import, as from an
-        attribute or a static shape) is the branch it takes, imported in place: the
-        branch reads this graph's values by name and its outputs become the If's."""
-        cond = G.constant_value(self._value(node.input[0], "input"))
-        if cond is None or cond.size != 1:
-            raise _node_error(node, index, opset, "a condition computed at run time is not "
-                              "supported (only one that is a constant at import)",
-                              UnsupportedError)
-        taken = "then_branch" if cond.reshape(-1)[0] else "else_branch"
-        (branch,) = [a.g for a in node.attribute if a.name == taken]
-        try:
-            self.initializers.update((t.name, t) for t in branch.initializer)
-            self.consumed |= {n for sub in branch.node for n in sub.input if n}
-            self.consumed |= {o.name for o in branch.output}
-            for j, sub in enumerate(branch.node):
-                sub_fn, why = (_variant(sub.op_type, opset) if sub.domain in ("", "ai.onnx")
-                               and sub.op_type in OPS else (None, f"domain '{sub.domain}'"))
-                if sub_fn is None:
-                    raise _node_error(sub, j, opset, why or "no importer", UnsupportedError)
-                self._node(j, sub, sub_fn, opset)
-            if len(branch.output) != len(node.output):
-                raise InvalidModelError(f"{taken} has {len(branch.output)} outputs, the If "
-                                        f"{len(node.output)}")
-            for out, name in zip(branch.output, node.output, strict=True):
+        attribute or a static shape) is the branch it takes, imported in place; else a
+        `graph.if` with both branches as regions. A branch reads this graph's values by
+        name and its outputs become the If's."""
+        cond = self._value(node.input[0], "input")
+        known = G.constant_value(cond)
+        if known is not None and known.size == 1:
+            taken = "then_branch" if known.reshape(-1)[0] else "else_branch"
+            try:
+                outs = self._branch(node, taken, opset)
+            except InferError as e:
+                raise _node_error(node, index, opset, f"{taken}: {e}", type(e)) from None
+            for out, name in zip(outs, node.output, strict=True):
                 if name:
-                    self.values[name] = self._value(out.name, f"{taken} output")
-        except InferError as e:
-            raise _node_error(node, index, opset, f"{taken}: {e}", type(e)) from None
+                    self.values[name] = out
+            return
+        t = cast(TensorType, cond.type)
+        if t.element_type != i1 or not all(d == 1 for d in t.get_shape()):
+            raise _node_error(node, index, opset, f"the condition must be one bool, got {t}",
+                              InvalidModelError)
+        saved_block, saved_values = self.block, self.values
+        blocks, yielded = [], []
+        for which in ("then_branch", "else_branch"):
+            # A branch's values (constants it materializes too) are its own.
+            self.block, self.values = Block(), dict(saved_values)
+            try:
+                yielded.append(self._branch(node, which, opset))
+            except InferError as e:
+                raise _node_error(node, index, opset, f"{which}: {e}", type(e)) from None
+            finally:
+                blocks.append(self.block)
+                self.block, self.values = saved_block, saved_values
+        types = []
+        for k, (a, b) in enumerate(zip(*yielded, strict=True)):
+            joined = G.joined_type([a.type, b.type])
+            if joined is None:
+                error = (InvalidModelError if cast(TensorType, a.type).element_type
+                         != cast(TensorType, b.type).element_type else UnsupportedError)
+                raise _node_error(node, index, opset, f"output #{k}: the branches give "
+                                  f"{a.type} and {b.type}", error)
+            types.append(joined)
+        for block, outs in zip(blocks, yielded, strict=True):
+            block.add_op(G.YieldOp(outs))
+        op = G.IfOp(cond, types, *blocks)
+        if node.name:
+            op.location = NameLoc(StringAttr(node.name), NoneAttr())
+        self.block.add_op(op)
+        for name, r in zip(node.output, op.results, strict=True):
+            if name:
+                self.values[name] = r
+                r.name_hint = _name_hint(name)
+
+    def _branch(self, node: onnx.NodeProto, which: str, opset: int) -> list[SSAValue]:
+        """Import the nodes of If's branch `which` into the current block; its outputs."""
+        (branch,) = [a.g for a in node.attribute if a.name == which]
+        self.initializers.update((t.name, t) for t in branch.initializer)
+        self.consumed |= {n for sub in branch.node for n in sub.input if n}
+        self.consumed |= {o.name for o in branch.output}
+        for j, sub in enumerate(branch.node):
+            sub_fn, why = (_variant(sub.op_type, opset) if sub.domain in ("", "ai.onnx")
+                           and sub.op_type in OPS else (None, f"domain '{sub.domain}'"))
+            if sub_fn is None:
+                raise _node_error(sub, j, opset, why or "no importer", UnsupportedError)
+            self._node(j, sub, sub_fn, opset)
+        if len(branch.output) != len(node.output):
+            raise InvalidModelError(f"{which} has {len(branch.output)} outputs, the If "
+                                    f"{len(node.output)}")
+        return [self._value(o.name, f"{which} output") for o in branch.output]
 
     def _check_output(self, vi: onnx.ValueInfoProto, ours: TensorType) -> list[str]:
         """A declared output type must agree with ours where both are known; returns the

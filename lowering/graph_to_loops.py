@@ -56,7 +56,7 @@ from infer.lowering.runtime_checks import RuntimeChecks, op_label
 # The ops that read or write the narrow element types (which `widen-half` leaves nothing
 # else on): they convert codes with lowering/narrow_types.py, or move bytes.
 NARROW_TYPE_OPS = (graph.CastOp, graph.QuantizeLinearOp, graph.DequantizeLinearOp,
-                   graph.ShapeOp, graph.SizeOp, graph.ConstantOp)
+                   graph.ShapeOp, graph.SizeOp, graph.ConstantOp, graph.IfOp)
 
 
 def _check_elements(op: Operation) -> None:
@@ -107,14 +107,25 @@ class BufferLifetimes:
             runs_at[op] = max((runs_at[u] for u in users), default=i)
         last_use: dict[SSAValue, int] = {}
         for op in ops:
-            at = len(ops) if isinstance(op, func.ReturnOp) else runs_at[op]
-            for v in op.operands:
+            at = len(ops) if isinstance(op, func.ReturnOp | graph.YieldOp) else runs_at[op]
+            for v in (*op.operands, *captured(op)):
                 last_use[v] = max(last_use.get(v, -1), at)
         return BufferLifetimes(inlined, last_use)
 
     def dead_after(self, values: Iterable[SSAValue], i: int) -> bool:
         """Whether all of `values` are dead once op i has run (their buffer can be freed)."""
         return all(self.last_use.get(v, -1) <= i for v in values)
+
+
+def captured(op: Operation) -> list[SSAValue]:
+    """The values defined outside `op` that ops of its regions read (a branch of
+    `graph.if` reading the function's values)."""
+    if not op.regions:
+        return []
+    inside = {v for inner in op.walk() if inner is not op for v in inner.results}
+    inside |= {a for r in op.regions for blk in r.blocks for a in blk.args}
+    return list(dict.fromkeys(v for inner in op.walk() if inner is not op
+                              for v in inner.operands if v not in inside))
 
 
 def _copy(s: Lowering, src: SSAValue) -> SSAValue:
@@ -155,34 +166,43 @@ def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAVal
     return list(call.results)
 
 
-def _return(s: Lowering, op: func.ReturnOp, vmap: dict[SSAValue, SSAValue],
-            live: Iterable[SSAValue]) -> None:
-    """The function's return of fresh buffers; what is still `live` (roots kept only for
-    the return) is freed."""
+def _fresh_results(s: Lowering, values: Sequence[SSAValue], vmap: dict[SSAValue, SSAValue],
+                   live: Iterable[SSAValue], outer: set[SSAValue]) -> list[SSAValue]:
+    """Buffers for `values` that the receiver owns (the caller of a function, the results
+    of a `graph.if`): arguments, weights, views, buffers of an enclosing scope (`outer`)
+    and a buffer given twice are copied. What is still `live` here is then freed."""
     results: list[SSAValue] = []
-    for v in op.operands:
+    for v in values:
         buf = vmap[v]
-        # Returned buffers are fresh allocations the caller owns and frees: copy
-        # arguments, weights, views and a buffer returned twice.
         root = s.root_of(buf)
-        if root not in s.owned or root != buf or buf in results:
+        if root not in s.owned or root != buf or buf in results or root in outer:
             buf = _copy(s, buf)
         results.append(buf)
     for root in live:
-        if root in s.owned and root not in results:
+        if root in s.owned and root not in results and root not in outer:
             s.free(root)
-    s.b.insert(func.ReturnOp(*results))
+    return results
 
 
 def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
-          lifetimes: BufferLifetimes) -> None:
+          lifetimes: BufferLifetimes, outer: set[SSAValue] | None = None
+          ) -> list[SSAValue]:
     """The emission walk: each op lowered in order (inlined ones left to their users),
-    each buffer freed after the op that ends the lifetime of its last alias."""
+    each buffer freed after the op that ends the lifetime of its last alias. For a branch
+    of `graph.if`, buffers of the enclosing scope (`outer`) stay, and the buffers its
+    yield gives are returned."""
+    outer = outer if outer is not None else set()
     tensors_of_root: dict[SSAValue, list[SSAValue]] = {}
     for i, op in enumerate(ops):
         if isinstance(op, func.ReturnOp):
-            _return(s, op, vmap, tensors_of_root)
-            return
+            s.b.insert(func.ReturnOp(*_fresh_results(s, op.operands, vmap, tensors_of_root,
+                                                     outer)))
+            return []
+        if isinstance(op, graph.YieldOp):
+            return _fresh_results(s, op.operands, vmap, tensors_of_root, outer)
+        if op.regions:
+            s.emit_region = lambda ops, keep, vmap=vmap: _emit(
+                s, ops, dict(vmap), BufferLifetimes.of(ops), keep)
         if op in lifetimes.inlined:  # its users' lowerings compute it; no buffer
             s.inlined[op.results[0]] = (op, [vmap[v] for v in op.operands])
             vmap[op.results[0]] = op.results[0]
@@ -207,11 +227,17 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
                 buf.name_hint = res.name_hint
             vmap[res] = buf
             tensors_of_root.setdefault(s.root_of(buf), []).append(res)
-        # Free intermediates whose every alias is dead after this op.
-        for root, tensors in list(tensors_of_root.items()):
-            if root in s.owned and lifetimes.dead_after(tensors, i):
-                s.free(root)
-                del tensors_of_root[root]
+        _free_dead(s, tensors_of_root, lifetimes, i, outer)
+    return []
+
+
+def _free_dead(s: Lowering, tensors_of_root: dict[SSAValue, list[SSAValue]],
+               lifetimes: BufferLifetimes, i: int, outer: set[SSAValue]) -> None:
+    """Free the intermediates whose every alias is dead after op i."""
+    for root, tensors in list(tensors_of_root.items()):
+        if root in s.owned and root not in outer and lifetimes.dead_after(tensors, i):
+            s.free(root)
+            del tensors_of_root[root]
 
 
 def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int],
@@ -246,8 +272,11 @@ def lower_function(f: func.FuncOp, module: ModuleOp, globals_count: list[int],
 
 
 def _top_level(buf: SSAValue, body: Region) -> bool:
-    """Whether `buf` is made by an op of `body`'s blocks (not inside a loop nest)."""
+    """Whether `buf` is made by an op of `body`'s blocks (not inside a loop nest), or is
+    an argument of one of them (a `graph.if`'s merge block)."""
     owner = buf.owner
+    if isinstance(owner, Block):
+        return owner in body.blocks
     return isinstance(owner, Operation) and owner.parent_block() in body.blocks
 
 

@@ -42,7 +42,12 @@ def plan_ops(ops: Iterable[Operation], outline: bool) -> None:
     ops = list(ops)
     for op in ops:
         op.attributes.pop(LOWERING_ATTR, None)
-    in_user = {op for op in ops if may_compute_in_users(op)}
+        for region in op.regions:  # the branches of graph.if: planned on their own
+            plan_ops(region.block.ops, outline)
+    # A value read inside a region is computed where it stands (the region's ops are
+    # lowered on their own).
+    in_user = {op for op in ops if may_compute_in_users(op) and all(
+        u.operation.parent_block() is op.parent_block() for r in op.results for u in r.uses)}
     for op in in_user:
         op.attributes[LOWERING_ATTR] = StringAttr(IN_USER)
     if not outline:

@@ -70,7 +70,8 @@ class RuntimeChecks:
     fail_blocks: list[Block] = field(default_factory=list)
     _op: Operation | None = None
     _operands: Sequence[SSAValue] = ()
-    _done: set[tuple[object, ...]] = field(default_factory=set)
+    # the checks made on the path being emitted (one check need not repeat)
+    done: set[tuple[object, ...]] = field(default_factory=set)
 
     @contextmanager
     def on(self, op: Operation, operands: Sequence[SSAValue]) -> Iterator[None]:
@@ -87,9 +88,9 @@ class RuntimeChecks:
             return
         x, y = self.b.idx(a), self.b.idx(b)
         key = (relation, x, y)
-        if key in self._done:
+        if key in self.done:
             return
-        self._done.add(key)
+        self.done.add(key)
         b = self.b
         if relation == D.AT_LEAST:
             ok = b.cmpi("sge", x, y)

@@ -1,6 +1,7 @@
 """If at import: a constant condition (given, or folded from attributes and static shapes)
 imports its taken branch in place, reading the enclosing graph's values by name; a
-condition known only at run time is refused, naming the node."""
+condition known only at run time imports as `graph.if` with both branches as regions
+(tests/test_control_flow.py runs them)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
 
-import infer
-from infer.errors import UnsupportedError
+from infer.dialects import graph as G
+from infer.frontend.onnx_import import import_model
 
 from .helpers import check_against_onnxruntime
 
@@ -57,8 +58,13 @@ def test_condition_folded_from_a_static_shape() -> None:
     check_against_onnxruntime(m, feeds)
 
 
-def test_runtime_condition_is_refused() -> None:
+def test_runtime_condition_imports_both_branches() -> None:
     m = _if_model([], [], [X, h.make_tensor_value_info("cond", T.BOOL, [])])
-    with pytest.raises(UnsupportedError, match=r"'If' \(node 'choose', opset 16\): a "
-                       "condition computed at run time is not supported"):
-        infer.compile(m)
+    module = import_model(m)
+    (op,) = [o for o in module.walk() if isinstance(o, G.IfOp)]
+    assert [type(o).__name__ for o in op.then_region.block.ops] == [
+        "ConstantOp", "AddOp", "YieldOp"]
+    assert [type(o).__name__ for o in op.else_region.block.ops] == [
+        "ConstantOp", "MulOp", "YieldOp"]
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    check_against_onnxruntime(m, [{"x": x, "cond": np.array(c)} for c in (True, False)])

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from xdsl.ir import Operation
+from xdsl.traits import IsTerminator
 
 from infer.dialects import graph as G
 from infer.dialects.graph.evaluate import evaluator_of
@@ -55,6 +56,8 @@ def test_every_import_entry_names_its_op() -> None:
 
 @pytest.mark.parametrize("cls", OPS_OF_GRAPH, ids=ids)
 def test_op_has_lowering(cls: type[Operation]) -> None:
+    if cls.has_trait(IsTerminator):  # graph.yield: lowered with the op that holds it
+        return
     assert lowering_for(cls) is not None, f"no lowering of {cls.name} in lowering/graph_ops/"
 
 

@@ -16,8 +16,8 @@ op bases), then the ops by ONNX category as onnx-mlir groups them: `elementwise`
 (linear algebra, softmax, reductions), `logical` (logical, bitwise, integer ops), `nn`
 (convolution, pooling, normalization), `vision` (resize, transposed convolution, sampling),
 `tensor` (shapes, concatenation), `indexing` (gathers, scatters), `nchwc` (the blocked
-channel layout), `signal` (DFT, STFT) and `quantize` (QuantizeLinear,
-DequantizeLinear).
+channel layout), `signal` (DFT, STFT), `quantize` (QuantizeLinear,
+DequantizeLinear) and `control_flow` (If, its branches as regions).
 Canonicalization patterns are in `canonicalize`, numpy semantics in `evaluate`.
 """
 
@@ -29,6 +29,7 @@ from xdsl.irdl import IRDLOperation
 from infer.dialects.graph import (
     base,
     constant,
+    control_flow,
     cumulative,
     detection,
     einsum,
@@ -49,6 +50,7 @@ from infer.dialects.graph import (
 )
 from infer.dialects.graph.base import *  # noqa: F403
 from infer.dialects.graph.constant import *  # noqa: F403
+from infer.dialects.graph.control_flow import *  # noqa: F403
 from infer.dialects.graph.cumulative import *  # noqa: F403
 from infer.dialects.graph.detection import *  # noqa: F403
 from infer.dialects.graph.einsum import *  # noqa: F403
@@ -70,6 +72,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
     signal, quantize, sorting, detection, einsum, linear_attention, cumulative, text,
+    control_flow,
 )
 
 

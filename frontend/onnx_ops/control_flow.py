@@ -1,9 +1,8 @@
-"""ONNX's control flow at import: an If whose condition is a constant is its taken branch.
+"""ONNX's control flow at import: an If whose condition is a constant is its taken branch,
+else a `graph.if` with both branches as regions.
 
 Ops with subgraphs are imported by the importer itself (`onnx_import`), since a subgraph
 reads the enclosing graph's values by name; this table says which ops it takes that way.
-An If whose condition is known only at run time needs control flow in the graph dialect
-and is refused, naming the node.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ class Subgraphs:
     """An op the importer imports through its subgraph attributes."""
 
     op_type: str
-    built_from_other_ops: bool = True  # its branch's ops stand for it
+    built_from_other_ops: bool = False  # True: only other ops' graph ops stand for it
 
 
 IF = Subgraphs("If")

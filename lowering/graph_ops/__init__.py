@@ -11,6 +11,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     attention,
     channel_shuffle,
     constant,
+    control_flow,
     conv,
     conv_transpose,
     cumulative,

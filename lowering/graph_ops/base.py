@@ -79,6 +79,10 @@ class Lowering:
     # value -> (its op, the buffers of that op's operands). Such a value has no buffer.
     inlined: dict[SSAValue, tuple[Operation, list[SSAValue]]] = field(default_factory=dict)
     freed: set[SSAValue] = field(default_factory=set)
+    # Set by graph-to-loops' emission walk for an op with regions: lower a region's ops
+    # at the builder's point (the walk's buffers for the values they capture), leaving
+    # the buffers in `outer` alone; returns fresh buffers for what its yield gives.
+    emit_region: Callable[[Sequence[Operation], set[SSAValue]], list[SSAValue]] | None = None
 
     @contextmanager
     def checking(self, op: Operation, ins: Sequence[SSAValue]) -> Iterator[None]:
