@@ -41,6 +41,7 @@ from infer.dialects.graph import (
     nchwc,
     nn,
     quantize,
+    recurrent,
     signal,
     sorting,
     tensor,
@@ -62,6 +63,7 @@ from infer.dialects.graph.math import *  # noqa: F403
 from infer.dialects.graph.nchwc import *  # noqa: F403
 from infer.dialects.graph.nn import *  # noqa: F403
 from infer.dialects.graph.quantize import *  # noqa: F403
+from infer.dialects.graph.recurrent import *  # noqa: F403
 from infer.dialects.graph.signal import *  # noqa: F403
 from infer.dialects.graph.sorting import *  # noqa: F403
 from infer.dialects.graph.tensor import *  # noqa: F403
@@ -72,7 +74,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
     signal, quantize, sorting, detection, einsum, linear_attention, cumulative, text,
-    control_flow,
+    control_flow, recurrent,
 )
 
 

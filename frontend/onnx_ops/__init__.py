@@ -30,6 +30,7 @@ from infer.frontend.onnx_ops import (
     math,
     nn,
     quantize,
+    recurrent,
     signal,
     sorting,
     tensor,
@@ -55,6 +56,7 @@ OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
     **signal.OPS, **control_flow.OPS, **quantize.OPS, **sorting.OPS, **text.OPS,
+    **recurrent.OPS,
 }
 
 __all__ = [

@@ -28,6 +28,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     pad,
     pool,
     quantize,
+    recurrent,
     reduction,
     shape_dialect,
     shape_ops,

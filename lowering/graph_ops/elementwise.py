@@ -172,12 +172,17 @@ def epilogue(op: Operation) -> Epilogue | None:
     act = graph.activation_of(op.properties)
     if act is None:
         return None
-    name, params = act
-    activation = graph.ACTIVATIONS.get(name)
-    body = SCALAR.get(activation.op) if activation is not None else None
-    if activation is None or body is None:
+    return activation(*act)
+
+
+def activation(name: str, params: list[float]) -> Epilogue:
+    """The activation `name` of graph.ACTIVATIONS with `params`, as a function of one
+    value (an epilogue; the gates of graph.recurrence)."""
+    act = graph.ACTIVATIONS.get(name)
+    body = SCALAR.get(act.op) if act is not None else None
+    if act is None or body is None:
         raise UnsupportedError(f"no lowering for the fused activation '{name}'")
-    return Epilogue(body, activation.instance(params), activation.operand_params(params))
+    return Epilogue(body, act.instance(params), act.operand_params(params))
 
 
 def _unsigned(op: Operation) -> bool:
