@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from infer.dialects import graph as G
 from infer.dialects.dims import DYN, Dim
@@ -230,7 +231,27 @@ class EliminateReorderPair(RewritePattern):
 _RESHAPE_PATTERNS = (EliminateNoOpReshape(), FoldReshapeChain())
 
 # op class -> its canonicalization patterns (read by the trait in graph.py).
+class TakeConstantBranch(RewritePattern):
+    """# if(constant c) {A} else {B} -> A (or B), inlined in place"""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.IfOp, rewriter: PatternRewriter, /):
+        cond = G.constant_value(op.cond)
+        if cond is None or cond.size != 1:
+            return
+        region = op.then_region if cond.reshape(-1)[0] else op.else_region
+        values = op.yielded(region)
+        if any(v.type != r.type for v, r in zip(values, op.results, strict=True)):
+            return
+        yield_op = region.block.last_op
+        rewriter.inline_block(region.block, InsertPoint.before(op))
+        assert yield_op is not None
+        rewriter.erase_op(yield_op)
+        rewriter.replace_op(op, (), values)
+
+
 PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
+    G.IfOp: (TakeConstantBranch(),),
     G.IdentityOp: (EliminateIdentity(),),
     G.DropoutOp: (EliminateIdentity(),),
     G.CastOp: (EliminateNoOpCast(),),

@@ -34,6 +34,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from infer.dialects.graph.base import GraphCanonicalizationPatterns
 from infer.dialects.graph.types import compatible
 
 
@@ -78,7 +79,7 @@ class IfOp(IRDLOperation):
     outs = var_result_def(TensorType)
     then_region = region_def("single_block")
     else_region = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), GraphCanonicalizationPatterns())
 
     def __init__(self, cond: SSAValue, result_types: Sequence[Attribute], then_block: Block,
                  else_block: Block):
