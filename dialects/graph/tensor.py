@@ -492,6 +492,8 @@ class UnsqueezeOp(AxesOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
+        if len(dims) < 2:
+            raise ValueError("needs its axes as an operand")
         axes = const_ints(consts, 1)
         if axes is None:  # read at run time: so are the dims (the rank needs their count)
             return [[DYN] * (len(x) + _axes_count(dims[1]))]

@@ -339,3 +339,12 @@ func.func @split_sum(%x: tensor<6xf32>) {
   func.return
 }
 // CHECK: 'graph.split': split sizes [1, 2] do not add up to dim 6
+
+// -----
+
+func.func @unsqueeze_without_axes(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.unsqueeze': needs its axes as an operand}}
+  %0 = graph.unsqueeze %x : (tensor<2xf32>) -> tensor<1x2xf32>
+  func.return
+}
+// CHECK: 'graph.unsqueeze': needs its axes as an operand
