@@ -55,7 +55,6 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     TensorType,
-    i1,
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -82,6 +81,7 @@ from infer.frontend.onnx_ops.functions import (
     body_opset,
     instantiate,
 )
+from infer.frontend.onnx_subgraphs import SubgraphImport
 
 NAME_ATTR = G.NAME_ATTR
 DIMS_ATTR = G.DIMS_ATTR
@@ -405,7 +405,10 @@ def _type_proto(t: TensorType) -> onnx.TypeProto:
     return onnx.helper.make_tensor_type_proto(onnx_type, shape)
 
 
-class _Importer:
+class _Importer(SubgraphImport):
+    _error = staticmethod(_node_error)
+    _hint = staticmethod(_name_hint)
+
     def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[Variant]):
         self.graph = graph
         self.opset = opset
@@ -478,7 +481,8 @@ class _Importer:
             self._expand(index, node, fn, opset)
             return
         if isinstance(fn, Subgraphs):
-            self._if(index, node, opset)
+            {"If": self._if, "Loop": self._loop, "Scan": self._scan}[fn.op_type](
+                index, node, opset)
             return
         try:
             inputs = [self._value(n, "input") if n else None for n in node.input]
@@ -508,14 +512,27 @@ class _Importer:
         except Exception as e:  # noqa: BLE001 - any failure is reported against its node
             raise _node_error(node, index, opset, str(e) or type(e).__name__) from None
 
-    def _expand(self, index: int, node: onnx.NodeProto, fn: Expansion, opset: int) -> None:
-        """Import `node` as its function body, each body node through `_node`."""
-        label = node.name or f"{node.op_type}{index}"
+    def _import_node(self, index: int, node: onnx.NodeProto, opset: int) -> None:
+        """Import a node of a function body or subgraph (the graph's own are checked for
+        support all at once first)."""
+        fn, why = (_variant(node.op_type, opset) if node.domain in ("", "ai.onnx")
+                   and node.op_type in OPS else (None, f"domain '{node.domain}'"))
+        if fn is None:
+            raise _node_error(node, index, opset, why or "no importer", UnsupportedError)
+        self._node(index, node, fn, opset)
+
+    def _prefix(self, label: str) -> str:
+        """A prefix for the names of nodes the importer adds, met by no name of the graph."""
         prefix, k = f"{label}/", 1
         while prefix in self.prefixes or any(n.startswith(prefix) for n in self.names):
             k += 1
             prefix = f"{label}/{k}/"
         self.prefixes.add(prefix)
+        return prefix
+
+    def _expand(self, index: int, node: onnx.NodeProto, fn: Expansion, opset: int) -> None:
+        """Import `node` as its function body, each body node through `_node`."""
+        prefix = self._prefix(node.name or f"{node.op_type}{index}")
         try:
             try:
                 types = [_type_proto(cast(TensorType, self._value(n, "input").type))
@@ -532,85 +549,11 @@ class _Importer:
                                   UnsupportedError) from None
             self.consumed |= {n for sub in body for n in sub.input if n}
             for j, sub in enumerate(body):
-                sub_fn, why = (_variant(sub.op_type, inner) if sub.domain in ("", "ai.onnx")
-                               and sub.op_type in OPS else (None, f"domain '{sub.domain}'"))
-                if sub_fn is None:
-                    raise _node_error(sub, j, inner, why or "no importer", UnsupportedError)
-                self._node(j, sub, sub_fn, inner)
+                self._import_node(j, sub, inner)
         except InferError as e:
             if f"({_node_ref(node, index)}, opset {opset})" in str(e):
                 raise  # its own failure, named already
             raise _node_error(node, index, opset, f"expanded body: {e}", type(e)) from None
-
-    def _if(self, index: int, node: onnx.NodeProto, opset: int) -> None:
-        """An If whose condition is a constant here (folded at import, as from an
-        attribute or a static shape) is the branch it takes, imported in place; else a
-        `graph.if` with both branches as regions. A branch reads this graph's values by
-        name and its outputs become the If's."""
-        cond = self._value(node.input[0], "input")
-        known = G.constant_value(cond)
-        if known is not None and known.size == 1:
-            taken = "then_branch" if known.reshape(-1)[0] else "else_branch"
-            try:
-                outs = self._branch(node, taken, opset)
-            except InferError as e:
-                raise _node_error(node, index, opset, f"{taken}: {e}", type(e)) from None
-            for out, name in zip(outs, node.output, strict=True):
-                if name:
-                    self.values[name] = out
-            return
-        t = cast(TensorType, cond.type)
-        if t.element_type != i1 or not all(d == 1 for d in t.get_shape()):
-            raise _node_error(node, index, opset, f"the condition must be one bool, got {t}",
-                              InvalidModelError)
-        saved_block, saved_values = self.block, self.values
-        blocks, yielded = [], []
-        for which in ("then_branch", "else_branch"):
-            # A branch's values (constants it materializes too) are its own.
-            self.block, self.values = Block(), dict(saved_values)
-            try:
-                yielded.append(self._branch(node, which, opset))
-            except InferError as e:
-                raise _node_error(node, index, opset, f"{which}: {e}", type(e)) from None
-            finally:
-                blocks.append(self.block)
-                self.block, self.values = saved_block, saved_values
-        types = []
-        for k, (a, b) in enumerate(zip(*yielded, strict=True)):
-            joined = G.joined_type([a.type, b.type])
-            if joined is None:
-                error = (InvalidModelError if cast(TensorType, a.type).element_type
-                         != cast(TensorType, b.type).element_type else UnsupportedError)
-                raise _node_error(node, index, opset, f"output #{k}: the branches give "
-                                  f"{a.type} and {b.type}", error)
-            types.append(joined)
-        for block, outs in zip(blocks, yielded, strict=True):
-            block.add_op(G.YieldOp(outs))
-        op = G.IfOp(cond, types, *blocks)
-        if node.name:
-            op.location = NameLoc(StringAttr(node.name), NoneAttr())
-        self.block.add_op(op)
-        for name, r in zip(node.output, op.results, strict=True):
-            if name:
-                self.values[name] = r
-                r.name_hint = _name_hint(name)
-
-    def _branch(self, node: onnx.NodeProto, which: str, opset: int) -> list[SSAValue]:
-        """Import the nodes of If's branch `which` into the current block; its outputs."""
-        (branch,) = [a.g for a in node.attribute if a.name == which]
-        self.initializers.update((t.name, t) for t in branch.initializer)
-        self.consumed |= {n for sub in branch.node for n in sub.input if n}
-        self.consumed |= {o.name for o in branch.output}
-        for j, sub in enumerate(branch.node):
-            sub_fn, why = (_variant(sub.op_type, opset) if sub.domain in ("", "ai.onnx")
-                           and sub.op_type in OPS else (None, f"domain '{sub.domain}'"))
-            if sub_fn is None:
-                raise _node_error(sub, j, opset, why or "no importer", UnsupportedError)
-            self._node(j, sub, sub_fn, opset)
-        if len(branch.output) != len(node.output):
-            raise InvalidModelError(f"{which} has {len(branch.output)} outputs, the If "
-                                    f"{len(node.output)}")
-        return [self._value(o.name, f"{which} output") for o in branch.output]
 
     def _check_output(self, vi: onnx.ValueInfoProto, ours: TensorType) -> list[str]:
         """A declared output type must agree with ours where both are known; returns the

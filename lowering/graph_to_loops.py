@@ -56,7 +56,8 @@ from infer.lowering.runtime_checks import RuntimeChecks, op_label
 # The ops that read or write the narrow element types (which `widen-half` leaves nothing
 # else on): they convert codes with lowering/narrow_types.py, or move bytes.
 NARROW_TYPE_OPS = (graph.CastOp, graph.QuantizeLinearOp, graph.DequantizeLinearOp,
-                   graph.ShapeOp, graph.SizeOp, graph.ConstantOp, graph.IfOp)
+                   graph.ShapeOp, graph.SizeOp, graph.ConstantOp, graph.IfOp,
+                   graph.LoopOp)
 
 
 def _check_elements(op: Operation) -> None:
@@ -128,16 +129,6 @@ def captured(op: Operation) -> list[SSAValue]:
                               for v in inner.operands if v not in inside))
 
 
-def _copy(s: Lowering, src: SSAValue) -> SSAValue:
-    dims = s.b.dims(src)
-    t = src.type
-    assert isinstance(t, MemRefType)
-    dst = s.alloc(dims, t.element_type)
-    with s.b.loop_nest(dims) as ivs:
-        s.b.store(s.b.load(src, ivs), dst, ivs)
-    return dst
-
-
 def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAValue]
                  ) -> list[SSAValue]:
     """Lower `op` as a call to the kernel function of its signature, built on first use.
@@ -176,7 +167,7 @@ def _fresh_results(s: Lowering, values: Sequence[SSAValue], vmap: dict[SSAValue,
         buf = vmap[v]
         root = s.root_of(buf)
         if root not in s.owned or root != buf or buf in results or root in outer:
-            buf = _copy(s, buf)
+            buf = s.copy(buf)
         results.append(buf)
     for root in live:
         if root in s.owned and root not in results and root not in outer:
@@ -201,8 +192,8 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
         if isinstance(op, graph.YieldOp):
             return _fresh_results(s, op.operands, vmap, tensors_of_root, outer)
         if op.regions:
-            s.emit_region = lambda ops, keep, vmap=vmap: _emit(
-                s, ops, dict(vmap), BufferLifetimes.of(ops), keep)
+            s.emit_region = lambda ops, keep, bound, vmap=vmap: _emit(
+                s, ops, {**vmap, **bound}, BufferLifetimes.of(ops), keep)
         if op in lifetimes.inlined:  # its users' lowerings compute it; no buffer
             s.inlined[op.results[0]] = (op, [vmap[v] for v in op.operands])
             vmap[op.results[0]] = op.results[0]

@@ -15,7 +15,7 @@ from infer.lowering.loop_builder import LoopBuilder
 VECTOR_OPS = {"arith.constant", "arith.maximumf", "arith.minimumf", "arith.mulf", "arith.addf"}
 
 
-@pytest.mark.parametrize("cls", shape.SHAPE.operations, ids=lambda c: c.name)
+@pytest.mark.parametrize("cls", list(shape.SHAPE.operations), ids=lambda c: c.name)
 def test_every_shape_op_has_a_lowering(cls: type) -> None:
     """Graph ops are checked with the rest of their contract in test_op_completeness."""
     assert lowering_for(cls) is not None

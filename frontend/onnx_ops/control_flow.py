@@ -1,8 +1,7 @@
-"""ONNX's control flow at import: an If whose condition is a constant is its taken branch,
-else a `graph.if` with both branches as regions.
+"""ONNX's ops with subgraphs: If, Loop and Scan.
 
-Ops with subgraphs are imported by the importer itself (`onnx_import`), since a subgraph
-reads the enclosing graph's values by name; this table says which ops it takes that way.
+They are imported by the importer itself (`onnx_subgraphs`), since a subgraph reads the
+enclosing graph's values by name; this table says which ops it takes that way.
 """
 
 from __future__ import annotations
@@ -18,9 +17,14 @@ class Subgraphs:
     built_from_other_ops: bool = False  # True: only other ops' graph ops stand for it
 
 
-IF = Subgraphs("If")
-
-# If's versions differ only in the element types they allow
+# Their versions after the first (and Scan's after 9) differ only in the element types
+# they allow and in how their subgraphs may be typed. Scan 8 (a batch axis and
+# sequence_lens) is not taken.
+VERSIONS = (1, 11, 13, 16, 19, 21, 23, 24, 25)
 OPS: dict[str, dict[int, Subgraphs]] = {
-    "If": dict.fromkeys((1, 11, 13, 16, 19, 21, 23, 24, 25), IF),
+    "If": dict.fromkeys(VERSIONS, Subgraphs("If")),
+    "Loop": dict.fromkeys(VERSIONS, Subgraphs("Loop")),
+    # Scan is a graph.loop with gathers before and transposes after it.
+    "Scan": dict.fromkeys((9, 11, 16, 19, 21, 23, 24, 25),
+                          Subgraphs("Scan", built_from_other_ops=True)),
 }

@@ -80,9 +80,11 @@ class Lowering:
     inlined: dict[SSAValue, tuple[Operation, list[SSAValue]]] = field(default_factory=dict)
     freed: set[SSAValue] = field(default_factory=set)
     # Set by graph-to-loops' emission walk for an op with regions: lower a region's ops
-    # at the builder's point (the walk's buffers for the values they capture), leaving
-    # the buffers in `outer` alone; returns fresh buffers for what its yield gives.
-    emit_region: Callable[[Sequence[Operation], set[SSAValue]], list[SSAValue]] | None = None
+    # at the builder's point (the walk's buffers for the values they capture, and the
+    # given buffers for the region's arguments), leaving the buffers in `outer` alone;
+    # returns fresh buffers for what its yield gives.
+    emit_region: Callable[[Sequence[Operation], set[SSAValue], dict[SSAValue, SSAValue]],
+                          list[SSAValue]] | None = None
 
     @contextmanager
     def checking(self, op: Operation, ins: Sequence[SSAValue]) -> Iterator[None]:
@@ -131,6 +133,16 @@ class Lowering:
         buf = self.b.alloc(dims, element)
         self.owned.add(buf)
         return buf
+
+    def copy(self, src: SSAValue, dims: Sequence[Dim] | None = None) -> SSAValue:
+        """A fresh buffer with the elements of `src` (of its first `dims`, if given)."""
+        dims = list(dims) if dims is not None else self.b.dims(src)
+        t = src.type
+        assert isinstance(t, MemRefType)
+        dst = self.alloc(dims, t.element_type)
+        with self.b.loop_nest(dims) as ivs:
+            self.b.store(self.b.load(src, ivs), dst, ivs)
+        return dst
 
     def alias(self, view: SSAValue, of: SSAValue) -> SSAValue:
         """Record that `view` shares `of`'s memory (freed with it)."""

@@ -1,4 +1,4 @@
-"""`graph.if` as blocks of the function.
+"""`graph.if` and `graph.loop` as blocks of the function.
 
     cf.cond_br %c, ^then, ^else
   ^then:  the then region's ops lowered ...   cf.br ^merge(%t : memref<?x4xf32>)
@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects import cf, memref
-from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects import arith, cf, memref
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i1, i64
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from infer.dialects import graph
+from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, lowers, memref_type
+from infer.lowering.runtime_checks import op_label
 
 
 @lowers(graph.IfOp)
@@ -43,7 +45,7 @@ def _if(s: Lowering, op: graph.IfOp, ins: list[SSAValue]) -> list[SSAValue]:
         b.point = InsertPoint.at_end(block)
         if checks is not None:  # a check made in one branch does not hold in the other
             checks.done = set(done)
-        results = emit(list(branch.block.ops), set(s.owned))
+        results = emit(list(branch.block.ops), set(s.owned), {})
         # Owned by the merge block's arguments from here on: not freed on a failing path
         # of the other branch or later.
         s.freed.update(results)
@@ -56,3 +58,141 @@ def _if(s: Lowering, op: graph.IfOp, ins: list[SSAValue]) -> list[SSAValue]:
     b.point = InsertPoint.at_end(merge)
     s.owned.update(merge.args)
     return list(merge.args)
+
+
+@lowers(graph.LoopOp)
+def _loop(s: Lowering, op: graph.LoopOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """`graph.loop` as blocks of the function:
+
+      ^header(%i: i64, %c: i1, carried..., stacks..., %capacity: index):
+          cf.cond_br (%c and %i < trip count), ^body, ^exit(carried..., stacks..., %i)
+      ^body:   the body's ops lowered (its arguments: %i and %c in 0-d buffers, the
+               carried buffers); the rows it yields appended to the stacks, which
+               double when full; cf.br ^header(%i + 1, next condition, next carried...)
+      ^exit(...):  each stack's rows copied to a result of their number
+
+    A row whose dims differ from the first row's fails the run-time checks.
+    """
+    b, checks, emit = s.b, s.b.checks, s.emit_region
+    assert emit is not None, "graph.loop is lowered by graph-to-loops' emission walk"
+    if checks is None:
+        raise UnsupportedError(f"{op_label(op)}: a loop is lowered only in a public function")
+    region = b.point.block.parent
+    assert region is not None
+    n = op.carried
+    args = op.body.block.args
+    carried_types = [memref_type(a.type) for a in args[2:]]
+    scan_types = [memref_type(r.type) for r in op.outs[n:]]
+    stack_types = [MemRefType(t.element_type, [DYNAMIC_INDEX, *t.get_shape()[1:]])
+                   for t in scan_types]
+
+    def scalar(buf: SSAValue) -> SSAValue:
+        return b.load(buf, [0] * cast(MemRefType, buf.type).get_num_dims())
+
+    trip, go = scalar(ins[0]), scalar(ins[1])
+    it, cond = s.alloc([], i64), s.alloc([], i1)  # what the body reads as its arguments
+    initial = [_cast(s, s.copy(v), t) for v, t in zip(ins[2:], carried_types, strict=True)]
+    stacks = [s.alloc([0, *(0 if d == DYNAMIC_INDEX else d for d in t.get_shape()[1:])],
+                      t.element_type) for t in stack_types]
+    header = Block(arg_types=[i64, i1, *carried_types, *stack_types, IndexType()])
+    body = Block()
+    done = Block(arg_types=[*carried_types, *stack_types, i64])
+    b.insert(cf.BranchOp(header, b.const(0, i64), go, *initial,
+                         *(_cast(s, v, t) for v, t in zip(stacks, stack_types, strict=True)),
+                         b.idx(0)))
+    s.freed.update(s.root_of(v) for v in (*initial, *stacks))  # the header's from here
+
+    region.add_block(header)
+    b.point = InsertPoint.at_end(header)
+    i, c = header.args[0], header.args[1]
+    carried = list(header.args[2:2 + n])
+    stacks = list(header.args[2 + n:-1])
+    capacity = header.args[-1]
+    s.owned.update((*carried, *stacks))
+    more = b.insert(arith.AndIOp(c, b.cmpi("slt", i, trip))).results[0]
+    b.insert(cf.ConditionalBranchOp(more, body, [], done, [*carried, *stacks, i]))
+
+    region.add_block(body)
+    b.point = InsertPoint.at_end(body)
+    b.store(i, it, [])
+    b.store(c, cond, [])
+    checked = set(checks.done)  # a check made in the body need not hold after 0 trips
+    outs = emit(list(op.body.block.ops), set(s.owned), dict(zip(args, [it, cond, *carried],
+                                                                strict=True)))
+    c_next = scalar(outs[0])
+    s.free(outs[0])
+    for v in carried:
+        s.free(v)
+    row = b.insert(arith.IndexCastOp(i, IndexType())).results[0]
+    rows = outs[1 + n:]
+    for k, (value, stack) in enumerate(zip(rows, stacks, strict=True)):
+        shape = cast(MemRefType, value.type).get_shape()
+        if DYNAMIC_INDEX not in shape:  # the verifier made every row the stack's shape
+            continue
+        first = b.cmpi("eq", row, b.idx(0))
+        for d, (x, y) in enumerate(zip(b.dims(value), b.dims(stack)[1:], strict=True)):
+            if isinstance(x, int) and isinstance(y, int):
+                continue
+            xi, yi = b.idx(x), b.idx(y)
+            same = b.insert(arith.OrIOp(first, b.cmpi("eq", xi, yi))).results[0]
+            checks.check(same, xi, yi, f"scan output #{k}: dim {d} of a row is {{a}}, "
+                         "of the first row {b}")
+    if rows:
+        stacks, capacity = _room_for_row(s, region, stacks, rows, row, capacity)
+    for value, stack in zip(rows, stacks, strict=True):
+        dims = b.dims(value)
+        with b.loop_nest(dims) as ivs:
+            b.store(b.load(value, ivs), stack, [row, *ivs])
+        s.free(value)
+    nxt = [_cast(s, v, t) for v, t in zip(outs[1:1 + n], carried_types, strict=True)]
+    b.insert(cf.BranchOp(header, b.add(i, b.const(1, i64)), c_next, *nxt, *stacks, capacity))
+    s.freed.update(s.root_of(v) for v in (*nxt, *stacks))
+    checks.done = checked
+
+    region.add_block(done)
+    b.point = InsertPoint.at_end(done)
+    results = list(done.args[:n])
+    s.owned.update(done.args[:-1])
+    s.free(it)
+    s.free(cond)
+    count = b.insert(arith.IndexCastOp(done.args[-1], IndexType())).results[0]
+    for stack, t in zip(done.args[n:-1], scan_types, strict=True):
+        first = t.get_shape()[0]
+        rows_dims = [first if first != DYNAMIC_INDEX else count, *b.dims(stack)[1:]]
+        results.append(_cast(s, s.copy(stack, rows_dims), t))
+        s.free(stack)
+    return results
+
+
+def _cast(s: Lowering, v: SSAValue, t: MemRefType) -> SSAValue:
+    """`v` as a buffer of type `t` (dims made dynamic or static), the same memory."""
+    if v.type == t:
+        return v
+    return s.alias(s.b.insert(memref.CastOp.get(v, t)).results[0], v)
+
+
+def _room_for_row(s: Lowering, region: Region, stacks: list[SSAValue],
+                  rows: list[SSAValue], row: SSAValue, capacity: SSAValue
+                  ) -> tuple[list[SSAValue], SSAValue]:
+    """The stacks with room for row number `row`: when full, each is copied into one of
+    twice the capacity (plus one), sized by this iteration's rows."""
+    b = s.b
+    grow, join = Block(), Block(arg_types=[*(v.type for v in stacks), IndexType()])
+    full = b.cmpi("eq", row, capacity)
+    b.insert(cf.ConditionalBranchOp(full, grow, [], join, [*stacks, capacity]))
+    region.add_block(grow)
+    b.point = InsertPoint.at_end(grow)
+    bigger = b.add(b.add(capacity, capacity), b.idx(1))
+    grown = []
+    for stack, value in zip(stacks, rows, strict=True):
+        new = s.alloc([bigger, *b.dims(value)], cast(MemRefType, stack.type).element_type)
+        with b.loop_nest([row, *b.dims(stack)[1:]]) as ivs:
+            b.store(b.load(stack, ivs), new, ivs)
+        s.free(stack)
+        grown.append(_cast(s, new, cast(MemRefType, stack.type)))
+    b.insert(cf.BranchOp(join, *grown, bigger))
+    s.freed.update(s.root_of(v) for v in grown)
+    region.add_block(join)
+    b.point = InsertPoint.at_end(join)
+    s.owned.update(join.args[:-1])
+    return list(join.args[:-1]), join.args[-1]

@@ -37,3 +37,52 @@ func.func @other_rank(%c: tensor<i1>, %x: tensor<2xf32>) {
   func.return
 }
 // CHECK: 'graph.if': the then branch's value #0 (tensor<2xf32>) does not fit result #0 (tensor<2x1xf32>)
+
+// -----
+
+func.func @loop_float_count(%n: tensor<f32>, %go: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.loop' needs a trip count of one i64, got tensor<f32>}}
+  %y = graph.loop %n, %go, %x : (tensor<f32>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>):
+    graph.yield %c, %v : tensor<i1>, tensor<2xf32>
+  }
+  func.return
+}
+// CHECK: 'graph.loop' needs a trip count of one i64, got tensor<f32>
+
+// -----
+
+func.func @loop_no_cond(%n: tensor<i64>, %go: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.loop': the body must yield its condition (one i1) first, got tensor<2xf32>}}
+  %y, %z = graph.loop %n, %go, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<?x2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>):
+    graph.yield %v, %v, %v : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  }
+  func.return
+}
+// CHECK: 'graph.loop': the body must yield its condition (one i1) first, got tensor<2xf32>
+
+// -----
+
+func.func @loop_carried_rank(%n: tensor<i64>, %go: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.loop': the body's next carried value #0 (tensor<2x2xf32>) does not fit tensor<2xf32>}}
+  %y = graph.loop %n, %go, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>):
+    %ww = graph.constant dense<1.000000e+00> : tensor<2x2xf32>
+    graph.yield %c, %ww : tensor<i1>, tensor<2x2xf32>
+  }
+  func.return
+}
+// CHECK: 'graph.loop': the body's next carried value #0 (tensor<2x2xf32>) does not fit tensor<2xf32>
+
+// -----
+
+func.func @loop_rows(%n: tensor<i64>, %go: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.loop': scan output #0's rows (tensor<2xf32>) do not stack into tensor<?x3xf32>}}
+  %y, %z = graph.loop %n, %go, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<?x3xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>):
+    graph.yield %c, %v, %v : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+  }
+  func.return
+}
+// CHECK: 'graph.loop': scan output #0's rows (tensor<2xf32>) do not stack into tensor<?x3xf32>

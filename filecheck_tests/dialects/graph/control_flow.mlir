@@ -1,5 +1,7 @@
-// graph.if parses, verifies, prints and round-trips; its branches read the function's
-// values directly, and a dim the branches disagree on is dynamic in the result.
+// graph.if and graph.loop parse, verify, print and round-trip. graph.if's branches read the
+// function's values directly, and a dim the branches disagree on is dynamic in the result;
+// graph.loop's body takes the iteration number, the condition and the carried values, and
+// yields the next condition, the next carried values and one row per scan output.
 // RUN: infer-opt %s | filecheck %s
 // RUN: infer-opt %s | infer-opt | filecheck %s
 // RUN: infer-opt %s --print-op-generic | infer-opt | filecheck %s
@@ -15,6 +17,14 @@ builtin.module {
     }
     func.return %y : tensor<?x4xf32>
   }
+  func.func @running_sum(%n: tensor<i64>, %go: tensor<i1>, %x: tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>) {
+    %s, %rows = graph.loop %n, %go, %x : (tensor<i64>, tensor<i1>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>) {
+    ^bb0(%i: tensor<i64>, %c: tensor<i1>, %acc: tensor<3xf32>):
+      %next = graph.add %acc, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      graph.yield %c, %next, %next : tensor<i1>, tensor<3xf32>, tensor<3xf32>
+    }
+    func.return %s, %rows : tensor<3xf32>, tensor<?x3xf32>
+  }
 }
 
 // CHECK-LABEL: func.func @branches
@@ -26,3 +36,11 @@ builtin.module {
 // CHECK-NEXT:      graph.yield %b : tensor<4x4xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %y : tensor<?x4xf32>
+
+// CHECK-LABEL: func.func @running_sum
+// CHECK-NEXT:    %s, %rows = graph.loop %n, %go, %x : (tensor<i64>, tensor<i1>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>) {
+// CHECK-NEXT:    ^bb0(%i: tensor<i64>, %c: tensor<i1>, %acc: tensor<3xf32>):
+// CHECK-NEXT:      %next = graph.add %acc, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NEXT:      graph.yield %c, %next, %next : tensor<i1>, tensor<3xf32>, tensor<3xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %s, %rows : tensor<3xf32>, tensor<?x3xf32>

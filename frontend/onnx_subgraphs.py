@@ -1,0 +1,342 @@
+"""The import of ONNX's ops with subgraphs: If, Loop and Scan.
+
+A subgraph reads the enclosing graph's values by name (ONNX's implicit captures), so
+these ops are imported by the importer itself, into regions of `graph.if` and
+`graph.loop` whose ops use the enclosing function's values directly:
+
+  * If: a condition that is a constant here is the branch it takes, imported in place;
+    else `graph.if` with both branches.
+  * Loop: `graph.loop`, its body typed by a fixed point (a carried value whose dims the
+    body changes is dynamic in the body and the results).
+  * Scan (opset 9 on): the Loop that ONNX's definition describes, built as ONNX nodes
+    and imported like the model's: the trip count is the scan axis' length, each
+    iteration gathers its slices of the scan inputs, and the stacked scan outputs are
+    reversed and moved to their axes after the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+import onnx
+from onnx import helper
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    NameLoc,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+    i1,
+    i64,
+)
+from xdsl.ir import Block, SSAValue
+
+from infer.dialects import graph as G
+from infer.errors import InferError, InvalidModelError, UnsupportedError
+
+if TYPE_CHECKING:
+    from infer.frontend.onnx_import import _Importer
+
+# ONNX's Loop without a trip count runs until its condition fails: the largest count.
+NO_TRIP_COUNT = np.iinfo(np.int64).max
+# The opset of the nodes Scan's import adds after its loop (Slice with steps).
+SCAN_HELPER_OPSET = 13
+# Tries of the body's types before a carried value's dims are taken as all dynamic.
+FIXED_POINT_TRIES = 3
+
+
+def _graph_attr(node: onnx.NodeProto, name: str) -> onnx.GraphProto:
+    found = [a.g for a in node.attribute if a.name == name]
+    if not found:
+        raise InvalidModelError(f"the '{name}' attribute is missing")
+    return found[0]
+
+
+def _ints_attr(node: onnx.NodeProto, name: str, default: list[int]) -> list[int]:
+    found = [list(a.ints) for a in node.attribute if a.name == name]
+    return found[0] if found else default
+
+
+def _int_attr(node: onnx.NodeProto, name: str) -> int | None:
+    found = [a.i for a in node.attribute if a.name == name]
+    return found[0] if found else None
+
+
+def _static_trip_count(trip: SSAValue, go: SSAValue, cond_out: SSAValue,
+                       cond_in: SSAValue) -> int:
+    """The number of iterations when it is known here (a constant trip count, a condition
+    that starts and stays true), else DYNAMIC_INDEX."""
+    count, start = G.constant_value(trip), G.constant_value(go)
+    while isinstance(cond_out.owner, G.IdentityOp):
+        cond_out = cond_out.owner.operands[0]
+    known = G.constant_value(cond_out)
+    stays = cond_out is cond_in or (known is not None and bool(known.all()))
+    if count is None or start is None or not bool(start.reshape(-1)[0]) or not stays:
+        return DYNAMIC_INDEX
+    n = int(count.reshape(-1)[0])
+    return max(n, 0) if n < np.iinfo(np.int32).max else DYNAMIC_INDEX
+
+
+class SubgraphImport:
+    """If, Loop and Scan for `_Importer` (which this mixes into)."""
+
+    def _name_results(self: _Importer, node: onnx.NodeProto, values: Sequence[SSAValue]
+                      ) -> None:
+        for name, v in zip(node.output, values, strict=False):
+            if name:
+                self.values[name] = v
+                v.name_hint = v.name_hint or self._hint(name)
+
+    def _in_scope(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+                  which: str, block: Block, names: dict[str, SSAValue],
+                  subgraph: onnx.GraphProto) -> list[SSAValue]:
+        """Import `subgraph`'s nodes into `block`, its inputs bound to `names`; its
+        outputs. The values it defines (constants it materializes too) are its own."""
+        saved_block, saved_values = self.block, self.values
+        self.block, self.values = block, {**saved_values, **names}
+        try:
+            return self._import_subgraph(subgraph, opset, which)
+        except InferError as e:
+            raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
+        finally:
+            self.block, self.values = saved_block, saved_values
+
+    def _import_subgraph(self: _Importer, subgraph: onnx.GraphProto, opset: int, which: str
+                         ) -> list[SSAValue]:
+        """Import the nodes of `subgraph` into the current block; its outputs."""
+        self.initializers.update((t.name, t) for t in subgraph.initializer)
+        self.consumed |= {n for sub in subgraph.node for n in sub.input if n}
+        self.consumed |= {o.name for o in subgraph.output}
+        for j, sub in enumerate(subgraph.node):
+            self._import_node(j, sub, opset)
+        return [self._value(o.name, f"{which} output") for o in subgraph.output]
+
+    # -- If ------------------------------------------------------------------------------
+
+    def _if(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
+        cond = self._value(node.input[0], "input")
+        known = G.constant_value(cond)
+        if known is not None and known.size == 1:
+            taken = "then_branch" if known.reshape(-1)[0] else "else_branch"
+            try:
+                outs = self._import_subgraph(self._branch(node, taken), opset, taken)
+            except InferError as e:
+                raise self._error(node, index, opset, f"{taken}: {e}", type(e)) from None
+            self._name_results(node, outs)
+            return
+        t = cast(TensorType, cond.type)
+        if t.element_type != i1 or not all(d == 1 for d in t.get_shape()):
+            raise self._error(node, index, opset, f"the condition must be one bool, got {t}",
+                              InvalidModelError)
+        blocks: list[Block] = []
+        yielded: list[list[SSAValue]] = []
+        for which in ("then_branch", "else_branch"):
+            try:
+                branch = self._branch(node, which)
+            except InferError as e:
+                raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
+            blocks.append(Block())
+            yielded.append(self._in_scope(index, node, opset, which, blocks[-1], {}, branch))
+        types = []
+        for k, (a, b) in enumerate(zip(*yielded, strict=True)):
+            joined = G.joined_type([a.type, b.type])
+            if joined is None:
+                error = (InvalidModelError if cast(TensorType, a.type).element_type
+                         != cast(TensorType, b.type).element_type else UnsupportedError)
+                raise self._error(node, index, opset, f"output #{k}: the branches give "
+                                  f"{a.type} and {b.type}", error)
+            types.append(joined)
+        for block, outs in zip(blocks, yielded, strict=True):
+            block.add_op(G.YieldOp(outs))
+        op = G.IfOp(cond, types, *blocks)
+        self._add_with_results(op, node)
+
+    @staticmethod
+    def _branch(node: onnx.NodeProto, which: str) -> onnx.GraphProto:
+        branch = _graph_attr(node, which)
+        if len(branch.output) != len(node.output):
+            raise InvalidModelError(f"{which} has {len(branch.output)} outputs, the If "
+                                    f"{len(node.output)}")
+        return branch
+
+    def _add_with_results(self: _Importer, op: G.IfOp | G.LoopOp, node: onnx.NodeProto
+                          ) -> None:
+        if node.name:
+            op.location = NameLoc(StringAttr(node.name), NoneAttr())
+        self.block.add_op(op)
+        self._name_results(node, op.results)
+
+    # -- Loop ----------------------------------------------------------------------------
+
+    def _loop(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+              named: onnx.NodeProto | None = None) -> None:
+        """Loop `node`; its errors name `named` (the Scan it is built for) if given."""
+        named = named or node
+
+        def fail(reason: str, error: type[InferError] = InvalidModelError) -> InferError:
+            return self._error(named, index, opset, reason, error)
+
+        try:
+            body = _graph_attr(node, "body")
+        except InferError as e:
+            raise fail(str(e)) from None
+        inputs = list(node.input) + [""] * max(0, 2 - len(node.input))
+        n = len(inputs) - 2
+        if len(body.input) != n + 2:
+            raise fail(f"the body takes {len(body.input)} inputs for {n} carried values "
+                       f"(expected {n + 2})")
+        if len(body.output) < n + 1 or len(node.output) != len(body.output) - 1:
+            raise fail(f"the body gives {len(body.output)} outputs and the Loop "
+                       f"{len(node.output)} for {n} carried values")
+        trip = (self._value(inputs[0], "input") if inputs[0]
+                else self._constant(np.array(NO_TRIP_COUNT, np.int64)))
+        go = (self._value(inputs[1], "input") if inputs[1]
+              else self._constant(np.array(True)))
+        for v, what in ((trip, "trip count"), (go, "condition")):
+            t = cast(TensorType, v.type)
+            want = i64 if what == "trip count" else i1
+            if t.element_type != want or not all(d == 1 for d in t.get_shape()):
+                raise fail(f"the {what} must be one {want}, got {t}")
+        initial = [self._value(name, "input") for name in inputs[2:]]
+        if any(not name for name in inputs[2:]):
+            raise fail("a carried value's initial value is missing")
+        carried = [cast(TensorType, v.type) for v in initial]
+        for attempt in range(FIXED_POINT_TRIES + 1):
+            block = Block(arg_types=[TensorType(i64, []), TensorType(i1, []), *carried])
+            names = {vi.name: a for vi, a in zip(body.input, block.args, strict=True)}
+            for vi, a in zip(body.input, block.args, strict=True):
+                a.name_hint = self._hint(vi.name)
+            outs = self._in_scope(index, named, opset, "body", block, names, body)
+            nxt = []
+            for k, (t, v) in enumerate(zip(carried, outs[1:n + 1], strict=True)):
+                joined = G.joined_type([t, v.type])
+                if joined is None:
+                    same = t.element_type == cast(TensorType, v.type).element_type
+                    raise fail(f"carried value #{k} is {t} and then {v.type}",
+                               UnsupportedError if same else InvalidModelError)
+                nxt.append(joined)
+            if nxt == carried:
+                break
+            # A dim the body changes is dynamic; after a few tries, every dim is.
+            carried = nxt if attempt < FIXED_POINT_TRIES - 1 else [
+                TensorType(t.element_type, [DYNAMIC_INDEX] * t.get_num_dims()) for t in nxt]
+        cond_out = cast(TensorType, outs[0].type)
+        if cond_out.element_type != i1 or not all(d == 1 for d in cond_out.get_shape()):
+            raise fail(f"the body's condition output must be one bool, got {cond_out}")
+        scans = [cast(TensorType, v.type) for v in outs[n + 1:]]
+        rows = _static_trip_count(trip, go, outs[0], block.args[1])
+        types = [*carried, *(TensorType(t.element_type, [rows, *t.get_shape()])
+                             for t in scans)]
+        block.add_op(G.YieldOp(outs))
+        self._add_with_results(G.LoopOp(trip, go, initial, types, block), node)
+
+    def _constant(self: _Importer, value: np.ndarray) -> SSAValue:
+        op = G.ConstantOp(value)
+        self.block.add_op(op)
+        return op.output
+
+    # -- Scan ----------------------------------------------------------------------------
+
+    def _scan(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
+        """Scan (opset 9 on) as the Loop its definition describes (module docstring)."""
+        def fail(reason: str, error: type[InferError] = InvalidModelError) -> InferError:
+            return self._error(node, index, opset, reason, error)
+
+        try:
+            body = _graph_attr(node, "body")
+        except InferError as e:
+            raise fail(str(e)) from None
+        m = _int_attr(node, "num_scan_inputs")
+        if m is None or not 0 < m <= len(node.input):
+            raise fail(f"num_scan_inputs must be in [1, {len(node.input)}], got {m}")
+        n = len(node.input) - m
+        k = len(node.output) - n
+        if len(body.input) != n + m or len(body.output) != n + k or k < 0:
+            raise fail(f"the body takes {len(body.input)} inputs and gives "
+                       f"{len(body.output)} outputs for {n} states, {m} scan inputs and "
+                       f"{len(node.output)} outputs")
+        xs = list(node.input[n:])
+        ranks = [cast(TensorType, self._value(x, "input").type).get_num_dims() for x in xs]
+        in_axes = _ints_attr(node, "scan_input_axes", [0] * m)
+        in_dirs = _ints_attr(node, "scan_input_directions", [0] * m)
+        out_axes = _ints_attr(node, "scan_output_axes", [0] * k)
+        out_dirs = _ints_attr(node, "scan_output_directions", [0] * k)
+        if (len(in_axes), len(in_dirs), len(out_axes), len(out_dirs)) != (m, m, k, k):
+            raise fail("scan_input_axes/directions need one entry per scan input and "
+                       "scan_output_axes/directions one per scan output")
+        for ax, r in zip(in_axes, ranks, strict=True):
+            if not -r <= ax < r:
+                raise fail(f"scan input axis {ax} is out of range for rank {r}")
+        in_axes = [ax % r for ax, r in zip(in_axes, ranks, strict=True)]
+
+        p = self._prefix(node.name or f"Scan{index}")
+        const = helper.make_tensor
+        outer: list[onnx.NodeProto] = [
+            helper.make_node("Shape", [xs[0]], [p + "shape"]),
+            helper.make_node("Constant", [], [p + "axis"],
+                             value=const(p + "axis_value", onnx.TensorProto.INT64, [],
+                                         [in_axes[0]])),
+            helper.make_node("Gather", [p + "shape", p + "axis"], [p + "count"]),
+        ]
+        if any(in_dirs):
+            outer += [
+                helper.make_node("Constant", [], [p + "one"], value=const(
+                    p + "one_value", onnx.TensorProto.INT64, [], [1])),
+                helper.make_node("Sub", [p + "count", p + "one"], [p + "last"]),
+            ]
+        inner = [helper.make_node("Identity", [p + "cond"], [p + "cond_out"])]
+        if any(in_dirs):
+            inner.append(helper.make_node("Sub", [p + "last", p + "i"], [p + "i_reversed"]))
+        for x, vi, ax, rev in zip(xs, body.input[n:], in_axes, in_dirs, strict=True):
+            at = p + "i_reversed" if rev else p + "i"
+            inner.append(helper.make_node("Gather", [x, at], [vi.name], axis=ax))
+        untyped = onnx.TypeProto()
+        loop_body = helper.make_graph(
+            [*inner, *body.node], p + "body",
+            [helper.make_value_info(p + "i", untyped),
+             helper.make_value_info(p + "cond", untyped), *body.input[:n]],
+            [helper.make_value_info(p + "cond_out", untyped), *body.output],
+            initializer=list(body.initializer))
+        stacked = [p + f"stacked{j}" for j in range(k)]
+        loop = helper.make_node("Loop", [p + "count", "", *node.input[:n]],
+                                [*node.output[:n], *stacked], body=loop_body)
+        for j, sub in enumerate(outer):
+            self._import_node(j, sub, opset)
+        self._loop(index, loop, opset, named=node)
+        for j, (name, ax, rev) in enumerate(zip(node.output[n:], out_axes, out_dirs,
+                                                 strict=True)):
+            src = stacked[j]
+            if rev:  # the rows from the last iteration's on
+                ints = [(p + f"start{j}", [-1]), (p + f"end{j}", [np.iinfo(np.int64).min]),
+                        (p + f"axes{j}", [0]), (p + f"step{j}", [-1])]
+                for key, value in ints:
+                    self._import_node(j, helper.make_node(
+                        "Constant", [], [key], value=const(key + "_value",
+                                                           onnx.TensorProto.INT64, [1], value)),
+                        SCAN_HELPER_OPSET)
+                self._import_node(j, helper.make_node(
+                    "Slice", [src, *(key for key, _ in ints)], [p + f"reversed{j}"]),
+                    SCAN_HELPER_OPSET)
+                src = p + f"reversed{j}"
+            if name:
+                self._move_axis(src, name, ax, index, node, opset)
+
+    def _move_axis(self: _Importer, src: str, name: str, axis: int, index: int,
+                   node: onnx.NodeProto, opset: int) -> None:
+        """Value `name`: the stacked scan output `src` with its iteration axis (0) moved
+        to `axis`."""
+        value = self._value(src, "scan output")
+        r = cast(TensorType, value.type).get_num_dims()
+        if not -r <= axis < r:
+            raise self._error(node, index, opset, f"scan output axis {axis} is out of range "
+                              f"for rank {r}")
+        axis %= r
+        if axis == 0:
+            self.values[name] = value
+            value.name_hint = self._hint(name)
+            return
+        perm = [*range(1, axis + 1), 0, *range(axis + 1, r)]
+        t = helper.make_node("Transpose", [src], [name], perm=perm)
+        self._import_node(0, t, SCAN_HELPER_OPSET)
