@@ -23,12 +23,17 @@ from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path
 
 def bench(name: str, reps: int) -> dict[str, float | str]:
     model = onnx.load(light_model_path(name))
-    feeds = dummy_inputs(model)
+    return bench_model(name, model, dummy_inputs(model), reps)
+
+
+def bench_model(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray], reps: int
+                ) -> dict[str, float | str]:
+    """Compile `model`, then time it and onnxruntime (one thread) on `feeds`, interleaved."""
     t0 = time.perf_counter()
     try:
         compiled = infer.compile(model)
     except infer.InferError as e:
-        return {"model": name, "error": str(e).splitlines()[0]}
+        return {"model": label, "error": str(e).splitlines()[0]}
     compile_s = time.perf_counter() - t0
     so = ort.SessionOptions()
     so.intra_op_num_threads = 1
@@ -47,7 +52,7 @@ def bench(name: str, reps: int) -> dict[str, float | str]:
             times[k].append((time.perf_counter() - t) * 1e3)
     med = {k: statistics.median(v) for k, v in times.items()}
     return {
-        "model": name,
+        "model": label,
         "compile_s": compile_s,
         "infer_ms": med["infer"],
         "ort_ms": med["ort"],
@@ -56,12 +61,8 @@ def bench(name: str, reps: int) -> dict[str, float | str]:
     }
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--reps", type=int, default=10)
-    p.add_argument("--models", default=",".join(LIGHT_MODELS))
-    args = p.parse_args()
-    rows = [bench(m, args.reps) for m in args.models.split(",")]
+def print_table(rows: list[dict[str, float | str]]) -> None:
+    """A markdown table of `bench_model` rows and the ratios' geometric mean."""
     print("| model | compile (s) | infer (ms) | onnxruntime (ms) | infer / ort | max diff vs ort |")
     print("|---|---:|---:|---:|---:|---:|")
     ratios = []
@@ -70,11 +71,19 @@ def main() -> None:
             print(f"| {r['model']} | not supported: {r['error']} | | | | |")
             continue
         ratios.append(float(r["ratio"]))
-        print(f"| {r['model']} | {r['compile_s']:.1f} | {r['infer_ms']:.1f} | {r['ort_ms']:.1f}"
+        print(f"| {r['model']} | {r['compile_s']:.1f} | {r['infer_ms']:.2f} | {r['ort_ms']:.2f}"
               f" | {r['ratio']:.2f} | {r['max_diff']:.2g} |")
     if ratios:
         geo = float(np.exp(np.mean(np.log(ratios))))
         print(f"\ngeometric mean of infer / onnxruntime over {len(ratios)} models: {geo:.2f}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--models", default=",".join(LIGHT_MODELS))
+    args = p.parse_args()
+    print_table([bench(m, args.reps) for m in args.models.split(",")])
 
 
 if __name__ == "__main__":
