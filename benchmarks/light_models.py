@@ -61,21 +61,23 @@ def bench_model(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray]
     }
 
 
-def print_table(rows: list[dict[str, float | str]]) -> None:
-    """A markdown table of `bench_model` rows and the ratios' geometric mean."""
-    print("| model | compile (s) | infer (ms) | onnxruntime (ms) | infer / ort | max diff vs ort |")
-    print("|---|---:|---:|---:|---:|---:|")
+def table(rows: list[dict[str, float | str]]) -> list[str]:
+    """A markdown table of `bench_model` rows, then the ratios' geometric mean."""
+    lines = ["| model | compile (s) | infer (ms) | onnxruntime (ms) | infer / ort "
+             "| max diff vs ort |", "|---|---:|---:|---:|---:|---:|"]
     ratios = []
     for r in rows:
         if "error" in r:
-            print(f"| {r['model']} | not supported: {r['error']} | | | | |")
+            lines.append(f"| {r['model']} | not supported: {r['error']} | | | | |")
             continue
         ratios.append(float(r["ratio"]))
-        print(f"| {r['model']} | {r['compile_s']:.1f} | {r['infer_ms']:.2f} | {r['ort_ms']:.2f}"
-              f" | {r['ratio']:.2f} | {r['max_diff']:.2g} |")
+        lines.append(f"| {r['model']} | {r['compile_s']:.1f} | {r['infer_ms']:.2f} "
+                     f"| {r['ort_ms']:.2f} | {r['ratio']:.2f} | {r['max_diff']:.2g} |")
     if ratios:
         geo = float(np.exp(np.mean(np.log(ratios))))
-        print(f"\ngeometric mean of infer / onnxruntime over {len(ratios)} models: {geo:.2f}")
+        lines += ["", f"Geometric mean of infer / onnxruntime over {len(ratios)} models: "
+                  f"{geo:.2f}."]
+    return lines
 
 
 def main() -> None:
@@ -83,7 +85,7 @@ def main() -> None:
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--models", default=",".join(LIGHT_MODELS))
     args = p.parse_args()
-    print_table([bench(m, args.reps) for m in args.models.split(",")])
+    print("\n".join(table([bench(m, args.reps) for m in args.models.split(",")])))
 
 
 if __name__ == "__main__":

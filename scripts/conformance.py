@@ -2,12 +2,14 @@
 
     python scripts/conformance.py                      # every case, totals and wall time
     python scripts/conformance.py --ops Resize,Mod     # the cases of these op types
+    python scripts/conformance.py --ops pytorch-operator  # one of the model test groups
     python scripts/conformance.py --cases '^test_mod_' -v
     python scripts/conformance.py --write              # rewrite docs/conformance.md and
-                                                       # tests/onnx_node_cases_passing.txt
+                                                       # the two lists of passing cases
 
 Each case (a model and its input/output data sets, from
-`onnx.backend.test.case.node.collect_testcases`) runs through `infer.backend` and through
+`onnx.backend.test.case.node.collect_testcases`, and the model test groups GROUPS of
+onnx's backend test data, named `group/test_name`) runs through `infer.backend` and through
 onnxruntime's CPUExecutionProvider, and its outputs are compared with ONNX's reference
 outputs by ONNX's own rule (`Runner.assert_similar_outputs` at the case's rtol/atol:
 shape, dtype, then closeness with NaN matching NaN; object outputs exactly). Per engine a
@@ -41,7 +43,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "conformance.md"
 PASSING = ROOT / "tests" / "onnx_node_cases_passing.txt"
+GROUPS_PASSING = ROOT / "tests" / "onnx_model_cases_passing.txt"
+# onnx's model tests exported from PyTorch modules and operators (tensors in and out).
+GROUPS = ("pytorch-converted", "pytorch-operator")
 COMMAND = "python scripts/conformance.py --write"
+# What follows this line in DOC is benchmarks/deploy_models.py's, kept by --write.
+KEPT = "<!-- written by benchmarks/deploy_models.py --write -->"
 
 ENGINES = ("infer", "onnxruntime")
 PASSED, WRONG, REFUSED, REJECTED, ERROR, CRASH = (
@@ -74,6 +81,36 @@ def first_line(error: BaseException) -> str:
 
 def described(error: BaseException) -> str:
     return f"{type(error).__name__}: {first_line(error)}"
+
+
+@dataclass(frozen=True)
+class ModelCase:
+    """A model test of onnx's backend test data, shaped like a node case."""
+
+    name: str
+    model: Any
+    data_sets: list[tuple[list[Any], list[Any]]]
+    rtol: float
+    atol: float
+
+
+def model_group_cases(group: str) -> list[ModelCase]:
+    """The cases of one of onnx's model test groups, with their stored data sets."""
+    import onnx
+    from onnx.backend.test.loader import load_model_tests
+
+    def tensors(directory: Path, prefix: str) -> list[Any]:
+        files = sorted(directory.glob(f"{prefix}_*.pb"), key=lambda f: int(f.stem.split("_")[1]))
+        return [onnx.load_tensor(str(f)) for f in files]
+
+    cases = []
+    for test in sorted(load_model_tests(kind=group), key=lambda t: t.name):
+        directory = Path(test.model_dir)
+        sets = sorted(directory.glob("test_data_set_*"), key=lambda d: int(d.name.split("_")[-1]))
+        cases.append(ModelCase(f"{group}/{test.name}", onnx.load(str(directory / "model.onnx")),
+                               [(tensors(d, "input"), tensors(d, "output")) for d in sets],
+                               test.rtol, test.atol))
+    return cases
 
 
 def data_sets(case: Any) -> list[tuple[list[Any], list[Any]]]:
@@ -261,6 +298,7 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
     import onnxruntime
 
     names = sorted(ops)
+    grouped = sorted({n for n, _ in outcomes if "/" in n})
     out = [
         "# ONNX node test conformance",
         "",
@@ -283,7 +321,29 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
         count = totals(outcomes, names, engine)
         cells = " | ".join(str(count[s]) for s in STATUSES)
         out.append(f"| {engine} | {len(names)} | {cells} |")
-    bad = [(n, outcomes[(n, "infer")]) for n in names]
+    out += [
+        "",
+        "## onnx's model test groups",
+        "",
+        "The models of onnx's backend test data exported from PyTorch (`pytorch-converted`:",
+        "nn modules; `pytorch-operator`: single operators), run on their stored data sets",
+        "and compared the same way. `tests/onnx_model_cases_passing.txt` lists infer's",
+        "passing cases.",
+        "",
+        "| group | engine | cases | " + " | ".join(HEADINGS[s] for s in STATUSES) + " |",
+        "|---|---|---:|" + "---:|" * len(STATUSES),
+    ]
+    for group in GROUPS:
+        members = [n for n in grouped if n.startswith(f"{group}/")]
+        for engine in ENGINES:
+            count = totals(outcomes, members, engine)
+            cells = " | ".join(str(count[s]) for s in STATUSES)
+            out.append(f"| {group} | {engine} | {len(members)} | {cells} |")
+    missed = [(n, outcomes[(n, "infer")]) for n in grouped
+              if outcomes[(n, "infer")].status != PASSED]
+    out += ["", f"Not passed by infer ({len(missed)}):", ""]
+    out += [f"- `{n}` ({o.status}): {_cell(o.detail, 160)}" for n, o in missed] or ["None."]
+    bad = [(n, outcomes[(n, "infer")]) for n in names + grouped]
     for status in (WRONG, ERROR, CRASH):
         listed = [(n, o) for n, o in bad if o.status == status]
         out += ["", f"## infer: {HEADINGS[status]} ({len(listed)})", ""]
@@ -357,6 +417,9 @@ def main(argv: list[str] | None = None) -> int:
         # None: onnx fills its case list once per process, filtered by the first call.
         CASES.update((c.name, c) for c in collect_testcases(None))
     ops = op_types(CASES)
+    for group in GROUPS:
+        for case in model_group_cases(group):
+            CASES[case.name], ops[case.name] = case, group
     names = selected(CASES, ops, args)
     print(f"{len(names)} cases, {args.jobs} jobs ({time.monotonic() - start:.0f} s to build)")
 
@@ -367,15 +430,22 @@ def main(argv: list[str] | None = None) -> int:
 
     tasks = [(name, engine) for name in names for engine in ENGINES]
     outcomes = run_tasks(tasks, args.jobs, args.timeout, report)
-    for engine in ENGINES:
-        count = totals(outcomes, names, engine)
-        print(f"{engine:11} " + ", ".join(f"{HEADINGS[s]} {count[s]}" for s in STATUSES))
+    for label in ("node", *GROUPS):
+        members = [n for n in names if ops[n] == label or (label == "node" and "/" not in n)]
+        for engine in ENGINES:
+            count = totals(outcomes, members, engine)
+            print(f"{label:17} {engine:11} {len(members)} cases: "
+                  + ", ".join(f"{HEADINGS[s]} {count[s]}" for s in STATUSES))
     print(f"wall time {time.monotonic() - start:.0f} s")
     if args.write:
-        DOC.write_text(document(outcomes, ops))
+        old = DOC.read_text() if DOC.exists() else ""
+        kept = "\n" + old[old.index(KEPT):] if KEPT in old else ""
+        DOC.write_text(document(outcomes, {n: o for n, o in ops.items() if "/" not in n}) + kept)
         passing = [n for n in names if outcomes[(n, "infer")].status == PASSED]
-        PASSING.write_text("".join(f"{n}\n" for n in passing))
-        print(f"wrote {DOC.relative_to(ROOT)} and {PASSING.relative_to(ROOT)}")
+        PASSING.write_text("".join(f"{n}\n" for n in passing if "/" not in n))
+        GROUPS_PASSING.write_text("".join(f"{n}\n" for n in passing if "/" in n))
+        print(f"wrote {DOC.relative_to(ROOT)}, {PASSING.relative_to(ROOT)} and "
+              f"{GROUPS_PASSING.relative_to(ROOT)}")
     return 0
 
 

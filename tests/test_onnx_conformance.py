@@ -1,10 +1,12 @@
-"""ONNX's node test cases that infer passes stay passing.
+"""ONNX's node test cases, and the model tests of its pytorch groups, that infer passes stay
+passing.
 
-`tests/onnx_node_cases_passing.txt` (written by `python scripts/conformance.py --write`)
-lists them; each runs through `infer.backend` on every data set ONNX generates for it, and
-its outputs must match ONNX's reference outputs by ONNX's own rule (shape, dtype, then
-closeness at the case's rtol/atol, NaN matching NaN). A listed case that stops passing,
-or that the installed onnx no longer generates, fails.
+`tests/onnx_node_cases_passing.txt` and `tests/onnx_model_cases_passing.txt` (written by
+`python scripts/conformance.py --write`) list them; each runs through `infer.backend` on
+every data set ONNX generates or stores for it, and its outputs must match ONNX's reference
+outputs by ONNX's own rule (shape, dtype, then closeness at the case's rtol/atol, NaN
+matching NaN). A listed case that stops passing, or that the installed onnx no longer
+has, fails.
 
 Every listed case runs (about 3.5 minutes on 2 cores). For a quick local run,
 INFER_CONFORMANCE=sample runs a fixed sample: the listed cases grouped by op type (as
@@ -33,6 +35,7 @@ import infer.backend
 
 ROOT = Path(__file__).resolve().parent.parent
 LISTED = (ROOT / "tests" / "onnx_node_cases_passing.txt").read_text().split()
+LISTED_MODELS = (ROOT / "tests" / "onnx_model_cases_passing.txt").read_text().split()
 FULL = os.environ.get("INFER_CONFORMANCE") != "sample"
 SAMPLE_EVERY = 3
 
@@ -78,6 +81,23 @@ def test_list_is_sorted_and_generated() -> None:
 def test_onnx_node_case(name: str) -> None:
     case = onnx_cases().get(name)
     assert case is not None, f"onnx {onnx.__version__} no longer generates {name}"
+    rep = infer.backend.prepare(case.model)
+    for inputs, expected in conformance.data_sets(case):
+        outputs = list(rep.run(inputs))
+        Runner.assert_similar_outputs(expected, outputs, case.rtol, case.atol)
+
+
+@functools.cache
+def model_cases() -> dict[str, Any]:
+    """Every case of onnx's pytorch model test groups, by `group/test_name`."""
+    return {case.name: case for group in conformance.GROUPS
+            for case in conformance.model_group_cases(group)}
+
+
+@pytest.mark.parametrize("name", LISTED_MODELS)
+def test_onnx_model_case(name: str) -> None:
+    case = model_cases().get(name)
+    assert case is not None, f"onnx {onnx.__version__} no longer has the model test {name}"
     rep = infer.backend.prepare(case.model)
     for inputs, expected in conformance.data_sets(case):
         outputs = list(rep.run(inputs))

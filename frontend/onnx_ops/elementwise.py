@@ -30,6 +30,7 @@ from infer.frontend.onnx_ops.builder import (
     Unsupported,
     Value,
     _unary,
+    dims,
     element,
 )
 
@@ -48,6 +49,44 @@ def _binary(cls: type[G.GraphOp]) -> OpFn:
 
     binary.__name__ = cls.name.removeprefix("graph.")
     return binary
+
+
+def _before_opset_7(modern: OpFn) -> OpFn:
+    """Add, Sub, Mul, Div and Pow of opsets 1 to 6: without `broadcast` both operands have
+    one shape; with it the second is broadcast to the first, its dims aligned with the
+    first's from `axis` on (with the trailing dims when `axis` is absent, as numpy)."""
+
+    def legacy(b: OpBuilder, a: Value, c: Value, *, broadcast: int = 0,
+               axis: int | None = None, consumed_inputs: list[int] | None = None) -> Value:
+        del consumed_inputs  # opset 1's memory-reuse hint
+        x, y = dims(a), dims(c)
+        if not broadcast:
+            if len(x) != len(y) or any(isinstance(m, int) and isinstance(n, int) and m != n
+                                       for m, n in zip(x, y, strict=True)):
+                raise NodeError(f"operands of shapes {x} and {y} differ and broadcast is 0")
+        elif axis is not None:
+            start = axis + len(x) if axis < 0 else axis
+            if not 0 <= start <= len(x) - len(y):
+                raise NodeError(f"axis {axis} does not place a rank-{len(y)} operand in "
+                                f"a rank-{len(x)} one")
+            trailing = len(x) - start - len(y)
+            if trailing:
+                c = b.emit1(G.UnsqueezeOp, c, b.ints(range(len(y), len(y) + trailing)))
+        return modern(b, a, c)
+
+    legacy.__name__ = f"{getattr(modern, '__name__', 'binary')}_before_opset_7"
+    return legacy
+
+
+def prelu_before_opset_7(b: OpBuilder, x: Value, slope: Value, *,
+                         consumed_inputs: list[int] | None = None) -> Value:
+    """PRelu of opsets 1 and 6: a slope of one element is shared, one of C elements (x's
+    dim 1) is per channel, as Caffe2 defined it; else it has x's shape."""
+    del consumed_inputs
+    x_dims, s_dims = dims(x), dims(slope)
+    if len(s_dims) == 1 and len(x_dims) > 2 and s_dims[0] != 1:
+        slope = b.emit1(G.UnsqueezeOp, slope, b.ints(range(1, len(x_dims) - 1)))
+    return _binary(G.PReluOp)(b, x, slope)
 
 
 def _variadic(cls: type[G.GraphOp]) -> OpFn:
@@ -283,11 +322,11 @@ OPS: dict[str, dict[int, OpFn]] = {
     "Gelu": {20: gelu},
     "Clip": {6: clip_v6, 11: clip},
     "Cast": {6: cast_},
-    "Add": {7: _binary(G.AddOp)},
-    "Sub": {7: _binary(G.SubOp)},
-    "Mul": {7: _binary(G.MulOp)},
-    "Div": {7: _binary(G.DivOp)},
-    "Pow": {7: pow_},
+    "Add": {1: _before_opset_7(_binary(G.AddOp)), 7: _binary(G.AddOp)},
+    "Sub": {1: _before_opset_7(_binary(G.SubOp)), 7: _binary(G.SubOp)},
+    "Mul": {1: _before_opset_7(_binary(G.MulOp)), 7: _binary(G.MulOp)},
+    "Div": {1: _before_opset_7(_binary(G.DivOp)), 7: _binary(G.DivOp)},
+    "Pow": {1: _before_opset_7(pow_), 7: pow_},
     "Equal": {7: _binary(G.EqualOp)},
     "Less": {7: _binary(G.LessOp)},
     "Greater": {7: _binary(G.GreaterOp)},
@@ -304,7 +343,7 @@ OPS: dict[str, dict[int, OpFn]] = {
     "BitwiseNot": {18: _unary(G.BitwiseNotOp)},
     "BitShift": {11: bit_shift},
     "Mod": {10: mod_v10, 28: mod},
-    "PRelu": {7: _binary(G.PReluOp)},
+    "PRelu": {1: prelu_before_opset_7, 7: _binary(G.PReluOp)},
     "Sum": {6: _variadic(G.SumOp)},
     "Max": {6: _variadic(G.MaxOp)},
     "Min": {6: _variadic(G.MinOp)},

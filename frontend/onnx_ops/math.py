@@ -47,6 +47,24 @@ def gemm(
 
 
 
+def gemm_before_opset_7(
+    b: OpBuilder,
+    a: Value,
+    c: Value,
+    bias: Value,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: int | None = None,
+    transB: int | None = None,
+    broadcast: int = 0,
+) -> Value:
+    """Gemm of opsets 1 and 6: the bias is broadcast only with `broadcast`, else it has the
+    result's shape; either way Gemm 7's broadcast gives the same result."""
+    del broadcast
+    return gemm(b, a, c, bias, alpha=alpha, beta=beta, transA=transA, transB=transB)
+
+
 def _coerced(b: OpBuilder, along: Callable[[Value, int], Value], x: Value, axis: int
              ) -> Value:
     """Softmax-like ops before opset 13: `along(x, axis)` over the input coerced to 2-D at
@@ -193,7 +211,7 @@ def linear_attention(b: OpBuilder, query: Value, key: Value, value: Value,
 
 OPS: dict[str, dict[int, OpFn]] = {
     "MatMul": {1: matmul},
-    "Gemm": {7: gemm},
+    "Gemm": {1: gemm_before_opset_7, 7: gemm},
     "Det": {11: _unary(G.DetOp)},
     "Einsum": {12: einsum},
     "LinearAttention": {27: linear_attention},

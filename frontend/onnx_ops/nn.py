@@ -182,6 +182,19 @@ def batch_normalization(
     return b.emit1(G.BatchNormalizationOp, x, scale, bias, mean, var, epsilon=epsilon)
 
 
+def batch_normalization_before_opset_7(
+    b: OpBuilder, x: Value, scale: Value, bias: Value, mean: Value, var: Value, *,
+    epsilon: float | None = None, is_test: int = 0, momentum: float = 0.9, spatial: int = 1,
+    consumed_inputs: list[int] | None = None,
+) -> Value | list[Value]:
+    """BatchNormalization of opsets 1 and 6: `is_test` says inference, the only form taken."""
+    del consumed_inputs
+    if not is_test:
+        raise Unsupported("is_test=0 (statistics of the batch, in training) is not supported")
+    return batch_normalization(b, x, scale, bias, mean, var, epsilon=epsilon,
+                               momentum=momentum, spatial=spatial)
+
+
 def _batch_normalization_training(b: OpBuilder, x: Value, scale: Value, bias: Value,
                                   mean: Value, var: Value, epsilon: float | None,
                                   momentum: float) -> list[Value]:
@@ -255,10 +268,10 @@ def instance_normalization(b: OpBuilder, x: Value, scale: Value, bias: Value, *,
 OPS: dict[str, dict[int, OpFn]] = {
     "Conv": {1: conv},
     "MaxPool": {1: max_pool},
-    "AveragePool": {7: average_pool},
+    "AveragePool": {1: average_pool},  # opset 7 added count_include_pad, default 0
     "GlobalAveragePool": {1: _unary(G.GlobalAveragePoolOp)},
     "GlobalMaxPool": {1: _unary(G.GlobalMaxPoolOp)},
-    "BatchNormalization": {7: batch_normalization},
+    "BatchNormalization": {1: batch_normalization_before_opset_7, 7: batch_normalization},
     "LRN": {1: lrn},
     "LayerNormalization": {17: layer_normalization},
     "InstanceNormalization": {6: instance_normalization},
