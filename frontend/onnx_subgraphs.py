@@ -8,10 +8,11 @@ these ops are imported by the importer itself, into regions of `graph.if` and
     else `graph.if` with both branches.
   * Loop: `graph.loop`, its body typed by a fixed point (a carried value whose dims the
     body changes is dynamic in the body and the results).
-  * Scan (opset 9 on): the Loop that ONNX's definition describes, built as ONNX nodes
-    and imported like the model's: the trip count is the scan axis' length, each
-    iteration gathers its slices of the scan inputs, and the stacked scan outputs are
-    reversed and moved to their axes after the loop.
+  * Scan: the Loop that ONNX's definition describes, built as ONNX nodes and imported
+    like the model's: the trip count is the scan axis' length, each iteration gathers
+    its slices of the scan inputs, and the stacked scan outputs are reversed and moved
+    to their axes after the loop. Scan 8, which has a batch axis first, is a Loop over
+    the batch rows whose body gathers a row of each input and holds that row's Loop.
 """
 
 from __future__ import annotations
@@ -45,6 +46,49 @@ NO_TRIP_COUNT = np.iinfo(np.int64).max
 SCAN_HELPER_OPSET = 13
 # Tries of the body's types before a carried value's dims are taken as all dynamic.
 FIXED_POINT_TRIES = 3
+
+
+def _shape_dim(p: str, x: str, axis: int) -> list[onnx.NodeProto]:
+    """Nodes giving `p + "shape"` (x's shape) and `p + "zero"`/the axis index to gather."""
+    return [helper.make_node("Shape", [x], [p + "shape"]),
+            helper.make_node("Constant", [], [p + "zero"], value=helper.make_tensor(
+                p + "zero_value", onnx.TensorProto.INT64, [], [axis]))]
+
+
+def _scan_loop(p: str, xs: list[str], states: list[str], body: onnx.GraphProto,
+               in_axes: list[int], in_dirs: list[int], k: int
+               ) -> tuple[list[onnx.NodeProto], onnx.NodeProto, list[str]]:
+    """Scan's body as ONNX nodes of opset 7 on, names prefixed by `p`: the nodes before
+    the Loop (its trip count, the scan axis' length), the Loop, whose outputs are the
+    final states (named by the caller) then the k scan outputs stacked on axis 0 in
+    iteration order (their names, returned)."""
+    n = len(states)
+    outer = [*_shape_dim(p, xs[0], in_axes[0]),
+             helper.make_node("Gather", [p + "shape", p + "zero"], [p + "count"])]
+    if any(in_dirs):
+        outer += [
+            helper.make_node("Constant", [], [p + "one"], value=helper.make_tensor(
+                p + "one_value", onnx.TensorProto.INT64, [], [1])),
+            helper.make_node("Sub", [p + "count", p + "one"], [p + "last"]),
+        ]
+    inner = [helper.make_node("Identity", [p + "cond"], [p + "cond_out"])]
+    if any(in_dirs):
+        inner.append(helper.make_node("Sub", [p + "last", p + "i"], [p + "i_reversed"]))
+    for x, vi, ax, rev in zip(xs, body.input[n:], in_axes, in_dirs, strict=True):
+        at = p + "i_reversed" if rev else p + "i"
+        inner.append(helper.make_node("Gather", [x, at], [vi.name], axis=ax))
+    untyped = onnx.TypeProto()
+    loop_body = helper.make_graph(
+        [*inner, *body.node], p + "body",
+        [helper.make_value_info(p + "i", untyped),
+         helper.make_value_info(p + "cond", untyped), *body.input[:n]],
+        [helper.make_value_info(p + "cond_out", untyped), *body.output],
+        initializer=list(body.initializer))
+    stacked = [p + f"stacked{j}" for j in range(k)]
+    finals = [p + f"final{j}" for j in range(n)]
+    loop = helper.make_node("Loop", [p + "count", "", *states], [*finals, *stacked],
+                            body=loop_body)
+    return outer, loop, stacked
 
 
 def _graph_attr(node: onnx.NodeProto, name: str) -> onnx.GraphProto:
@@ -240,71 +284,76 @@ class SubgraphImport:
     # -- Scan ----------------------------------------------------------------------------
 
     def _scan(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
-        """Scan (opset 9 on) as the Loop its definition describes (module docstring)."""
+        """Scan as the Loop its definition describes (module docstring)."""
         def fail(reason: str, error: type[InferError] = InvalidModelError) -> InferError:
             return self._error(node, index, opset, reason, error)
 
+        batched = onnx.defs.get_schema("Scan", opset, "").since_version < 9
+        inputs = list(node.input)
+        if batched:  # opset 8: sequence_lens first, and a batch axis before the scan axis
+            if inputs and inputs[0]:
+                raise fail("sequence_lens (a length per batch row) is not supported",
+                           UnsupportedError)
+            inputs = inputs[1:]
         try:
             body = _graph_attr(node, "body")
         except InferError as e:
             raise fail(str(e)) from None
         m = _int_attr(node, "num_scan_inputs")
-        if m is None or not 0 < m <= len(node.input):
-            raise fail(f"num_scan_inputs must be in [1, {len(node.input)}], got {m}")
-        n = len(node.input) - m
+        if m is None or not 0 < m <= len(inputs):
+            raise fail(f"num_scan_inputs must be in [1, {len(inputs)}], got {m}")
+        n = len(inputs) - m
         k = len(node.output) - n
         if len(body.input) != n + m or len(body.output) != n + k or k < 0:
             raise fail(f"the body takes {len(body.input)} inputs and gives "
                        f"{len(body.output)} outputs for {n} states, {m} scan inputs and "
                        f"{len(node.output)} outputs")
-        xs = list(node.input[n:])
-        ranks = [cast(TensorType, self._value(x, "input").type).get_num_dims() for x in xs]
-        in_axes = _ints_attr(node, "scan_input_axes", [0] * m)
-        in_dirs = _ints_attr(node, "scan_input_directions", [0] * m)
-        out_axes = _ints_attr(node, "scan_output_axes", [0] * k)
-        out_dirs = _ints_attr(node, "scan_output_directions", [0] * k)
+        xs = inputs[n:]
+        ranks = [cast(TensorType, self._value(x, "input").type).get_num_dims() - batched
+                 for x in xs]
+        if batched:
+            in_axes, out_axes, out_dirs = [0] * m, [0] * k, [0] * k
+            in_dirs = _ints_attr(node, "directions", [0] * m)
+        else:
+            in_axes = _ints_attr(node, "scan_input_axes", [0] * m)
+            in_dirs = _ints_attr(node, "scan_input_directions", [0] * m)
+            out_axes = _ints_attr(node, "scan_output_axes", [0] * k)
+            out_dirs = _ints_attr(node, "scan_output_directions", [0] * k)
         if (len(in_axes), len(in_dirs), len(out_axes), len(out_dirs)) != (m, m, k, k):
-            raise fail("scan_input_axes/directions need one entry per scan input and "
-                       "scan_output_axes/directions one per scan output")
+            raise fail("the scan inputs' axes and directions need one entry per scan input "
+                       "and the scan outputs' one per scan output")
         for ax, r in zip(in_axes, ranks, strict=True):
             if not -r <= ax < r:
                 raise fail(f"scan input axis {ax} is out of range for rank {r}")
         in_axes = [ax % r for ax, r in zip(in_axes, ranks, strict=True)]
 
         p = self._prefix(node.name or f"Scan{index}")
-        const = helper.make_tensor
-        outer: list[onnx.NodeProto] = [
-            helper.make_node("Shape", [xs[0]], [p + "shape"]),
-            helper.make_node("Constant", [], [p + "axis"],
-                             value=const(p + "axis_value", onnx.TensorProto.INT64, [],
-                                         [in_axes[0]])),
-            helper.make_node("Gather", [p + "shape", p + "axis"], [p + "count"]),
-        ]
-        if any(in_dirs):
-            outer += [
-                helper.make_node("Constant", [], [p + "one"], value=const(
-                    p + "one_value", onnx.TensorProto.INT64, [], [1])),
-                helper.make_node("Sub", [p + "count", p + "one"], [p + "last"]),
-            ]
-        inner = [helper.make_node("Identity", [p + "cond"], [p + "cond_out"])]
-        if any(in_dirs):
-            inner.append(helper.make_node("Sub", [p + "last", p + "i"], [p + "i_reversed"]))
-        for x, vi, ax, rev in zip(xs, body.input[n:], in_axes, in_dirs, strict=True):
-            at = p + "i_reversed" if rev else p + "i"
-            inner.append(helper.make_node("Gather", [x, at], [vi.name], axis=ax))
-        untyped = onnx.TypeProto()
-        loop_body = helper.make_graph(
-            [*inner, *body.node], p + "body",
-            [helper.make_value_info(p + "i", untyped),
-             helper.make_value_info(p + "cond", untyped), *body.input[:n]],
-            [helper.make_value_info(p + "cond_out", untyped), *body.output],
-            initializer=list(body.initializer))
-        stacked = [p + f"stacked{j}" for j in range(k)]
-        loop = helper.make_node("Loop", [p + "count", "", *node.input[:n]],
-                                [*node.output[:n], *stacked], body=loop_body)
+        if batched:  # a loop over the batch rows, each row's scan inside it
+            rows = [p + f"row{j}" for j in range(n + m)]
+            cond = [helper.make_node("Identity", [p + "b_cond"], [p + "b_cond_out"])]
+            take = [helper.make_node("Gather", [v, p + "b"], [r], axis=0)
+                    for v, r in zip(inputs, rows, strict=True)]
+            outer, loop, stacked = _scan_loop(p + "row/", rows[n:], rows[:n], body, in_axes,
+                                              in_dirs, k)
+            untyped = onnx.TypeProto()
+            batch_body = helper.make_graph(
+                [*cond, *take, *outer, loop], p + "batch_body",
+                [helper.make_value_info(p + "b", untyped),
+                 helper.make_value_info(p + "b_cond", untyped)],
+                [helper.make_value_info(v, untyped)
+                 for v in (p + "b_cond_out", *loop.output)])
+            count = helper.make_node("Gather", [p + "shape", p + "zero"], [p + "batch"])
+            for j, sub in enumerate([*_shape_dim(p, xs[0], 0), count]):
+                self._import_node(j, sub, opset)
+            self._loop(index, helper.make_node("Loop", [p + "batch", ""], list(node.output),
+                                               body=batch_body), opset, named=node)
+            return
+        outer, loop, stacked = _scan_loop(p, xs, inputs[:n], body, in_axes, in_dirs, k)
+        loop.output[:n] = node.output[:n]
         for j, sub in enumerate(outer):
             self._import_node(j, sub, opset)
         self._loop(index, loop, opset, named=node)
+        const = helper.make_tensor
         for j, (name, ax, rev) in enumerate(zip(node.output[n:], out_axes, out_dirs,
                                                  strict=True)):
             src = stacked[j]

@@ -203,15 +203,32 @@ def test_scan_directions_and_axes(directions, axes, out_directions, out_axes) ->
     check_against_onnxruntime(model, feeds)
 
 
-def test_scan_of_opset_8_is_refused() -> None:
+@pytest.mark.parametrize("directions", [[0, 0], [1, 0]])
+def test_scan_of_opset_8_runs_each_batch_row(directions: list[int]) -> None:
+    """Scan 8: a batch axis before the scan axis, a reversed scan input."""
+    body = helper.make_graph([helper.make_node("Add", ["s", "xs"], ["s_out"]),
+                              helper.make_node("Mul", ["s_out", "ys"], ["row"])], "b",
+                             [_vi("s"), _vi("xs"), _vi("ys")], [_vi("s_out"), _vi("row")])
+    node = helper.make_node("Scan", ["", "s0", "x", "y"], ["s", "rows"], body=body,
+                            num_scan_inputs=2, directions=directions)
+    model = make_model([node], [("s0", F, ["B", 3]), ("x", F, ["B", "T", 3]),
+                                ("y", F, ["B", "T", 3])],
+                       [("s", F, [None, None]), ("rows", F, [None, None, None])], opset=8)
+    check_against_onnxruntime(model, [
+        {"s0": R.standard_normal((b, 3)).astype(np.float32),
+         "x": R.standard_normal((b, t, 3)).astype(np.float32),
+         "y": R.standard_normal((b, t, 3)).astype(np.float32)} for b, t in ((1, 4), (3, 2))])
+
+
+def test_scan_of_opset_8_with_sequence_lens_is_refused() -> None:
     body = helper.make_graph([helper.make_node("Add", ["s", "xs"], ["s_out"])], "b",
                              [_vi("s"), _vi("xs")], [_vi("s_out")])
-    node = helper.make_node("Scan", ["", "s0", "x"], ["s"], body=body, num_scan_inputs=1,
+    node = helper.make_node("Scan", ["lens", "s0", "x"], ["s"], body=body, num_scan_inputs=1,
                             name="old")
-    model = make_model([node], [("s0", F, [1, 3]), ("x", F, [1, 4, 3])], [("s", F, [None, None])],
-                       opset=8)
-    with pytest.raises(infer.UnsupportedError, match=r"'Scan' \(node 'old', domain 'ai.onnx' "
-                       r"opset 8\): unsupported opset version 8"):
+    model = make_model([node], [("lens", TP.INT32, [1]), ("s0", F, [1, 3]),
+                                ("x", F, [1, 4, 3])], [("s", F, [None, None])], opset=8)
+    with pytest.raises(infer.UnsupportedError, match=r"'Scan' \(node 'old', opset 8\): "
+                       r"sequence_lens \(a length per batch row\) is not supported"):
         infer.compile(model)
 
 

@@ -18,13 +18,12 @@ class Subgraphs:
 
 
 # Their versions after the first (and Scan's after 9) differ only in the element types
-# they allow and in how their subgraphs may be typed. Scan 8 (a batch axis and
-# sequence_lens) is not taken.
+# they allow and in how their subgraphs may be typed.
 VERSIONS = (1, 11, 13, 16, 19, 21, 23, 24, 25)
 OPS: dict[str, dict[int, Subgraphs]] = {
     "If": dict.fromkeys(VERSIONS, Subgraphs("If")),
     "Loop": dict.fromkeys(VERSIONS, Subgraphs("Loop")),
     # Scan is a graph.loop with gathers before and transposes after it.
-    "Scan": dict.fromkeys((9, 11, 16, 19, 21, 23, 24, 25),
+    "Scan": dict.fromkeys((8, 9, 11, 16, 19, 21, 23, 24, 25),
                           Subgraphs("Scan", built_from_other_ops=True)),
 }
