@@ -81,13 +81,21 @@ from infer.frontend.onnx_ops.functions import (
     body_opset,
     instantiate,
 )
+from infer.frontend.onnx_ops.sequences import Sequences
+from infer.frontend.onnx_sequences import (
+    SequenceImport,
+    StaticOptional,
+    StaticSequence,
+    kind_of,
+)
 from infer.frontend.onnx_subgraphs import SubgraphImport
 
 NAME_ATTR = G.NAME_ATTR
 DIMS_ATTR = G.DIMS_ATTR
 
-# how the importer takes a node: a function, a function body, or through its subgraphs
-Variant = OpFn | Expansion | Subgraphs
+# how the importer takes a node: a function, a function body, through its subgraphs, or
+# resolved at import (sequences and optionals)
+Variant = OpFn | Expansion | Subgraphs | Sequences
 
 MIN_OPSET = 1  # an op whose early versions differ has its importer keyed at a later one
 MAX_OPSET = 21  # newer opsets import for ops whose definition changed only in types
@@ -382,6 +390,10 @@ def _tensor_type(vi: onnx.ValueInfoProto, what: str) -> tuple[TensorType, list[s
     """The builtin type of a graph input/output and its dims' dim_param names."""
     if not vi.type.HasField("tensor_type"):
         kind = vi.type.WhichOneof("value")
+        if kind in ("sequence_type", "optional_type"):
+            noun = "a sequence" if kind == "sequence_type" else "an optional"
+            raise UnsupportedError(f"{what} '{vi.name}' is {noun}: infer takes sequences and "
+                                   "optionals made inside the model, known when compiling")
         raise UnsupportedError(f"{what} '{vi.name}' is not a tensor ({kind})")
     tt = vi.type.tensor_type
     try:
@@ -405,7 +417,7 @@ def _type_proto(t: TensorType) -> onnx.TypeProto:
     return onnx.helper.make_tensor_type_proto(onnx_type, shape)
 
 
-class _Importer(SubgraphImport):
+class _Importer(SubgraphImport, SequenceImport):
     _error = staticmethod(_node_error)
     _hint = staticmethod(_name_hint)
 
@@ -413,7 +425,8 @@ class _Importer(SubgraphImport):
         self.graph = graph
         self.opset = opset
         self.variants = variants
-        self.values: dict[str, SSAValue] = {}
+        # a name's tensor, or the sequence or optional it is while importing
+        self.values: dict[str, SSAValue | StaticSequence | StaticOptional] = {}
         self.initializers = {t.name: t for t in graph.initializer}
         self.block = Block()
         self.consumed = {n for node in graph.node for n in node.input if n} | {
@@ -441,6 +454,10 @@ class _Importer(SubgraphImport):
         for i, (node, fn) in enumerate(zip(self.graph.node, self.variants, strict=True)):
             self._node(i, node, fn, self.opset)
 
+        for o in self.graph.output:
+            if not isinstance(self.values.get(o.name), SSAValue | None):
+                raise UnsupportedError(f"graph output '{o.name}' is "
+                                       f"{kind_of(self.values[o.name])}: infer returns tensors")
         results = [self._value(o.name, "graph output") for o in self.graph.output]
         res_attrs = []
         for o, r in zip(self.graph.output, results, strict=True):
@@ -460,9 +477,13 @@ class _Importer(SubgraphImport):
         return ModuleOp([func])
 
     def _value(self, name: str, what: str) -> SSAValue:
-        """The value named `name`; initializers become constants at their first use."""
+        """The tensor named `name`; initializers become constants at their first use."""
         if name in self.values:
-            return self.values[name]
+            value = self.values[name]
+            if not isinstance(value, SSAValue):
+                raise UnsupportedError(f"{what} '{name}' is {kind_of(value)}, which only the "
+                                       "sequence and optional ops take here")
+            return value
         if name not in self.initializers:
             raise InvalidModelError(f"{what} '{name}' is not defined")
         try:
@@ -483,6 +504,10 @@ class _Importer(SubgraphImport):
         if isinstance(fn, Subgraphs):
             {"If": self._if, "Loop": self._loop, "Scan": self._scan}[fn.op_type](
                 index, node, opset)
+            return
+        if isinstance(fn, Sequences) or (node.op_type == "Identity" and node.input and isinstance(
+                self.values.get(node.input[0]), StaticSequence | StaticOptional)):
+            self._sequence_op(index, node, opset)
             return
         try:
             inputs = [self._value(n, "input") if n else None for n in node.input]

@@ -36,6 +36,7 @@ from xdsl.ir import Block, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.onnx_sequences import StaticOptional, StaticSequence, kind_of
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
@@ -126,12 +127,13 @@ def _static_trip_count(trip: SSAValue, go: SSAValue, cond_out: SSAValue,
 class SubgraphImport:
     """If, Loop and Scan for `_Importer` (which this mixes into)."""
 
-    def _name_results(self: _Importer, node: onnx.NodeProto, values: Sequence[SSAValue]
-                      ) -> None:
+    def _name_results(self: _Importer, node: onnx.NodeProto,
+                      values: Sequence[SSAValue | StaticSequence | StaticOptional]) -> None:
         for name, v in zip(node.output, values, strict=False):
             if name:
                 self.values[name] = v
-                v.name_hint = v.name_hint or self._hint(name)
+                if isinstance(v, SSAValue):
+                    v.name_hint = v.name_hint or self._hint(name)
 
     def _in_scope(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
                   which: str, block: Block, names: dict[str, SSAValue],
@@ -141,7 +143,13 @@ class SubgraphImport:
         saved_block, saved_values = self.block, self.values
         self.block, self.values = block, {**saved_values, **names}
         try:
-            return self._import_subgraph(subgraph, opset, which)
+            outs = self._import_subgraph(subgraph, opset, which)
+            for o, v in zip(subgraph.output, outs, strict=True):
+                if not isinstance(v, SSAValue):
+                    raise UnsupportedError(f"output '{o.name}' is {kind_of(v)}, which a "
+                                           "region (an If on a condition computed at run "
+                                           "time, a Loop body) cannot give")
+            return cast(list[SSAValue], outs)
         except InferError as e:
             raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
         finally:
@@ -155,7 +163,8 @@ class SubgraphImport:
         self.consumed |= {o.name for o in subgraph.output}
         for j, sub in enumerate(subgraph.node):
             self._import_node(j, sub, opset)
-        return [self._value(o.name, f"{which} output") for o in subgraph.output]
+        return [self.values[o.name] if o.name in self.values
+                else self._value(o.name, f"{which} output") for o in subgraph.output]
 
     # -- If ------------------------------------------------------------------------------
 

@@ -231,7 +231,7 @@ def _bad(name: str) -> onnx.ModelProto | bytes:
         m.opset_import.append(h.make_opsetid("com.microsoft", 1))
         return m
     if name == "old_opset":
-        return model([h.make_node("Add", ["x", "x"], ["y"])], [X], [Y], opset=6)
+        return model([h.make_node("Dropout", ["x"], ["y"])], [X], [Y], opset=6)
     if name == "mixed_types":
         return model([h.make_node("Mul", ["x", "i"], ["y"], name="mul1")],
                      [X, vi("i", [1], T.INT32)], [Y])
@@ -270,8 +270,8 @@ ERRORS = {
                                          "(node 'multinomial_3', domain 'ai.onnx' opset 13)"),
     "unnamed_node": (UnsupportedError, "'Multinomial' (node #1, domain 'ai.onnx' opset 13)"),
     "domain": (UnsupportedError, "'Gelu' (node 'g', domain 'com.microsoft' opset 1)"),
-    "old_opset": (UnsupportedError, "'Add' (node #0, domain 'ai.onnx' opset 6): unsupported opset "
-                                   "version 6 of this op"),
+    "old_opset": (UnsupportedError, "'Dropout' (node #0, domain 'ai.onnx' opset 6): unsupported "
+                                   "opset version 6 of this op"),
     "mixed_types": (InvalidModelError,
                     "op 'Mul' (node 'mul1', opset 13): operands have different element types"),
     "bad_shape": (InvalidModelError,

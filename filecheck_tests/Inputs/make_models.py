@@ -253,7 +253,7 @@ def bad_models() -> None:
     save("bad_domain", [h.make_node("FusedConv", ["x"], ["y"], name="fc",
                                      domain="com.microsoft")],
          [x], [y], extra_opsets=[("com.microsoft", 1)])
-    save("bad_opset", [h.make_node("Add", ["x", "x"], ["y"])], [x], [y], opset=6, check=False)
+    save("bad_opset", [h.make_node("Dropout", ["x"], ["y"])], [x], [y], opset=6, check=False)
     save("bad_types", [h.make_node("Add", ["x", "i"], ["y"], name="add_mixed")],
          [x, vi("i", T.INT64, [1])], [y])
     save("bad_shape", [h.make_node("Conv", ["x", "w"], ["y"], name="conv_bad")],

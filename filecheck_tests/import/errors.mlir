@@ -8,7 +8,7 @@
 // DOMAIN: infer-opt: error: 1 unsupported op: 'FusedConv' (node 'fc', domain 'com.microsoft' opset 1)
 
 // RUN: not infer-opt %inputs/bad_opset.onnx 2>&1 | filecheck %s --check-prefix=OPSET
-// OPSET: infer-opt: error: 1 unsupported op: 'Add' (node #0, domain 'ai.onnx' opset 6): unsupported opset version 6 of this op
+// OPSET: infer-opt: error: 1 unsupported op: 'Dropout' (node #0, domain 'ai.onnx' opset 6): unsupported opset version 6 of this op
 
 // RUN: not infer-opt %inputs/bad_types.onnx 2>&1 | filecheck %s --check-prefix=TYPES
 // TYPES: infer-opt: error: op 'Add' (node 'add_mixed', opset 13): operands have different element types: f32 and i64

@@ -31,6 +31,7 @@ from infer.frontend.onnx_ops import (
     nn,
     quantize,
     recurrent,
+    sequences,
     signal,
     sorting,
     tensor,
@@ -50,13 +51,14 @@ from infer.frontend.onnx_ops.builder import (
 from infer.frontend.onnx_ops.control_flow import Subgraphs
 from infer.frontend.onnx_ops.elementwise import ONNX_ELEMENT_TYPES, element_type
 from infer.frontend.onnx_ops.functions import Expansion
+from infer.frontend.onnx_ops.sequences import Sequences
 
 # op type -> {since_version: function, or the expansion of the op's function body}
-OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs]] = {
+OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs | Sequences]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
     **signal.OPS, **control_flow.OPS, **quantize.OPS, **sorting.OPS, **text.OPS,
-    **recurrent.OPS,
+    **recurrent.OPS, **sequences.OPS,
 }
 
 __all__ = [
@@ -66,6 +68,7 @@ __all__ = [
     "NodeError",
     "OpBuilder",
     "OpFn",
+    "Sequences",
     "Subgraphs",
     "Unsupported",
     "Value",

@@ -1,0 +1,266 @@
+"""The import of ONNX's sequence and optional ops, resolved while importing.
+
+infer compiles a model ahead of time, so a sequence is taken where its length and its
+elements are known when importing: a tuple of the tensors it holds (`StaticSequence`),
+and an optional is one that holds a tensor or sequence, or holds nothing
+(`StaticOptional`). The sequence ops then pick, insert and remove tensors of the tuple,
+and only those that make or read tensors add graph ops (SplitToSequence a Split,
+ConcatFromSequence a Concat). What would need a sequence whose length or members are
+known only at run time is refused at import with the reason: a position computed at
+run time, a SplitToSequence chunk size computed at run time, a sequence graph input or
+output, a sequence carried by a Loop or yielded by an If whose condition is computed at
+run time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+import onnx
+from onnx import helper
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, SSAValue
+
+from infer.dialects import graph as G
+from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.onnx_ops import Unsupported, element_type
+
+if TYPE_CHECKING:
+    from infer.frontend.onnx_import import _Importer
+
+# The opset of the nodes the sequence ops add (Split and Unsqueeze with operand sizes/axes).
+SEQUENCE_HELPER_OPSET = 13
+
+
+@dataclass(frozen=True)
+class StaticSequence:
+    """A sequence whose tensors are known at import; all have `element`'s element type."""
+
+    elements: tuple[SSAValue, ...]
+    element: Attribute
+
+
+@dataclass(frozen=True)
+class StaticOptional:
+    """An optional known at import to hold `value` (a tensor or sequence), or nothing."""
+
+    value: SSAValue | StaticSequence | None
+
+
+Value = SSAValue | StaticSequence | StaticOptional
+
+
+def kind_of(value: object) -> str:
+    if value is None:
+        return "missing"
+    if isinstance(value, StaticSequence):
+        n = len(value.elements)
+        return f"a sequence of {n} tensor{'' if n == 1 else 's'}"
+    return "an optional" if isinstance(value, StaticOptional) else "a tensor"
+
+
+class SequenceImport:
+    """The sequence and optional ops of `_Importer` (see the module docstring)."""
+
+    def _sequence_op(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
+        try:
+            results = getattr(self, f"_op_{node.op_type}")(node, opset)
+        except Unsupported as e:
+            raise self._error(node, index, opset, str(e), UnsupportedError) from None
+        except InferError as e:
+            if f"node '{node.name}'" in str(e) or f"(node #{index}" in str(e):
+                raise  # a helper node's error, named already
+            raise self._error(node, index, opset, str(e), type(e)) from None
+        for name, value in zip(node.output, results, strict=False):
+            if name:
+                self.values[name] = value
+
+    # -- reading the node's inputs --------------------------------------------------------
+
+    def _raw(self: _Importer, node: onnx.NodeProto, k: int) -> Value | None:
+        """Input #k as whatever it is (None when omitted)."""
+        if k >= len(node.input) or not node.input[k]:
+            return None
+        name = node.input[k]
+        if name in self.values:
+            return self.values[name]
+        return self._value(name, "input")
+
+    def _sequence(self: _Importer, node: onnx.NodeProto, k: int) -> StaticSequence:
+        value = self._raw(node, k)
+        if not isinstance(value, StaticSequence):
+            raise InvalidModelError(f"input #{k} is {kind_of(value)}, not a sequence")
+        return value
+
+    def _tensor(self: _Importer, node: onnx.NodeProto, k: int) -> SSAValue:
+        return self._value(node.input[k], "input")
+
+    def _position(self: _Importer, node: onnx.NodeProto, k: int, length: int, default: int,
+                  end_allowed: bool) -> int:
+        """Input #k, a position in a sequence of `length` (ONNX allows negative ones),
+        which must be a constant; `default` when omitted."""
+        if k >= len(node.input) or not node.input[k]:
+            return default
+        known = G.constant_value(self._tensor(node, k))
+        if known is None or known.size != 1:
+            raise UnsupportedError("a position computed at run time is not supported (the "
+                                   "sequence is resolved when compiling)")
+        position = int(known.reshape(-1)[0])
+        top = length if end_allowed else length - 1
+        if not -length <= position <= top:
+            raise InvalidModelError(f"position {position} is out of range for a sequence of "
+                                    f"{length}")
+        return position + length if position < 0 else position
+
+    def _same_element(self: _Importer, seq: StaticSequence, t: SSAValue) -> None:
+        got = cast(TensorType, t.type).element_type
+        if got != seq.element:
+            raise InvalidModelError(f"a {got} tensor in a sequence of {seq.element}")
+
+    def _helper(self: _Importer, node: onnx.NodeProto, op_type: str,
+                inputs: list[SSAValue | str], outputs: int, **attrs: object) -> list[SSAValue]:
+        """Import an ONNX node of the helper opset on these values; its outputs."""
+        p = self._prefix(node.name or node.op_type)
+        names = []
+        for j, v in enumerate(inputs):
+            if isinstance(v, str):
+                names.append(v)
+            else:
+                names.append(p + f"in{j}")
+                self.values[names[-1]] = v
+        out = [p + f"out{j}" for j in range(outputs)]
+        self.consumed |= set(out)
+        self._import_node(0, helper.make_node(op_type, names, out, **attrs),
+                          SEQUENCE_HELPER_OPSET)
+        return [cast(SSAValue, self.values[n]) for n in out]
+
+    def _ints(self: _Importer, values: list[int]) -> SSAValue:
+        return self._constant(np.array(values, np.int64))
+
+    # -- the ops --------------------------------------------------------------------------
+
+    def _op_SequenceEmpty(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+        dtype = next((a.i for a in node.attribute if a.name == "dtype"),
+                     onnx.TensorProto.FLOAT)
+        return [StaticSequence((), element_type(dtype))]
+
+    def _op_SequenceConstruct(self: _Importer, node: onnx.NodeProto, opset: int
+                              ) -> list[Value]:
+        tensors = [self._tensor(node, k) for k in range(len(node.input))]
+        if not tensors:
+            raise InvalidModelError("SequenceConstruct needs at least one tensor")
+        seq = StaticSequence(tuple(tensors), cast(TensorType, tensors[0].type).element_type)
+        for t in tensors:
+            self._same_element(seq, t)
+        return [seq]
+
+    def _op_SequenceInsert(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+        seq, t = self._sequence(node, 0), self._tensor(node, 1)
+        self._same_element(seq, t)
+        n = len(seq.elements)
+        at = self._position(node, 2, n, n, end_allowed=True)
+        return [StaticSequence((*seq.elements[:at], t, *seq.elements[at:]), seq.element)]
+
+    def _op_SequenceAt(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+        seq = self._sequence(node, 0)
+        return [seq.elements[self._position(node, 1, len(seq.elements), 0, end_allowed=False)]]
+
+    def _op_SequenceErase(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+        seq = self._sequence(node, 0)
+        n = len(seq.elements)
+        if n == 0:
+            raise InvalidModelError("SequenceErase of an empty sequence")
+        at = self._position(node, 1, n, n - 1, end_allowed=False)
+        return [StaticSequence(seq.elements[:at] + seq.elements[at + 1:], seq.element)]
+
+    def _op_SequenceLength(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+        return [self._constant(np.array(len(self._sequence(node, 0).elements), np.int64))]
+
+    def _op_SplitToSequence(self: _Importer, node: onnx.NodeProto, opset: int
+                            ) -> list[Value]:
+        x = self._tensor(node, 0)
+        t = cast(TensorType, x.type)
+        shape = t.get_shape()
+        axis = next((a.i for a in node.attribute if a.name == "axis"), 0)
+        keepdims = next((a.i for a in node.attribute if a.name == "keepdims"), 1)
+        if not -len(shape) <= axis < len(shape):
+            raise InvalidModelError(f"axis {axis} is out of range for rank {len(shape)}")
+        axis %= len(shape)
+        split = self._tensor(node, 1) if len(node.input) > 1 and node.input[1] else None
+        split_type = cast(TensorType, split.type) if split is not None else None
+        if split_type is not None and split_type.get_num_dims() == 1:
+            count = split_type.get_shape()[0]
+            if count < 0:
+                raise UnsupportedError("split sizes of a length known only at run time are "
+                                       "not supported (the sequence's length would be)")
+            parts = self._helper(node, "Split", [x, split], count, axis=axis) if count else []
+            return [StaticSequence(tuple(parts), t.element_type)]
+        d = shape[axis]
+        if d < 0:
+            raise UnsupportedError(f"splitting dim {axis}, known only at run time, is not "
+                                   "supported (the sequence's length would be)")
+        if split is None:
+            sizes = [1] * d
+        else:
+            chunk = G.constant_value(split)
+            if chunk is None:
+                raise UnsupportedError("a chunk size computed at run time is not supported "
+                                       "(the sequence's length would be)")
+            size = int(chunk.reshape(-1)[0])
+            if size <= 0:
+                raise InvalidModelError(f"the chunk size must be positive, got {size}")
+            sizes = [size] * (d // size) + ([d % size] if d % size else [])
+        parts = (self._helper(node, "Split", [x, self._ints(sizes)], len(sizes), axis=axis)
+                 if sizes else [])
+        if split is None and not keepdims:
+            parts = [self._helper(node, "Squeeze", [v, self._ints([axis])], 1)[0]
+                     for v in parts]
+        return [StaticSequence(tuple(parts), t.element_type)]
+
+    def _op_ConcatFromSequence(self: _Importer, node: onnx.NodeProto, opset: int
+                               ) -> list[Value]:
+        seq = self._sequence(node, 0)
+        if not seq.elements:
+            raise InvalidModelError("ConcatFromSequence of an empty sequence")
+        axis = next((a.i for a in node.attribute if a.name == "axis"), None)
+        if axis is None:
+            raise InvalidModelError("the 'axis' attribute is missing")
+        new_axis = next((a.i for a in node.attribute if a.name == "new_axis"), 0)
+        rank = cast(TensorType, seq.elements[0].type).get_num_dims() + (new_axis == 1)
+        if not -rank <= axis < rank:
+            raise InvalidModelError(f"axis {axis} is out of range for rank {rank}")
+        axis %= rank
+        parts = list(seq.elements)
+        if new_axis == 1:
+            parts = [self._helper(node, "Unsqueeze", [v, self._ints([axis])], 1)[0]
+                     for v in parts]
+        return self._helper(node, "Concat", parts, 1, axis=axis)
+
+    def _op_Optional(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+        value = self._raw(node, 0)
+        if isinstance(value, StaticOptional):
+            raise InvalidModelError("an optional of an optional")
+        return [StaticOptional(value)]
+
+    def _op_OptionalHasElement(self: _Importer, node: onnx.NodeProto, opset: int
+                               ) -> list[Value]:
+        value = self._raw(node, 0)
+        has = value is not None and (not isinstance(value, StaticOptional)
+                                     or value.value is not None)
+        return [self._constant(np.array(has))]
+
+    def _op_OptionalGetElement(self: _Importer, node: onnx.NodeProto, opset: int
+                               ) -> list[Value]:
+        value = self._raw(node, 0)
+        if value is None:
+            raise InvalidModelError("input #0 is missing")
+        if not isinstance(value, StaticOptional):
+            return [value]  # opset 18 on: a tensor or sequence is its own element
+        if value.value is None:
+            raise InvalidModelError("the optional holds nothing (it is empty here)")
+        return [value.value]
+
+    def _op_Identity(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+        return [cast(Value, self._raw(node, 0))]

@@ -1,0 +1,118 @@
+"""Sequences and optionals made inside a model, resolved when compiling: results against
+onnxruntime, and clear refusals where a sequence would be known only at run time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
+
+import infer
+
+from .helpers import check_against_onnxruntime, make_model
+
+F, I64 = TP.FLOAT, TP.INT64
+R = np.random.default_rng(0)
+
+
+def _ints(name: str, values: list[int] | int) -> object:
+    return numpy_helper.from_array(np.array(values, np.int64), name)
+
+
+def test_sequence_ops_chain() -> None:
+    nodes = [
+        helper.make_node("SplitToSequence", ["x"], ["s"], axis=1, keepdims=0),
+        helper.make_node("SequenceErase", ["s"], ["s2"]),
+        helper.make_node("SequenceInsert", ["s2", "y", "front"], ["s3"]),
+        helper.make_node("SequenceLength", ["s3"], ["n"]),
+        helper.make_node("ConcatFromSequence", ["s3"], ["stacked"], axis=-1, new_axis=1),
+        helper.make_node("Optional", ["s3"], ["o"]),
+        helper.make_node("OptionalHasElement", ["o"], ["has"]),
+        helper.make_node("OptionalGetElement", ["o"], ["s4"]),
+        helper.make_node("Identity", ["s4"], ["s5"]),
+        helper.make_node("SequenceAt", ["s5", "last"], ["at"]),
+    ]
+    model = make_model(nodes, [("x", F, [2, 4]), ("y", F, [2])],
+                       [("n", I64, []), ("stacked", F, [2, 4]), ("has", TP.BOOL, []),
+                        ("at", F, [2])], [_ints("front", 0), _ints("last", -1)], opset=18)
+    check_against_onnxruntime(model, {"x": R.standard_normal((2, 4)).astype(np.float32),
+                                      "y": R.standard_normal(2).astype(np.float32)})
+
+
+def test_split_to_sequence_sizes() -> None:
+    """Sizes computed at run time (a known count), and a constant chunk with a remainder."""
+    nodes = [
+        helper.make_node("SplitToSequence", ["x", "sizes"], ["parts"], axis=1),
+        helper.make_node("SequenceAt", ["parts", "one"], ["second"]),
+        helper.make_node("SplitToSequence", ["x", "three"], ["chunks"], axis=1),
+        helper.make_node("SequenceAt", ["chunks", "one"], ["rest"]),
+        helper.make_node("ConcatFromSequence", ["chunks"], ["back"], axis=1),
+    ]
+    model = make_model(nodes, [("x", F, [2, "W"]), ("sizes", I64, [2])],
+                       [("second", F, [2, None]), ("rest", F, [2, None]),
+                        ("back", F, [2, None])], [_ints("one", 1), _ints("three", 3)],
+                       opset=18)
+    x = R.standard_normal((2, 5)).astype(np.float32)
+    with pytest.raises(infer.UnsupportedError, match="splitting dim 1, known only at run time"):
+        infer.compile(model)
+    model.graph.input[0].type.tensor_type.shape.dim[1].dim_value = 5
+    check_against_onnxruntime(model, {"x": x, "sizes": np.array([1, 4], np.int64)})
+
+
+def test_sequence_from_an_if_on_a_constant() -> None:
+    branch = helper.make_graph([helper.make_node("SequenceConstruct", ["x", "x"], ["s"])],
+                               "then", [], [helper.make_tensor_sequence_value_info("s", F, None)])
+    other = helper.make_graph([helper.make_node("SequenceConstruct", ["x"], ["s1"])], "else", [],
+                              [helper.make_tensor_sequence_value_info("s1", F, None)])
+    nodes = [helper.make_node("Constant", [], ["c"], value=helper.make_tensor("v", TP.BOOL, [],
+                                                                             [True])),
+             helper.make_node("If", ["c"], ["seq"], then_branch=branch, else_branch=other),
+             helper.make_node("ConcatFromSequence", ["seq"], ["y"], axis=0)]
+    model = make_model(nodes, [("x", F, [3])], [("y", F, [6])], opset=18)
+    check_against_onnxruntime(model, {"x": R.standard_normal(3).astype(np.float32)})
+
+
+def _refused(nodes, inputs, outputs, inits=(), match: str = "",
+             error: type[Exception] = infer.UnsupportedError) -> None:
+    model = make_model(nodes, inputs, outputs, list(inits), opset=18)
+    with pytest.raises(error, match=match):
+        infer.compile(model)
+
+
+def test_a_position_computed_at_run_time_is_refused() -> None:
+    _refused([helper.make_node("SequenceConstruct", ["x"], ["s"]),
+              helper.make_node("SequenceAt", ["s", "i"], ["y"], name="at")],
+             [("x", F, [2]), ("i", I64, [])], [("y", F, [2])],
+             match=r"'SequenceAt' \(node 'at', opset 18\): a position computed at run time")
+
+
+def test_sequence_graph_inputs_and_outputs_are_refused() -> None:
+    _refused([helper.make_node("SequenceConstruct", ["x"], ["s"])], [("x", F, [2])],
+             [("s", F, [2])], match="graph output 's' is a sequence of 1 tensor: infer "
+             "returns tensors")
+    graph = helper.make_graph([helper.make_node("SequenceLength", ["s"], ["n"])], "g",
+                              [helper.make_tensor_sequence_value_info("s", F, [2])],
+                              [helper.make_tensor_value_info("n", I64, [])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    with pytest.raises(infer.UnsupportedError, match="graph input 's' is a sequence: infer "
+                       "takes sequences and optionals made inside the model"):
+        infer.compile(model)
+
+
+def test_a_sequence_out_of_a_run_time_if_is_refused() -> None:
+    branch = helper.make_graph([helper.make_node("SequenceConstruct", ["x"], ["s"])], "b", [],
+                               [helper.make_tensor_sequence_value_info("s", F, None)])
+    _refused([helper.make_node("If", ["c"], ["seq"], then_branch=branch, else_branch=branch,
+                               name="branch"),
+              helper.make_node("ConcatFromSequence", ["seq"], ["y"], axis=0)],
+             [("c", TP.BOOL, []), ("x", F, [3])], [("y", F, [3])],
+             match=r"then_branch: output 's' is a sequence of 1 tensor, which a region")
+
+
+def test_getting_the_element_of_an_empty_optional_is_refused() -> None:
+    empty = helper.make_node("Optional", [], ["o"],
+                             type=helper.make_tensor_type_proto(F, [2]))
+    _refused([empty, helper.make_node("OptionalGetElement", ["o"], ["y"], name="get")], [],
+             [("y", F, [2])], match=r"node 'get', opset 18\): the optional holds nothing",
+             error=infer.InvalidModelError)
