@@ -44,6 +44,7 @@ for _name, _module, _cls in [
     ("lower-to-llvm", "infer.pipeline", "LowerToLLVMPass"),
     ("record-signature", "infer.transforms.signature", "RecordSignaturePass"),
     ("widen-half", "infer.transforms.widen_half", "WidenHalfPass"),
+    ("expand-scan", "infer.transforms.expand_scan", "ExpandScanPass"),
     ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
     ("nchwc-layout", "infer.transforms.layout", "NchwcLayoutPass"),

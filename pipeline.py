@@ -4,6 +4,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
 
     graph dialect, as the importer makes it
       record-signature                  the model's inputs and outputs, for the runtime
+      expand-scan                       each graph.scan as the graph.loop it describes
       widen-half                        f16/bf16/float8 ops computed in f32, rounded per op
       graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
@@ -42,9 +43,10 @@ from infer.transforms.nchwc_packing import BLOCK
 # ORT_ENABLE_ALL).
 DEFAULT_OPT_LEVEL = 3
 
-# Records what the runtime checks feeds against before the graph is rewritten; then
-# half-precision arithmetic is made f32 between casts, at every level (it is semantics).
-PREPARE = ["record-signature", "widen-half"]
+# Records what the runtime checks feeds against before the graph is rewritten; then Scan
+# becomes the loop it is defined as, and half-precision arithmetic is made f32 between
+# casts, at every level (it is semantics).
+PREPARE = ["record-signature", "expand-scan", "widen-half"]
 
 
 def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:

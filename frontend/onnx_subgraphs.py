@@ -1,23 +1,23 @@
 """The import of ONNX's ops with subgraphs: If, Loop and Scan.
 
 A subgraph reads the enclosing graph's values by name (ONNX's implicit captures), so
-these ops are imported by the importer itself, into regions of `graph.if` and
-`graph.loop` whose ops use the enclosing function's values directly:
+these ops are imported by the importer itself, into regions of `graph.if`, `graph.loop`
+and `graph.scan` whose ops use the enclosing function's values directly:
 
   * If: a condition that is a constant here is the branch it takes, imported in place;
     else `graph.if` with both branches.
   * Loop: `graph.loop`, its body typed by a fixed point (a carried value whose dims the
     body changes is dynamic in the body and the results).
-  * Scan: the Loop that ONNX's definition describes, built as ONNX nodes and imported
-    like the model's: the trip count is the scan axis' length, each iteration gathers
-    its slices of the scan inputs, and the stacked scan outputs are reversed and moved
-    to their axes after the loop. Scan 8, which has a batch axis first, is a Loop over
-    the batch rows whose body gathers a row of each input and holds that row's Loop.
+  * Scan: `graph.scan`, its states typed as a Loop's carried values (`expand-scan` makes
+    it the Loop its definition describes before lowering). Scan 8, which has a batch axis
+    first, is imported as that Loop directly, built as ONNX nodes: a Loop over the batch
+    rows whose body gathers a row of each input and holds that row's scan as a Loop (the
+    trip count the scan axis' length, each iteration gathering its slices).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
@@ -43,8 +43,6 @@ if TYPE_CHECKING:
 
 # ONNX's Loop without a trip count runs until its condition fails: the largest count.
 NO_TRIP_COUNT = np.iinfo(np.int64).max
-# The opset of the nodes Scan's import adds after its loop (Slice with steps).
-SCAN_HELPER_OPSET = 13
 # Tries of the body's types before a carried value's dims are taken as all dynamic.
 FIXED_POINT_TRIES = 3
 
@@ -214,8 +212,8 @@ class SubgraphImport:
                                     f"{len(node.output)}")
         return branch
 
-    def _add_with_results(self: _Importer, op: G.IfOp | G.LoopOp, node: onnx.NodeProto
-                          ) -> None:
+    def _add_with_results(self: _Importer, op: G.IfOp | G.LoopOp | G.ScanOp,
+                          node: onnx.NodeProto) -> None:
         if node.name:
             op.location = NameLoc(StringAttr(node.name), NoneAttr())
         self.block.add_op(op)
@@ -255,26 +253,10 @@ class SubgraphImport:
         initial = [self._value(name, "input") for name in inputs[2:]]
         if any(not name for name in inputs[2:]):
             raise fail("a carried value's initial value is missing")
-        carried = [cast(TensorType, v.type) for v in initial]
-        for attempt in range(FIXED_POINT_TRIES + 1):
-            block = Block(arg_types=[TensorType(i64, []), TensorType(i1, []), *carried])
-            names = {vi.name: a for vi, a in zip(body.input, block.args, strict=True)}
-            for vi, a in zip(body.input, block.args, strict=True):
-                a.name_hint = self._hint(vi.name)
-            outs = self._in_scope(index, named, opset, "body", block, names, body)
-            nxt = []
-            for k, (t, v) in enumerate(zip(carried, outs[1:n + 1], strict=True)):
-                joined = G.joined_type([t, v.type])
-                if joined is None:
-                    same = t.element_type == cast(TensorType, v.type).element_type
-                    raise fail(f"carried value #{k} is {t} and then {v.type}",
-                               UnsupportedError if same else InvalidModelError)
-                nxt.append(joined)
-            if nxt == carried:
-                break
-            # A dim the body changes is dynamic; after a few tries, every dim is.
-            carried = nxt if attempt < FIXED_POINT_TRIES - 1 else [
-                TensorType(t.element_type, [DYNAMIC_INDEX] * t.get_num_dims()) for t in nxt]
+        block, outs, carried = self._typed_body(
+            index, named, opset, body, [cast(TensorType, v.type) for v in initial],
+            lambda c: [TensorType(i64, []), TensorType(i1, []), *c],
+            lambda outs: outs[1:n + 1], fail)
         cond_out = cast(TensorType, outs[0].type)
         if cond_out.element_type != i1 or not all(d == 1 for d in cond_out.get_shape()):
             raise fail(f"the body's condition output must be one bool, got {cond_out}")
@@ -284,6 +266,36 @@ class SubgraphImport:
                              for t in scans)]
         block.add_op(G.YieldOp(outs))
         self._add_with_results(G.LoopOp(trip, go, initial, types, block), node)
+
+    def _typed_body(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+                    body: onnx.GraphProto, carried: list[TensorType],
+                    args_of: Callable[[list[TensorType]], list[TensorType]],
+                    next_of: Callable[[list[SSAValue]], list[SSAValue]],
+                    fail: Callable[..., InferError]
+                    ) -> tuple[Block, list[SSAValue], list[TensorType]]:
+        """The body of a Loop or Scan imported into a block whose arguments are
+        `args_of(carried)`, the carried types found by a fixed point: a dim the body
+        changes is dynamic (after a few tries, every dim is). The block, its outputs and
+        the carried types."""
+        for attempt in range(FIXED_POINT_TRIES + 1):
+            block = Block(arg_types=args_of(carried))
+            names = {vi.name: a for vi, a in zip(body.input, block.args, strict=True)}
+            for vi, a in zip(body.input, block.args, strict=True):
+                a.name_hint = self._hint(vi.name)
+            outs = self._in_scope(index, node, opset, "body", block, names, body)
+            nxt = []
+            for k, (t, v) in enumerate(zip(carried, next_of(outs), strict=True)):
+                joined = G.joined_type([t, v.type])
+                if joined is None:
+                    same = t.element_type == cast(TensorType, v.type).element_type
+                    raise fail(f"carried value #{k} is {t} and then {v.type}",
+                               UnsupportedError if same else InvalidModelError)
+                nxt.append(joined)
+            if nxt == carried:
+                break
+            carried = nxt if attempt < FIXED_POINT_TRIES - 1 else [
+                TensorType(t.element_type, [DYNAMIC_INDEX] * t.get_num_dims()) for t in nxt]
+        return block, outs, carried
 
     def _constant(self: _Importer, value: np.ndarray) -> SSAValue:
         op = G.ConstantOp(value)
@@ -336,8 +348,8 @@ class SubgraphImport:
                 raise fail(f"scan input axis {ax} is out of range for rank {r}")
         in_axes = [ax % r for ax, r in zip(in_axes, ranks, strict=True)]
 
-        p = self._prefix(node.name or f"Scan{index}")
         if batched:  # a loop over the batch rows, each row's scan inside it
+            p = self._prefix(node.name or f"Scan{index}")
             rows = [p + f"row{j}" for j in range(n + m)]
             cond = [helper.make_node("Identity", [p + "b_cond"], [p + "b_cond_out"])]
             take = [helper.make_node("Gather", [v, p + "b"], [r], axis=0)
@@ -357,44 +369,31 @@ class SubgraphImport:
             self._loop(index, helper.make_node("Loop", [p + "batch", ""], list(node.output),
                                                body=batch_body), opset, named=node)
             return
-        outer, loop, stacked = _scan_loop(p, xs, inputs[:n], body, in_axes, in_dirs, k)
-        loop.output[:n] = node.output[:n]
-        for j, sub in enumerate(outer):
-            self._import_node(j, sub, opset)
-        self._loop(index, loop, opset, named=node)
-        const = helper.make_tensor
-        for j, (name, ax, rev) in enumerate(zip(node.output[n:], out_axes, out_dirs,
-                                                 strict=True)):
-            src = stacked[j]
-            if rev:  # the rows from the last iteration's on
-                ints = [(p + f"start{j}", [-1]), (p + f"end{j}", [np.iinfo(np.int64).min]),
-                        (p + f"axes{j}", [0]), (p + f"step{j}", [-1])]
-                for key, value in ints:
-                    self._import_node(j, helper.make_node(
-                        "Constant", [], [key], value=const(key + "_value",
-                                                           onnx.TensorProto.INT64, [1], value)),
-                        SCAN_HELPER_OPSET)
-                self._import_node(j, helper.make_node(
-                    "Slice", [src, *(key for key, _ in ints)], [p + f"reversed{j}"]),
-                    SCAN_HELPER_OPSET)
-                src = p + f"reversed{j}"
-            if name:
-                self._move_axis(src, name, ax, index, node, opset)
-
-    def _move_axis(self: _Importer, src: str, name: str, axis: int, index: int,
-                   node: onnx.NodeProto, opset: int) -> None:
-        """Value `name`: the stacked scan output `src` with its iteration axis (0) moved
-        to `axis`."""
-        value = self._value(src, "scan output")
-        r = cast(TensorType, value.type).get_num_dims()
-        if not -r <= axis < r:
-            raise self._error(node, index, opset, f"scan output axis {axis} is out of range "
-                              f"for rank {r}")
-        axis %= r
-        if axis == 0:
-            self.values[name] = value
-            value.name_hint = self._hint(name)
-            return
-        perm = [*range(1, axis + 1), 0, *range(axis + 1, r)]
-        t = helper.make_node("Transpose", [src], [name], perm=perm)
-        self._import_node(0, t, SCAN_HELPER_OPSET)
+        values = [self._value(x, "input") for x in inputs]
+        slices = []
+        for v, ax in zip(values[n:], in_axes, strict=True):
+            t = cast(TensorType, v.type)
+            slices.append(TensorType(t.element_type, t.get_shape()[:ax] + t.get_shape()[ax + 1:]))
+        block, outs, states = self._typed_body(
+            index, node, opset, body, [cast(TensorType, v.type) for v in values[:n]],
+            lambda c: [*c, *slices], lambda outs: outs[:n], fail)
+        first = cast(TensorType, values[n].type)
+        count = first.get_shape()[in_axes[0]]
+        types, out_axes = list(states), list(out_axes)
+        for j, (v, ax) in enumerate(zip(outs[n:], out_axes, strict=True)):
+            row = cast(TensorType, v.type)
+            r = row.get_num_dims() + 1
+            if not -r <= ax < r:
+                raise fail(f"scan output axis {ax} is out of range for rank {r}")
+            out_axes[j] = ax % r
+            shape = row.get_shape()
+            types.append(TensorType(row.element_type, [*shape[:out_axes[j]], count,
+                                                       *shape[out_axes[j]:]]))
+        block.add_op(G.YieldOp(outs))
+        op = G.ScanOp.build(operands=[values], result_types=[types], regions=[Region(block)],
+                            properties={"num_scan_inputs": G.int_attr(m),
+                                        "scan_input_axes": G.ints_attr(in_axes),
+                                        "scan_input_directions": G.ints_attr(in_dirs),
+                                        "scan_output_axes": G.ints_attr(out_axes),
+                                        "scan_output_directions": G.ints_attr(out_dirs)})
+        self._add_with_results(op, node)

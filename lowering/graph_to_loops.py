@@ -201,6 +201,9 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
         _check_elements(op)
         lower = LOWERINGS.get(type(op))
         if lower is None:
+            if by := getattr(op, "EXPANDED_BY", None):
+                raise UnsupportedError(f"'{op.name}' is rewritten by {by} before lowering: "
+                                       "run that pass first")
             raise UnsupportedError(f"no lowering for '{op.name}' to loops yet")
         ins = [vmap[v] for v in op.operands]
         if planned(op) == KERNEL:

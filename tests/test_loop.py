@@ -246,3 +246,25 @@ def test_loop_outputs_against_onnxruntime_directly() -> None:
         assert [o.shape for o in ours] == [t.shape for t in theirs] == [(b,), (n, b)]
         for o, t in zip(ours, theirs, strict=True):
             np.testing.assert_allclose(o, t, rtol=1e-6)
+
+
+@pytest.mark.parametrize("opt_level", [0, 3])
+def test_a_scan_inside_a_scan(opt_level: int) -> None:
+    """Each row of the outer scan input is scanned by an inner Scan (a running sum); the
+    outer carries the sum of the inner's final states."""
+    inner = helper.make_graph([helper.make_node("Add", ["acc", "e"], ["acc_out"]),
+                               helper.make_node("Identity", ["acc_out"], ["run"])], "inner",
+                              [_vi("acc"), _vi("e")], [_vi("acc_out"), _vi("run")])
+    outer = helper.make_graph(
+        [helper.make_node("Scan", ["zero", "row"], ["last", "runs"], body=inner,
+                          num_scan_inputs=1, scan_input_directions=[1]),
+         helper.make_node("Add", ["total", "last"], ["total_out"])],
+        "outer", [_vi("total"), _vi("row")], [_vi("total_out"), _vi("runs")])
+    zero = numpy_helper.from_array(np.zeros(2, np.float32), "zero")
+    model = make_model([helper.make_node("Scan", ["t0", "x"], ["total", "all_runs"], body=outer,
+                                         num_scan_inputs=1)],
+                       [("t0", F, [2]), ("x", F, ["N", "M", 2])],
+                       [("total", F, [2]), ("all_runs", F, [None, None, 2])], [zero])
+    check_against_onnxruntime(model, [{"t0": R.standard_normal(2).astype(np.float32),
+                                       "x": R.standard_normal((n, m, 2)).astype(np.float32)}
+                                      for n, m in ((1, 3), (4, 2))], opt_level=opt_level)

@@ -54,13 +54,23 @@ def test_every_import_entry_names_its_op() -> None:
     assert sorted(native) == sorted(d for d in declared if d is not None)
 
 
-# A terminator (graph.yield) is lowered by the op whose region it ends.
-LOWERED_ALONE = [c for c in OPS_OF_GRAPH if not c.has_trait(IsTerminator)]
+# A terminator (graph.yield) is lowered by the op that holds it; an op with EXPANDED_BY is
+# rewritten into other graph ops by that pass before lowering.
+LOWERED_ALONE = [c for c in OPS_OF_GRAPH
+                 if not c.has_trait(IsTerminator) and not hasattr(c, "EXPANDED_BY")]
 
 
 @pytest.mark.parametrize("cls", LOWERED_ALONE, ids=lambda c: c.name)
 def test_op_has_lowering(cls: type[Operation]) -> None:
     assert lowering_for(cls) is not None, f"no lowering of {cls.name} in lowering/graph_ops/"
+
+
+def test_expanded_ops_name_a_registered_pass() -> None:
+    from infer.passes import PASSES
+
+    expanded = [c for c in OPS_OF_GRAPH if hasattr(c, "EXPANDED_BY")]
+    assert expanded and all(c.EXPANDED_BY in PASSES for c in expanded)
+    assert all(lowering_for(c) is None for c in expanded)
 
 
 @pytest.mark.parametrize("cls", OPS_OF_GRAPH, ids=ids)

@@ -17,7 +17,7 @@ op bases), then the ops by ONNX category as onnx-mlir groups them: `elementwise`
 (convolution, pooling, normalization), `vision` (resize, transposed convolution, sampling),
 `tensor` (shapes, concatenation), `indexing` (gathers, scatters), `nchwc` (the blocked
 channel layout), `signal` (DFT, STFT), `quantize` (QuantizeLinear,
-DequantizeLinear) and `control_flow` (If and Loop, their subgraphs as regions).
+DequantizeLinear) and `control_flow` (If, Loop and Scan, their subgraphs as regions).
 Canonicalization patterns are in `canonicalize`, numpy semantics in `evaluate`.
 """
 

@@ -1,5 +1,5 @@
-"""Control flow: `graph.if` (ONNX's If) and `graph.loop` (ONNX's Loop; Scan is imported
-as one), their subgraphs as regions.
+"""Control flow: `graph.if` (ONNX's If), `graph.loop` (ONNX's Loop) and `graph.scan`
+(ONNX's Scan), their subgraphs as regions.
 
     %y = graph.if %cond : tensor<i1> -> (tensor<?x4xf32>) {
       %a = graph.relu %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
@@ -25,6 +25,21 @@ the condition holds (`%go`, then what the body yields first). The loop-carried v
 (`%v0`, then the body's next ones) are typed once for all iterations: a dim that changes
 between them is dynamic. The values the body yields after those (its scan outputs) are
 stacked along a new first axis: `%s` holds one row per iteration.
+
+    %s, %ys = graph.scan %s0, %xs {num_scan_inputs = 1 : i64,
+        scan_input_axes = array<i64: 0>, scan_input_directions = array<i64: 1>,
+        scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>}
+        : (tensor<3xf32>, tensor<?x3xf32>) -> (tensor<3xf32>, tensor<3x?xf32>) {
+    ^bb0(%s_in: tensor<3xf32>, %x: tensor<3xf32>):
+      %s_out = graph.add %s_in, %x : ...
+      graph.yield %s_out, %s_out : tensor<3xf32>, tensor<3xf32>
+    }
+
+runs its body once per slice of the scan inputs (the operands after the states) along
+their axes, the last slice first for a reversed one; the states are carried as a loop's
+are, and each row the body yields after them is stacked along its scan output's axis (the
+last iteration's first for a reversed one). `expand-scan` rewrites it as the graph.loop
+that ONNX's definition describes, before lowering.
 """
 
 from __future__ import annotations
@@ -32,12 +47,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    prop_def,
     region_def,
     traits_def,
     var_operand_def,
@@ -274,4 +290,120 @@ class LoopOp(IRDLOperation):
         return op
 
 
-__all__ = ["IfOp", "LoopOp", "YieldOp", "joined_type"]
+def _ints(attr: DenseArrayBase) -> list[int]:
+    return [int(v) for v in attr.get_values()]
+
+
+@irdl_op_definition
+class ScanOp(IRDLOperation):
+    """ONNX's Scan (opset 9 on): states carried over the slices of the scan inputs; the
+    results are the final states, then the scan outputs (module docstring)."""
+
+    name = "graph.scan"
+    ONNX_OP: ClassVar[str | None] = "Scan"
+    FOLDABLE: ClassVar[bool] = False
+    EXPANDED_BY: ClassVar[str] = "expand-scan"  # lowered as the graph.loop it makes
+    inputs = var_operand_def(TensorType)
+    outs = var_result_def(TensorType)
+    body = region_def("single_block")
+    num_scan_inputs = prop_def(IntegerAttr)
+    scan_input_axes = prop_def(DenseArrayBase)
+    scan_input_directions = prop_def(DenseArrayBase)
+    scan_output_axes = prop_def(DenseArrayBase)
+    scan_output_directions = prop_def(DenseArrayBase)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    @property
+    def states(self) -> int:
+        return len(self.inputs) - self.num_scan_inputs.value.data
+
+    def axes(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """The scan inputs' axes and directions, then the scan outputs'."""
+        return (_ints(self.scan_input_axes), _ints(self.scan_input_directions),
+                _ints(self.scan_output_axes), _ints(self.scan_output_directions))
+
+    def yielded(self) -> list[SSAValue]:
+        last = self.body.block.last_op
+        return list(last.values) if isinstance(last, YieldOp) else []
+
+    def verify_(self) -> None:
+        m = self.num_scan_inputs.value.data
+        n = len(self.inputs) - m
+        k = len(self.outs) - n
+        in_axes, in_dirs, out_axes, out_dirs = self.axes()
+        if not 0 < m <= len(self.inputs) or k < 0:
+            raise VerifyException(f"'graph.scan' has {len(self.inputs)} operands, "
+                                  f"{len(self.outs)} results and {m} scan inputs")
+        if (len(in_axes), len(in_dirs), len(out_axes), len(out_dirs)) != (m, m, k, k):
+            raise VerifyException("'graph.scan' needs an axis and a direction per scan input "
+                                  "and per scan output")
+        args = self.body.block.args
+        if len(args) != n + m:
+            raise VerifyException(f"'graph.scan': the body takes {len(args)} arguments for "
+                                  f"{n} states and {m} scan inputs")
+        for k_, (v, a, r) in enumerate(zip(self.inputs, args, self.outs, strict=False)):
+            if k_ >= n:
+                break
+            if a.type != r.type or not compatible(cast(TensorType, v.type),
+                                                  cast(TensorType, a.type)):
+                raise VerifyException(f"'graph.scan': state #{k_} is {v.type} initially, "
+                                      f"{a.type} in the body and {r.type} as a result")
+        for j, (v, a, ax) in enumerate(zip(self.inputs[n:], args[n:], in_axes, strict=True)):
+            t = cast(TensorType, v.type)
+            shape = t.get_shape()
+            if not 0 <= ax < len(shape):
+                raise VerifyException(f"'graph.scan': scan input #{j}'s axis {ax} is out of "
+                                      f"range for {t}")
+            if not compatible(TensorType(t.element_type, shape[:ax] + shape[ax + 1:]),
+                              cast(TensorType, a.type)):
+                raise VerifyException(f"'graph.scan': scan input #{j} ({t}) does not slice "
+                                      f"along axis {ax} into {a.type}")
+        if not isinstance(self.body.block.last_op, YieldOp):
+            raise VerifyException("'graph.scan': the body must end with graph.yield")
+        values = self.yielded()
+        if len(values) != len(self.outs):
+            raise VerifyException(f"'graph.scan': the body yields {len(values)} values for "
+                                  f"{len(self.outs)} results")
+        for j, (v, a) in enumerate(zip(values[:n], args[:n], strict=True)):
+            if not compatible(cast(TensorType, v.type), cast(TensorType, a.type)):
+                raise VerifyException(f"'graph.scan': the body's next state #{j} ({v.type}) "
+                                      f"does not fit {a.type}")
+        for j, (v, r, ax) in enumerate(zip(values[n:], self.outs[n:], out_axes, strict=True)):
+            rt = cast(TensorType, r.type)
+            shape = rt.get_shape()
+            if not 0 <= ax < len(shape) or not compatible(
+                    cast(TensorType, v.type),
+                    TensorType(rt.element_type, shape[:ax] + shape[ax + 1:])):
+                raise VerifyException(f"'graph.scan': scan output #{j}'s rows ({v.type}) do "
+                                      f"not stack along axis {ax} into {r.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_op_attributes(self.properties)
+        printer.print_string(" : (")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+        printer.print_string(") -> (")
+        printer.print_list([r.type for r in self.outs], printer.print_attribute)
+        printer.print_string(") ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScanOp:
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
+                                                     parser.parse_operand)
+        props = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        in_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
+                                                     parser.parse_type)
+        parser.parse_punctuation("->")
+        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        body = parser.parse_region()
+        if [v.type for v in operands] != in_types:
+            parser.raise_error(f"operands of types {[str(v.type) for v in operands]}, not "
+                               f"{[str(t) for t in in_types]}")
+        return cls.build(operands=[operands], result_types=[types], regions=[body],
+                         properties=props)
+
+
+__all__ = ["IfOp", "LoopOp", "ScanOp", "YieldOp", "joined_type"]

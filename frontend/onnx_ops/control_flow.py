@@ -23,7 +23,7 @@ VERSIONS = (1, 11, 13, 16, 19, 21, 23, 24, 25)
 OPS: dict[str, dict[int, Subgraphs]] = {
     "If": dict.fromkeys(VERSIONS, Subgraphs("If")),
     "Loop": dict.fromkeys(VERSIONS, Subgraphs("Loop")),
-    # Scan is a graph.loop with gathers before and transposes after it.
-    "Scan": dict.fromkeys((8, 9, 11, 16, 19, 21, 23, 24, 25),
-                          Subgraphs("Scan", built_from_other_ops=True)),
+    # Scan 8 (a batch axis first) is built as graph.loops; from 9 on it is graph.scan.
+    "Scan": {8: Subgraphs("Scan", built_from_other_ops=True),
+             **dict.fromkeys((9, 11, 16, 19, 21, 23, 24, 25), Subgraphs("Scan"))},
 }

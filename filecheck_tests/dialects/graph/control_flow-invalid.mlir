@@ -86,3 +86,39 @@ func.func @loop_rows(%n: tensor<i64>, %go: tensor<i1>, %x: tensor<2xf32>) {
   func.return
 }
 // CHECK: 'graph.loop': scan output #0's rows (tensor<2xf32>) do not stack into tensor<?x3xf32>
+
+// -----
+
+func.func @scan_slice(%s0: tensor<3xf32>, %xs: tensor<?x4xf32>) {
+  // expected-error @+1 {{'graph.scan': scan input #0 (tensor<?x4xf32>) does not slice along axis 0 into tensor<3xf32>}}
+  %s = graph.scan %s0, %xs {num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 0>, scan_input_directions = array<i64: 0>, scan_output_axes = array<i64>, scan_output_directions = array<i64>} : (tensor<3xf32>, tensor<?x4xf32>) -> (tensor<3xf32>) {
+  ^bb0(%state: tensor<3xf32>, %x: tensor<3xf32>):
+    graph.yield %state : tensor<3xf32>
+  }
+  func.return
+}
+// CHECK: 'graph.scan': scan input #0 (tensor<?x4xf32>) does not slice along axis 0 into tensor<3xf32>
+
+// -----
+
+func.func @scan_rows(%s0: tensor<3xf32>, %xs: tensor<?x3xf32>) {
+  // expected-error @+1 {{'graph.scan': scan output #0's rows (tensor<3xf32>) do not stack along axis 0 into tensor<?x4xf32>}}
+  %s, %r = graph.scan %s0, %xs {num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 0>, scan_input_directions = array<i64: 0>, scan_output_axes = array<i64: 0>, scan_output_directions = array<i64: 0>} : (tensor<3xf32>, tensor<?x3xf32>) -> (tensor<3xf32>, tensor<?x4xf32>) {
+  ^bb0(%state: tensor<3xf32>, %x: tensor<3xf32>):
+    graph.yield %state, %x : tensor<3xf32>, tensor<3xf32>
+  }
+  func.return
+}
+// CHECK: 'graph.scan': scan output #0's rows (tensor<3xf32>) do not stack along axis 0 into tensor<?x4xf32>
+
+// -----
+
+func.func @scan_axes(%s0: tensor<3xf32>, %xs: tensor<?x3xf32>) {
+  // expected-error @+1 {{'graph.scan' needs an axis and a direction per scan input and per scan output}}
+  %s = graph.scan %s0, %xs {num_scan_inputs = 1 : i64, scan_input_axes = array<i64>, scan_input_directions = array<i64: 0>, scan_output_axes = array<i64>, scan_output_directions = array<i64>} : (tensor<3xf32>, tensor<?x3xf32>) -> (tensor<3xf32>) {
+  ^bb0(%state: tensor<3xf32>, %x: tensor<3xf32>):
+    graph.yield %state : tensor<3xf32>
+  }
+  func.return
+}
+// CHECK: 'graph.scan' needs an axis and a direction per scan input and per scan output

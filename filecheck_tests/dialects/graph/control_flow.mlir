@@ -1,7 +1,8 @@
-// graph.if and graph.loop parse, verify, print and round-trip. graph.if's branches read the
+// graph.if, graph.loop and graph.scan parse, verify, print and round-trip. graph.if's branches read the
 // function's values directly, and a dim the branches disagree on is dynamic in the result;
 // graph.loop's body takes the iteration number, the condition and the carried values, and
-// yields the next condition, the next carried values and one row per scan output.
+// yields the next condition, the next carried values and one row per scan output;
+// graph.scan's takes the states and one slice of each scan input.
 // RUN: infer-opt %s | filecheck %s
 // RUN: infer-opt %s | infer-opt | filecheck %s
 // RUN: infer-opt %s --print-op-generic | infer-opt | filecheck %s
@@ -25,6 +26,15 @@ builtin.module {
     }
     func.return %s, %rows : tensor<3xf32>, tensor<?x3xf32>
   }
+  func.func @reversed_scan(%s0: tensor<3xf32>, %xs: tensor<?x3xf32>, %ys: tensor<3x?xf32>) -> (tensor<3xf32>, tensor<3x?xf32>) {
+    %s, %rows = graph.scan %s0, %xs, %ys {num_scan_inputs = 2 : i64, scan_input_axes = array<i64: 0, 1>, scan_input_directions = array<i64: 1, 0>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 1>} : (tensor<3xf32>, tensor<?x3xf32>, tensor<3x?xf32>) -> (tensor<3xf32>, tensor<3x?xf32>) {
+    ^bb0(%state: tensor<3xf32>, %x: tensor<3xf32>, %y: tensor<3xf32>):
+      %next = graph.add %state, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %row = graph.mul %next, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      graph.yield %next, %row : tensor<3xf32>, tensor<3xf32>
+    }
+    func.return %s, %rows : tensor<3xf32>, tensor<3x?xf32>
+  }
 }
 
 // CHECK-LABEL: func.func @branches
@@ -44,3 +54,12 @@ builtin.module {
 // CHECK-NEXT:      graph.yield %c, %next, %next : tensor<i1>, tensor<3xf32>, tensor<3xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %s, %rows : tensor<3xf32>, tensor<?x3xf32>
+
+// CHECK-LABEL: func.func @reversed_scan
+// CHECK-NEXT:    %s, %rows = graph.scan %s0, %xs, %ys {num_scan_inputs = 2 : i64, scan_input_axes = array<i64: 0, 1>, scan_input_directions = array<i64: 1, 0>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 1>} : (tensor<3xf32>, tensor<?x3xf32>, tensor<3x?xf32>) -> (tensor<3xf32>, tensor<3x?xf32>) {
+// CHECK-NEXT:    ^bb0(%state: tensor<3xf32>, %x: tensor<3xf32>, %y: tensor<3xf32>):
+// CHECK-NEXT:      %next = graph.add %state, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NEXT:      %row = graph.mul %next, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NEXT:      graph.yield %next, %row : tensor<3xf32>, tensor<3xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %s, %rows : tensor<3xf32>, tensor<3x?xf32>
