@@ -387,3 +387,23 @@ def test_elementwise_chain_one_loop_nest():
     run_passes(module, make_context(), LOWER_TO_LOOPS)
     names = Counter(op.name for op in module.walk())
     assert names["memref.alloc"] == 1 and names["scf.for"] == 1
+
+
+# ---------------------------------------------------------------------------------------
+# ConvTranspose whose kernel is its stride → conv 1x1 + DepthToSpace
+
+
+@pytest.mark.parametrize(("k", "bias"), [(2, True), (3, False), (1, True)])
+def test_conv_transpose_with_kernel_stride_is_a_conv(k: int, bias: bool) -> None:
+    nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"] if bias else ["x", "w"], ["y"],
+                              strides=[k, k])]
+    inits = [_init("w", (3, 5, k, k))] + ([_init("b", (5,))] if bias else [])
+    model = make_model(nodes, [("x", F, ["N", 3, "H", "W"])], [_out()], inits)
+    expected = {"graph.conv": 1} if k == 1 else {"graph.conv": 1, "graph.depth_to_space": 1}
+    _check_batches(model, [_x(1, 3, 4, 5), _x(2, 3, 3, 3)], expected)
+
+
+def test_overlapping_conv_transpose_stays() -> None:
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], strides=[2, 2])]
+    model = make_model(nodes, [("x", F, ["N", 3, "H", "W"])], [_out()], [_init("w", (3, 5, 3, 3))])
+    _check_batches(model, [_x(1, 3, 4, 5)], {"graph.conv_transpose": 1})

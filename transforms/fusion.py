@@ -426,6 +426,46 @@ class FoldPadIntoPool(RewritePattern):
 
 
 # ---------------------------------------------------------------------------------------
+# ConvTranspose whose taps do not overlap → conv 1x1 + DepthToSpace
+# ---------------------------------------------------------------------------------------
+
+
+class ConvTransposeAsConv(RewritePattern):
+    """A 2-D ConvTranspose whose k×k kernel is its stride (no pads, dilation or groups: the
+    usual 2× upsampling) writes each output once:
+        y[n, m, h·k + i, w·k + j] = B[m] + Σ_c x[n, c, h, w] · W[c, m, i, j]
+                                  = DepthToSpace_CRD(conv1x1(x, W', B'), k)
+    with W'[m·k² + i·k + j, c] = W[c, m, i, j] and B' = B repeated k² times: one dense conv
+    (the conv kernels, blocked at level 3) and a copy, for a gather over every tap."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.ConvTransposeOp, rewriter: PatternRewriter) -> None:
+        w = G.constant_value(op.W)
+        if w is None or w.ndim != 4 or cast(TensorType, op.X.type).get_num_dims() != 4:
+            return
+        strides, dilations, pads, group = G.ConvTransposeOp.attrs(op.properties, 2)
+        k = w.shape[2]
+        if (group != 1 or w.shape[3] != k or strides != [k, k] or dilations != [1, 1]
+                or any(pads)):
+            return
+        c, m = w.shape[0], w.shape[1]
+        b = G.constant_value(op.B[0]) if op.B else np.zeros(m, w.dtype)
+        if b is None:
+            return
+        dtype = G.numpy_dtype(cast(TensorType, op.W.type).element_type)
+        wv = _constant(rewriter, w.transpose(1, 2, 3, 0).reshape(m * k * k, c, 1, 1), dtype, op)
+        bv = _constant(rewriter, np.repeat(b.reshape(-1), k * k), dtype, op)
+        conv = G.ConvOp.make([op.X, wv, bv], {})
+        if k == 1:
+            rewriter.replace(op, conv)
+            return
+        moved = G.DepthToSpaceOp.make([conv.results[0]], {"blocksize": G.int_attr(k),
+                                                         "mode": StringAttr("CRD")},
+                                      [op.Y.type])
+        rewriter.replace(op, [conv, moved])
+
+
+# ---------------------------------------------------------------------------------------
 # Entry points
 # ---------------------------------------------------------------------------------------
 
@@ -444,6 +484,7 @@ def patterns(level: int) -> list[RewritePattern]:
         MatMulAddToGemm(),
         FoldBiasIntoGemm(),
         FuseActivation(),
+        ConvTransposeAsConv(),
     ]
 
 
