@@ -277,7 +277,17 @@ class InferenceSession:
         return [_node_arg(s) for s in self._model.inputs]
 
     def get_outputs(self) -> list[NodeArg]:
-        return [_node_arg(s) for s in self._model.outputs]
+        """One per output, a sequence's as onnxruntime types it: `seq(tensor(float))`."""
+        tensors = {s.name: s for s in self._model.outputs}
+        sequences = {q.name: q for q in self._model.sequences}
+        args = []
+        for name in self._model.output_names:
+            if name in sequences:
+                inner = _node_arg(TensorSpec(name, sequences[name].dtype, ()))
+                args.append(NodeArg(name, [], f"seq({inner.type})"))
+            else:
+                args.append(_node_arg(tensors[name]))
+        return args
 
     def get_overridable_initializers(self) -> list[NodeArg]:
         """Always empty: initializers are compiled in as constants."""

@@ -454,17 +454,28 @@ class _Importer(SubgraphImport, SequenceImport):
         for i, (node, fn) in enumerate(zip(self.graph.node, self.variants, strict=True)):
             self._node(i, node, fn, self.opset)
 
-        for o in self.graph.output:
-            if not isinstance(self.values.get(o.name), SSAValue | None):
-                raise UnsupportedError(f"graph output '{o.name}' is "
-                                       f"{kind_of(self.values[o.name])}: infer returns tensors")
-        results = [self._value(o.name, "graph output") for o in self.graph.output]
+        results: list[SSAValue] = []
         res_attrs = []
-        for o, r in zip(self.graph.output, results, strict=True):
+        sequences: dict[str, Attribute] = {}
+        for at, o in enumerate(self.graph.output):
+            value = self.values.get(o.name)
+            if isinstance(value, StaticSequence):  # its tensors, each a result of its name
+                results += value.elements
+                res_attrs += [DictionaryAttr({NAME_ATTR: StringAttr(o.name)})
+                              for _ in value.elements]
+                sequences[o.name] = DictionaryAttr({
+                    "at": G.int_attr(at), "count": G.int_attr(len(value.elements)),
+                    "element": value.element})
+                continue
+            if isinstance(value, StaticOptional):
+                raise UnsupportedError(f"graph output '{o.name}' is an optional: infer returns "
+                                       "tensors and sequences")
+            r = self._value(o.name, "graph output")
             params = self._check_output(o, cast(TensorType, r.type))
             attrs = {NAME_ATTR: StringAttr(o.name)}
             if any(params):
                 attrs[DIMS_ATTR] = ArrayAttr([StringAttr(p) for p in params])
+            results.append(r)
             res_attrs.append(DictionaryAttr(attrs))
         self.block.add_op(ReturnOp(*results))
         func = FuncOp(
@@ -474,6 +485,8 @@ class _Importer(SubgraphImport, SequenceImport):
             arg_attrs=ArrayAttr(arg_attrs),
             res_attrs=ArrayAttr(res_attrs),
         )
+        if sequences:
+            func.attributes[G.SEQUENCES_ATTR] = DictionaryAttr(sequences)
         return ModuleOp([func])
 
     def _value(self, name: str, what: str) -> SSAValue:

@@ -7,9 +7,11 @@ and an optional is one that holds a tensor or sequence, or holds nothing
 and only those that make or read tensors add graph ops (SplitToSequence a Split,
 ConcatFromSequence a Concat). What would need a sequence whose length or members are
 known only at run time is refused at import with the reason: a position computed at
-run time, a SplitToSequence chunk size computed at run time, a sequence graph input or
-output, a sequence carried by a Loop or yielded by an If whose condition is computed at
-run time.
+run time, a SplitToSequence chunk size computed at run time, a sequence graph input, a
+sequence carried by a Loop, branches of an If on a run-time condition that give sequences
+of different lengths, an optional graph input or output. A sequence graph output is its
+tensors, each a result of the function (the runtime returns them as a list); so is a
+sequence out of an If on a run-time condition, whose branches give as many tensors.
 """
 
 from __future__ import annotations

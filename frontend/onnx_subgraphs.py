@@ -135,18 +135,20 @@ class SubgraphImport:
 
     def _in_scope(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
                   which: str, block: Block, names: dict[str, SSAValue],
-                  subgraph: onnx.GraphProto) -> list[SSAValue]:
+                  subgraph: onnx.GraphProto, sequences: bool = False) -> list[SSAValue]:
         """Import `subgraph`'s nodes into `block`, its inputs bound to `names`; its
-        outputs. The values it defines (constants it materializes too) are its own."""
+        outputs (sequences among them only if `sequences`). The values it defines
+        (constants it materializes too) are its own."""
         saved_block, saved_values = self.block, self.values
         self.block, self.values = block, {**saved_values, **names}
         try:
             outs = self._import_subgraph(subgraph, opset, which)
             for o, v in zip(subgraph.output, outs, strict=True):
-                if not isinstance(v, SSAValue):
-                    raise UnsupportedError(f"output '{o.name}' is {kind_of(v)}, which a "
-                                           "region (an If on a condition computed at run "
-                                           "time, a Loop body) cannot give")
+                if not (isinstance(v, SSAValue)
+                        or sequences and isinstance(v, StaticSequence)):
+                    raise UnsupportedError(f"output '{o.name}' is {kind_of(v)}, which "
+                                           f"{'an If' if sequences else 'a Loop body'} "
+                                           "cannot give here")
             return cast(list[SSAValue], outs)
         except InferError as e:
             raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
@@ -189,9 +191,28 @@ class SubgraphImport:
             except InferError as e:
                 raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
             blocks.append(Block())
-            yielded.append(self._in_scope(index, node, opset, which, blocks[-1], {}, branch))
-        types = []
+            yielded.append(self._in_scope(index, node, opset, which, blocks[-1], {}, branch,
+                                          sequences=True))
+        # A sequence output is its tensors, one result each: the branches' sequences must
+        # have one length.
+        lengths: list[int | None] = []
         for k, (a, b) in enumerate(zip(*yielded, strict=True)):
+            kinds = {isinstance(a, StaticSequence), isinstance(b, StaticSequence)}
+            if kinds == {False}:
+                lengths.append(None)
+                continue
+            if kinds == {True, False} or a.element != b.element:
+                raise self._error(node, index, opset, f"output #{k}: the branches give "
+                                  f"{kind_of(a)} and {kind_of(b)}", InvalidModelError)
+            if len(a.elements) != len(b.elements):
+                raise self._error(node, index, opset, f"output #{k}: the branches give "
+                                  f"{kind_of(a)} and {kind_of(b)}, a length known only at "
+                                  "run time", UnsupportedError)
+            lengths.append(len(a.elements))
+        flat = [[t for v in outs for t in (v.elements if isinstance(v, StaticSequence)
+                                            else [v])] for outs in yielded]
+        types = []
+        for k, (a, b) in enumerate(zip(*flat, strict=True)):
             joined = G.joined_type([a.type, b.type])
             if joined is None:
                 error = (InvalidModelError if cast(TensorType, a.type).element_type
@@ -199,10 +220,21 @@ class SubgraphImport:
                 raise self._error(node, index, opset, f"output #{k}: the branches give "
                                   f"{a.type} and {b.type}", error)
             types.append(joined)
-        for block, outs in zip(blocks, yielded, strict=True):
+        for block, outs in zip(blocks, flat, strict=True):
             block.add_op(G.YieldOp(outs))
         op = G.IfOp(cond, types, *blocks)
-        self._add_with_results(op, node)
+        if node.name:
+            op.location = NameLoc(StringAttr(node.name), NoneAttr())
+        self.block.add_op(op)
+        results: list[SSAValue | StaticSequence] = []
+        rest = list(op.results)
+        for n, a in zip(lengths, yielded[0], strict=True):
+            if n is None:
+                results.append(rest.pop(0))
+            else:
+                results.append(StaticSequence(tuple(rest[:n]), cast(StaticSequence, a).element))
+                del rest[:n]
+        self._name_results(node, results)
 
     @staticmethod
     def _branch(node: onnx.NodeProto, which: str) -> onnx.GraphProto:

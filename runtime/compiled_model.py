@@ -9,7 +9,13 @@ from xdsl.dialects.builtin import ModuleOp
 
 from infer.dialects.graph.types import NARROW_TYPES
 from infer.runtime.checks import EntryChecks
-from infer.runtime.signature import TensorSpec, check_feeds, read_signature
+from infer.runtime.signature import (
+    SequenceSpec,
+    TensorSpec,
+    check_feeds,
+    read_sequences,
+    read_signature,
+)
 
 Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 
@@ -17,11 +23,13 @@ Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 class CompiledModel:
     """A model compiled to native code for this CPU.
 
-    `run({name: array}) -> {name: array}`; inputs are checked (names, dtypes, ranks, static
-    dims, equal sizes for equal dim names) before any native code runs, and passed without
-    copies when they are C-contiguous. What depends on their run-time sizes and values
-    (dims that must agree between inputs, index values) the native code checks before
-    each op: a failed check is a `ShapeError` naming the op and the shapes.
+    `run({name: array}) -> {name: array}` (a list of arrays for a sequence output, in
+    `sequences`, whose tensors are results of its name); inputs are checked (names,
+    dtypes, ranks, static dims, equal sizes for equal dim names) before any native code
+    runs, and passed without copies when they are C-contiguous. What depends on their
+    run-time sizes and values (dims that must agree between inputs, index values) the
+    native code checks before each op: a failed check is a `ShapeError` naming the op and
+    the shapes.
     """
 
     def __init__(
@@ -31,9 +39,11 @@ class CompiledModel:
         entry: Entry,
         keepalive: object,
         checks: EntryChecks | None = None,
+        sequences: list[SequenceSpec] | None = None,
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
+        self.sequences = sequences or []
         self._entry = entry
         self._checks = checks
         self._keepalive = keepalive  # the JIT engine and weight buffers the code points into
@@ -44,9 +54,15 @@ class CompiledModel:
 
     @property
     def output_names(self) -> list[str]:
-        return [s.name for s in self.outputs]
+        """The model's outputs in order, a sequence once (its tensors share its name)."""
+        names = list(dict.fromkeys(s.name for s in self.outputs))
+        for q in self.sequences:  # by place: an empty one has no tensor to show it
+            if q.name not in names:
+                names.insert(q.at, q.name)
+        return names
 
-    def run(self, feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    def run(self, feeds: Mapping[str, np.ndarray]
+            ) -> dict[str, np.ndarray | list[np.ndarray]]:
         arrays = [_storage_view(a) for a in check_feeds(self.inputs, feeds)]
         if self._checks is None:
             results = self._entry(arrays)
@@ -54,7 +70,16 @@ class CompiledModel:
             status = self._checks.status()
             results = self._entry([*arrays, status])
             self._checks.raise_failed(status)  # the empty results are dropped
-        return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
+        if not self.sequences:
+            return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
+        out: dict[str, np.ndarray | list[np.ndarray]] = {q.name: [] for q in self.sequences}
+        for s, r in zip(self.outputs, results, strict=True):
+            seq = out.get(s.name)
+            if isinstance(seq, list):
+                seq.append(r.view(s.dtype))
+            else:
+                out[s.name] = r.view(s.dtype)
+        return {n: out[n] for n in self.output_names}
 
 
 def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
@@ -65,7 +90,7 @@ def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
     inputs, outputs = read_signature(module, entry)
     jit = JitModule(module)
     return CompiledModel(inputs, outputs, jit.get_entry(entry), jit,
-                         EntryChecks.read(module, entry))
+                         EntryChecks.read(module, entry), read_sequences(module, entry))
 
 
 _NARROW_DTYPES = frozenset(NARROW_TYPES.values())

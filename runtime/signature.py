@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -11,6 +12,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     ContainerType,
     DictionaryAttr,
+    IntegerAttr,
     ModuleOp,
     ShapedType,
     StringAttr,
@@ -35,6 +37,16 @@ class TensorSpec:
     def describe(self) -> str:
         dims = ", ".join("?" if d is None else str(d) for d in self.shape)
         return f"{self.dtype}[{dims}]"
+
+
+@dataclass(frozen=True)
+class SequenceSpec:
+    """A sequence output: its place among the model's outputs, length and element type."""
+
+    name: str
+    at: int
+    count: int
+    dtype: np.dtype
 
 
 def _spec(d: DictionaryAttr) -> TensorSpec:
@@ -67,6 +79,22 @@ def read_signature(
     inputs, outputs = sig.data["inputs"], sig.data["outputs"]
     assert isinstance(inputs, ArrayAttr) and isinstance(outputs, ArrayAttr)
     return [_spec(d) for d in inputs.data], [_spec(d) for d in outputs.data]
+
+
+def read_sequences(module: ModuleOp, entry: str = "main") -> list[SequenceSpec]:
+    """The sequence outputs of function `entry` (see `record-signature`), by place."""
+    sig = cast(DictionaryAttr, cast(DictionaryAttr, module.attributes[MODEL_SIGNATURE_ATTR])
+               .data[entry])
+    found = sig.data.get("sequences")
+    if not isinstance(found, DictionaryAttr):
+        return []
+    specs = []
+    for name, d in found.data.items():
+        entries = cast(DictionaryAttr, d).data
+        specs.append(SequenceSpec(name, cast(IntegerAttr, entries["at"]).value.data,
+                                  cast(IntegerAttr, entries["count"]).value.data,
+                                  numpy_dtype(entries["element"])))
+    return sorted(specs, key=lambda q: q.at)
 
 
 def check_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np.ndarray]:

@@ -10,7 +10,7 @@ from onnx import helper, numpy_helper
 
 import infer
 
-from .helpers import check_against_onnxruntime, make_model
+from .helpers import check_against_onnxruntime, make_model, run_onnxruntime
 
 F, I64 = TP.FLOAT, TP.INT64
 R = np.random.default_rng(0)
@@ -87,10 +87,40 @@ def test_a_position_computed_at_run_time_is_refused() -> None:
              match=r"'SequenceAt' \(node 'at', opset 18\): a position computed at run time")
 
 
-def test_sequence_graph_inputs_and_outputs_are_refused() -> None:
-    _refused([helper.make_node("SequenceConstruct", ["x"], ["s"])], [("x", F, [2])],
-             [("s", F, [2])], match="graph output 's' is a sequence of 1 tensor: infer "
-             "returns tensors")
+def _same_as_onnxruntime(model, feeds) -> None:
+    """Every output, a sequence's tensors one by one, equals onnxruntime's."""
+    ours = list(infer.compile(model).run(feeds).values())
+    theirs = run_onnxruntime(model, feeds)
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs, strict=True):
+        assert isinstance(a, list) == isinstance(b, list)
+        for x, y in zip(a, b, strict=True) if isinstance(a, list) else [(a, b)]:
+            np.testing.assert_array_equal(x, y)
+
+
+def test_sequence_graph_outputs_are_lists() -> None:
+    nodes = [helper.make_node("SplitToSequence", ["x", "sizes"], ["parts"], axis=1),
+             helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("SequenceEmpty", [], ["none"]),
+             helper.make_node("SplitToSequence", ["x"], ["rows"], keepdims=0)]
+    graph = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("x", F, [2, 5]),
+                     helper.make_tensor_value_info("sizes", I64, [2])],
+        [helper.make_tensor_sequence_value_info("parts", F, None),
+         helper.make_tensor_value_info("r", F, [2, 5]),
+         helper.make_tensor_sequence_value_info("none", F, None),
+         helper.make_tensor_sequence_value_info("rows", F, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    _same_as_onnxruntime(model, {"x": R.standard_normal((2, 5)).astype(np.float32),
+                                 "sizes": np.array([2, 3], np.int64)})
+    session = infer.InferenceSession(model.SerializeToString())
+    assert [(a.name, a.type) for a in session.get_outputs()] == [
+        ("parts", "seq(tensor(float))"), ("r", "tensor(float)"), ("none", "seq(tensor(float))"),
+        ("rows", "seq(tensor(float))")]
+
+
+def test_sequence_graph_inputs_and_optional_outputs_are_refused() -> None:
     graph = helper.make_graph([helper.make_node("SequenceLength", ["s"], ["n"])], "g",
                               [helper.make_tensor_sequence_value_info("s", F, [2])],
                               [helper.make_tensor_value_info("n", I64, [])])
@@ -98,16 +128,31 @@ def test_sequence_graph_inputs_and_outputs_are_refused() -> None:
     with pytest.raises(infer.UnsupportedError, match="graph input 's' is a sequence: infer "
                        "takes sequences and optionals made inside the model"):
         infer.compile(model)
+    _refused([helper.make_node("Optional", ["x"], ["o"])], [("x", F, [2])], [("o", F, [2])],
+             match="graph output 'o' is an optional: infer returns tensors and sequences")
 
 
-def test_a_sequence_out_of_a_run_time_if_is_refused() -> None:
-    branch = helper.make_graph([helper.make_node("SequenceConstruct", ["x"], ["s"])], "b", [],
-                               [helper.make_tensor_sequence_value_info("s", F, None)])
-    _refused([helper.make_node("If", ["c"], ["seq"], then_branch=branch, else_branch=branch,
-                               name="branch"),
-              helper.make_node("ConcatFromSequence", ["seq"], ["y"], axis=0)],
-             [("c", TP.BOOL, []), ("x", F, [3])], [("y", F, [3])],
-             match=r"then_branch: output 's' is a sequence of 1 tensor, which a region")
+def _branch_of(*names: str) -> object:
+    return helper.make_graph([helper.make_node("SequenceConstruct", list(names), ["s"])], "b",
+                             [], [helper.make_tensor_sequence_value_info("s", F, None)])
+
+
+def test_sequences_out_of_a_run_time_if() -> None:
+    """Branches whose sequences have one length: a result per tensor."""
+    nodes = [helper.make_node("If", ["c"], ["seq"], then_branch=_branch_of("x", "y"),
+                              else_branch=_branch_of("y", "x")),
+             helper.make_node("ConcatFromSequence", ["seq"], ["z"], axis=0)]
+    model = make_model(nodes, [("c", TP.BOOL, []), ("x", F, [3]), ("y", F, [3])],
+                       [("z", F, [6])], opset=18)
+    for c in (True, False):
+        check_against_onnxruntime(model, {"c": np.array(c), "x": R.standard_normal(3).astype(
+            np.float32), "y": R.standard_normal(3).astype(np.float32)})
+    _refused([helper.make_node("If", ["c"], ["seq"], then_branch=_branch_of("x"),
+                               else_branch=_branch_of("x", "x"), name="branch"),
+              helper.make_node("ConcatFromSequence", ["seq"], ["z"], axis=0)],
+             [("c", TP.BOOL, []), ("x", F, [3])], [("z", F, [None])],
+             match=r"output #0: the branches give a sequence of 1 tensor and a sequence of 2 "
+             "tensors, a length known only at run time")
 
 
 def test_getting_the_element_of_an_empty_optional_is_refused() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -165,6 +165,17 @@ def _report(title: str, outputs: Mapping[str, np.ndarray], refs: Sequence[np.nda
     return ok
 
 
+def _flat(named: Iterable[tuple[str, object]]) -> dict[str, np.ndarray]:
+    """Outputs by name, each sequence's tensors as `name[k]`."""
+    out: dict[str, np.ndarray] = {}
+    for name, value in named:
+        if isinstance(value, list):
+            out.update((f"{name}[{k}]", np.asarray(a)) for k, a in enumerate(value))
+        else:
+            out[name] = np.asarray(value)
+    return out
+
+
 def _bench(fns: dict[str, Callable[[], object]], reps: int) -> dict[str, np.ndarray]:
     """Times every function `reps` times, interleaved so that both see the same machine
     state, after one warm-up call each; times in ms."""
@@ -212,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     # Stage times with -v; otherwise a status line while compiling on a terminal.
     compiled = infer.compile(model, opt_level=args.opt_level, verbose=args.verbose or None)
     compile_s = time.perf_counter() - t0
-    outputs = compiled.run(feeds)
+    outputs = _flat(compiled.run(feeds).items())
     print(f"compiled {args.model} at opt level {args.opt_level} in {compile_s:.2f} s")
     print("outputs:")
     for name, a in outputs.items():
@@ -234,7 +245,8 @@ def run(args: argparse.Namespace) -> int:
         sess = ort.InferenceSession(
             model.SerializeToString(), so, providers=["CPUExecutionProvider"]
         )
-        ort_out = sess.run(None, feeds)
+        ort_out = list(_flat(zip(compiled.output_names, sess.run(None, feeds),
+                                 strict=True)).values())
         ok &= _report(f"against onnxruntime {ort.__version__}", outputs, ort_out,
                       args.rtol, args.atol)  # fmt: skip
 

@@ -159,6 +159,10 @@ def get_ints(op: Operation | Mapping[str, Attribute], name: str) -> list[int] | 
 # name of each input and output, and the names of its dims (`dim_param`, "" if none).
 NAME_ATTR = "graph.name"
 DIMS_ATTR = "graph.dims"
+# On a function: its sequence outputs, {name: {at, count, element}} (their place among the
+# model's outputs, their length and element type); each element is a result whose
+# NAME_ATTR is the sequence's name.
+SEQUENCES_ATTR = "graph.sequences"
 # The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
 # symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
 ANONYMOUS_DIM = "?"
@@ -167,6 +171,7 @@ ANONYMOUS_DIM = "?"
 __all__ = [
     "NAME_ATTR",
     "DIMS_ATTR",
+    "SEQUENCES_ATTR",
     "ANONYMOUS_DIM",
     "FLOAT_TYPES",
     "SMALL_FLOAT_TYPES",
