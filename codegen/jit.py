@@ -95,19 +95,22 @@ class JitModule:
         cfunc = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
         inputs = list(signature.inputs.data)
         outputs = list(signature.outputs.data)
+        # Read once, not per call: each input's and result's numpy dtype and rank.
+        in_specs = [_spec(t) for t in inputs]
+        out_specs = [_spec(t) for t in outputs]
         engine_owner = self  # the entry keeps the engine (and so its code) alive
 
         def call(args: Sequence[np.ndarray]) -> list[np.ndarray]:
             assert len(args) == len(inputs), f"{name} takes {len(inputs)} inputs"
             arrays = [_conform(a, t) for a, t in zip(args, inputs, strict=True)]
-            keep = [_marshal_input(a, t) for a, t in zip(arrays, inputs, strict=True)]
-            slots = [_result_slot(t) for t in outputs]
+            keep = [_marshal_input(a, spec) for a, spec in zip(arrays, in_specs, strict=True)]
+            slots = [_result_slot(spec) for spec in out_specs]
             pointers = [k.ctypes.data for k in keep] + [s.ctypes.data for s in slots]
             packed = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
             cfunc(ctypes.addressof(packed))
             assert engine_owner is not None
             owned = {int(a.ctypes.data) for a in arrays if isinstance(a, np.ndarray)}
-            return _wrap_results(slots, outputs, owned)
+            return _wrap_results(slots, out_specs, owned)
 
         return call
 
@@ -119,22 +122,30 @@ def _conform(value: np.ndarray, typ: Attribute) -> np.ndarray:
     return value
 
 
-def _marshal_input(value: np.ndarray, typ: Attribute) -> np.ndarray:
+def _spec(typ: Attribute) -> tuple[np.dtype, int | None]:
+    """(numpy dtype, rank) of a memref argument or result; rank None for a scalar."""
+    if isinstance(typ, MemRefType):
+        return numpy_dtype(typ.get_element_type()), typ.get_num_dims()
+    return numpy_dtype(typ), None
+
+
+def _marshal_input(value: np.ndarray, spec: tuple[np.dtype, int | None]) -> np.ndarray:
     """A descriptor (int64 array) for a memref input, a 0-d array for a scalar."""
-    if not isinstance(typ, MemRefType):
-        return np.array(value, dtype=numpy_dtype(typ))
-    dtype = numpy_dtype(typ.get_element_type())
+    dtype, rank = spec
+    if rank is None:
+        return np.array(value, dtype=dtype)
     assert value.dtype == dtype, f"expected {dtype}, got {value.dtype}"
-    assert value.ndim == typ.get_num_dims(), f"expected rank {typ.get_num_dims()}"
+    assert value.ndim == rank, f"expected rank {rank}"
     ptr = value.ctypes.data
     strides = [s // value.itemsize for s in value.strides]
     return np.array([ptr, ptr, 0, *value.shape, *strides], dtype=np.int64)
 
 
-def _result_slot(typ: Attribute) -> np.ndarray:
-    if isinstance(typ, MemRefType):
-        return np.zeros(3 + 2 * typ.get_num_dims(), dtype=np.int64)
-    return np.zeros((), dtype=numpy_dtype(typ))
+def _result_slot(spec: tuple[np.dtype, int | None]) -> np.ndarray:
+    dtype, rank = spec
+    if rank is not None:
+        return np.zeros(3 + 2 * rank, dtype=np.int64)
+    return np.zeros((), dtype=dtype)
 
 
 class _Allocation:
@@ -145,18 +156,16 @@ class _Allocation:
 
 
 def _wrap_results(
-    slots: list[np.ndarray], types: list[Attribute], inputs: set[int]
+    slots: list[np.ndarray], specs: list[tuple[np.dtype, int | None]], inputs: set[int]
 ) -> list[np.ndarray]:
     allocations: dict[int, _Allocation] = {}  # one free per allocation, however many views
     out = []
-    for slot, typ in zip(slots, types, strict=True):
-        if not isinstance(typ, MemRefType):
+    for slot, (dtype, rank) in zip(slots, specs, strict=True):
+        if rank is None:
             out.append(slot)
             continue
-        rank = typ.get_num_dims()
         allocated, aligned, offset = (int(v) for v in slot[:3])
         shape = [int(v) for v in slot[3 : 3 + rank]]
-        dtype = numpy_dtype(typ.get_element_type())
         strides = [int(v) * dtype.itemsize for v in slot[3 + rank :]]
         last = sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
         extent = 0 if 0 in shape else last + dtype.itemsize
