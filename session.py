@@ -277,16 +277,19 @@ class InferenceSession:
         return [_node_arg(s) for s in self._model.inputs]
 
     def get_outputs(self) -> list[NodeArg]:
-        """One per output, a sequence's as onnxruntime types it: `seq(tensor(float))`."""
+        """One per output, a sequence's or optional's typed as onnxruntime types it:
+        `seq(tensor(float))`, `optional(tensor(float))`."""
         tensors = {s.name: s for s in self._model.outputs}
-        sequences = {q.name: q for q in self._model.sequences}
+        structured = {q.name: q for q in self._model.structured}
         args = []
         for name in self._model.output_names:
-            if name in sequences:
-                inner = _node_arg(TensorSpec(name, sequences[name].dtype, ()))
-                args.append(NodeArg(name, [], f"seq({inner.type})"))
-            else:
+            q = structured.get(name)
+            if q is None:
                 args.append(_node_arg(tensors[name]))
+                continue
+            kind = _node_arg(TensorSpec(name, q.dtype, ())).type
+            kind = f"seq({kind})" if q.sequence else kind
+            args.append(NodeArg(name, [], f"optional({kind})" if q.optional else kind))
         return args
 
     def get_overridable_initializers(self) -> list[NodeArg]:

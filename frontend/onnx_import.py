@@ -456,20 +456,19 @@ class _Importer(SubgraphImport, SequenceImport):
 
         results: list[SSAValue] = []
         res_attrs = []
-        sequences: dict[str, Attribute] = {}
+        structured: dict[str, Attribute] = {}
         for at, o in enumerate(self.graph.output):
             value = self.values.get(o.name)
-            if isinstance(value, StaticSequence):  # its tensors, each a result of its name
-                results += value.elements
-                res_attrs += [DictionaryAttr({NAME_ATTR: StringAttr(o.name)})
-                              for _ in value.elements]
-                sequences[o.name] = DictionaryAttr({
-                    "at": G.int_attr(at), "count": G.int_attr(len(value.elements)),
-                    "element": value.element})
+            if isinstance(value, StaticSequence | StaticOptional):
+                tensors, element, sequence = self._structured_output(o, value)
+                results += tensors
+                res_attrs += [DictionaryAttr({NAME_ATTR: StringAttr(o.name)}) for _ in tensors]
+                optional = isinstance(value, StaticOptional)
+                structured[o.name] = DictionaryAttr({
+                    "at": G.int_attr(at), "count": G.int_attr(len(tensors) - optional),
+                    "element": element, "sequence": G.int_attr(sequence),
+                    "optional": G.int_attr(optional)})
                 continue
-            if isinstance(value, StaticOptional):
-                raise UnsupportedError(f"graph output '{o.name}' is an optional: infer returns "
-                                       "tensors and sequences")
             r = self._value(o.name, "graph output")
             params = self._check_output(o, cast(TensorType, r.type))
             attrs = {NAME_ATTR: StringAttr(o.name)}
@@ -485,9 +484,31 @@ class _Importer(SubgraphImport, SequenceImport):
             arg_attrs=ArrayAttr(arg_attrs),
             res_attrs=ArrayAttr(res_attrs),
         )
-        if sequences:
-            func.attributes[G.SEQUENCES_ATTR] = DictionaryAttr(sequences)
+        if structured:
+            func.attributes[G.STRUCTURED_ATTR] = DictionaryAttr(structured)
         return ModuleOp([func])
+
+    def _structured_output(self, o: onnx.ValueInfoProto,
+                           value: StaticSequence | StaticOptional
+                           ) -> tuple[list[SSAValue], Attribute, bool]:
+        """The results standing for a sequence or optional graph output (an optional's
+        presence first), their element type, and whether the value is a sequence."""
+        if isinstance(value, StaticSequence):
+            return list(value.elements), value.element, True
+        flag = value.present or self._constant(np.array(value.value is not None))
+        inner = value.value
+        if isinstance(inner, StaticSequence):
+            return [flag, *inner.elements], inner.element, True
+        if inner is not None:
+            return [flag, inner], cast(TensorType, inner.type).element_type, False
+        declared = o.type.optional_type.elem_type  # empty: its type as the model declares it
+        sequence = declared.HasField("sequence_type")
+        tensor = declared.sequence_type.elem_type if sequence else declared
+        try:
+            element = element_type(tensor.tensor_type.elem_type or onnx.TensorProto.FLOAT)
+        except Unsupported as e:
+            raise UnsupportedError(f"graph output '{o.name}': {e}") from None
+        return [flag], element, sequence
 
     def _value(self, name: str, what: str) -> SSAValue:
         """The tensor named `name`; initializers become constants at their first use."""

@@ -7,15 +7,19 @@ and an optional is one that holds a tensor or sequence, or holds nothing
 and only those that make or read tensors add graph ops (SplitToSequence a Split,
 ConcatFromSequence a Concat). What would need a sequence whose length or members are
 known only at run time is refused at import with the reason: a position computed at
-run time, a SplitToSequence chunk size computed at run time, a sequence graph input, a
-sequence carried by a Loop, branches of an If on a run-time condition that give sequences
-of different lengths, an optional graph input or output. A sequence graph output is its
-tensors, each a result of the function (the runtime returns them as a list); so is a
-sequence out of an If on a run-time condition, whose branches give as many tensors.
+run time, a SplitToSequence chunk size computed at run time, a sequence or optional graph
+input, a sequence carried by a Loop, branches of an If on a run-time condition that give
+sequences of different lengths. A sequence graph output is its tensors, each a result of
+the function (the runtime returns them as a list); so is a sequence out of an If on a
+run-time condition, whose branches give as many tensors. An optional out of such an If
+holds a value or not at run time: it is an i1 and its value's tensors (placeholders from
+the branch where it is empty), which OptionalHasElement reads and a graph output returns
+(None when empty); OptionalGetElement of it is refused.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -23,7 +27,7 @@ import numpy as np
 import onnx
 from onnx import helper
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Block, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
@@ -46,9 +50,12 @@ class StaticSequence:
 
 @dataclass(frozen=True)
 class StaticOptional:
-    """An optional known at import to hold `value` (a tensor or sequence), or nothing."""
+    """An optional known at import to hold `value` (a tensor or sequence), or nothing; or,
+    with `present` (one i1 computed at run time, as an If on a run-time condition gives
+    it), one that holds `value` when `present` is true (`value` is then placeholders)."""
 
     value: SSAValue | StaticSequence | None
+    present: SSAValue | None = None
 
 
 Value = SSAValue | StaticSequence | StaticOptional
@@ -61,6 +68,98 @@ def kind_of(value: object) -> str:
         n = len(value.elements)
         return f"a sequence of {n} tensor{'' if n == 1 else 's'}"
     return "an optional" if isinstance(value, StaticOptional) else "a tensor"
+
+
+def _tensors(value: SSAValue | StaticSequence) -> list[SSAValue]:
+    return list(value.elements) if isinstance(value, StaticSequence) else [value]
+
+
+def _shape_of(value: SSAValue | StaticSequence) -> tuple[str, int, Attribute]:
+    """A tensor's or sequence's form: kind, tensor count, element type."""
+    if isinstance(value, StaticSequence):
+        return "sequence", len(value.elements), value.element
+    return "tensor", 1, cast(TensorType, value.type).element_type
+
+
+def _placeholder(block: Block, like: SSAValue) -> SSAValue:
+    """Zeros of `like`'s type in `block` (a dynamic dim made 0): what an empty optional's
+    branch yields where the other holds a value."""
+    t = cast(TensorType, like.type)
+    op = G.ConstantOp(np.zeros([max(d, 0) for d in t.get_shape()],
+                               G.numpy_dtype(t.element_type)))
+    block.add_op(op)
+    return op.output
+
+
+def flatten_branches(yielded: list[list[Value]], blocks: list[Block]
+                     ) -> tuple[list[list[SSAValue]], Callable[[list[SSAValue]], list[Value]]]:
+    """What each branch of an If yields as tensors, and how the If's results make its
+    outputs again: a sequence is its tensors (the branches' of one length); an optional is
+    an i1 (whether it holds a value), then its value's tensors, placeholders in a branch
+    where it is empty."""
+    flat: list[list[SSAValue]] = [[], []]
+    rebuilds: list[Callable[[list[SSAValue]], Value]] = []
+    for k, (a, b) in enumerate(zip(*yielded, strict=True)):
+        if type(a) is not type(b) and not (isinstance(a, SSAValue) and isinstance(b, SSAValue)):
+            raise InvalidModelError(f"output #{k}: the branches give {kind_of(a)} and "
+                                    f"{kind_of(b)}")
+        if isinstance(a, StaticOptional):
+            b = cast(StaticOptional, b)
+            held = [v.value for v in (a, b) if v.value is not None]
+            if not held:
+                rebuilds.append(lambda rest: StaticOptional(None))
+                continue
+            forms = {_shape_of(v) for v in held}
+            if len(forms) > 1:
+                raise UnsupportedError(f"output #{k}: the branches' optionals hold "
+                                       f"{' and '.join(kind_of(v) for v in held)}")
+            kind, n, element = forms.pop()
+            for side, (opt, block) in enumerate(zip((a, b), blocks, strict=True)):
+                flag = opt.present or _in_block(block, np.array(opt.value is not None))
+                flat[side] += [flag, *(_tensors(opt.value) if opt.value is not None else
+                                      [_placeholder(block, t) for t in _tensors(held[0])])]
+
+            def optional(rest: list[SSAValue], n: int = n, kind: str = kind,
+                         element: Attribute = element) -> Value:
+                flag, values = rest[0], rest[1:n + 1]
+                del rest[:n + 1]
+                inner = (StaticSequence(tuple(values), element) if kind == "sequence"
+                         else values[0])
+                return StaticOptional(inner, flag)
+            rebuilds.append(optional)
+            continue
+        if isinstance(a, StaticSequence):
+            b = cast(StaticSequence, b)
+            if a.element != b.element:
+                raise InvalidModelError(f"output #{k}: the branches give sequences of "
+                                        f"{a.element} and {b.element}")
+            if len(a.elements) != len(b.elements):
+                raise UnsupportedError(f"output #{k}: the branches give {kind_of(a)} and "
+                                       f"{kind_of(b)}, a length known only at run time")
+            flat[0] += a.elements
+            flat[1] += b.elements
+
+            def sequence(rest: list[SSAValue], n: int = len(a.elements),
+                         element: Attribute = a.element) -> Value:
+                values = rest[:n]
+                del rest[:n]
+                return StaticSequence(tuple(values), element)
+            rebuilds.append(sequence)
+            continue
+        flat[0].append(cast(SSAValue, a))
+        flat[1].append(cast(SSAValue, b))
+        rebuilds.append(lambda rest: rest.pop(0))
+
+    def rebuild(results: list[SSAValue]) -> list[Value]:
+        rest = list(results)
+        return [r(rest) for r in rebuilds]
+    return flat, rebuild
+
+
+def _in_block(block: Block, value: np.ndarray) -> SSAValue:
+    op = G.ConstantOp(value)
+    block.add_op(op)
+    return op.output
 
 
 class SequenceImport:
@@ -249,6 +348,8 @@ class SequenceImport:
     def _op_OptionalHasElement(self: _Importer, node: onnx.NodeProto, opset: int
                                ) -> list[Value]:
         value = self._raw(node, 0)
+        if isinstance(value, StaticOptional) and value.present is not None:
+            return [value.present]
         has = value is not None and (not isinstance(value, StaticOptional)
                                      or value.value is not None)
         return [self._constant(np.array(has))]
@@ -260,6 +361,9 @@ class SequenceImport:
             raise InvalidModelError("input #0 is missing")
         if not isinstance(value, StaticOptional):
             return [value]  # opset 18 on: a tensor or sequence is its own element
+        if value.present is not None:
+            raise UnsupportedError("whether the optional holds a value is known only at run "
+                                   "time (it comes out of an If on a run-time condition)")
         if value.value is None:
             raise InvalidModelError("the optional holds nothing (it is empty here)")
         return [value.value]

@@ -36,7 +36,12 @@ from xdsl.ir import Block, Region, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
-from infer.frontend.onnx_sequences import StaticOptional, StaticSequence, kind_of
+from infer.frontend.onnx_sequences import (
+    StaticOptional,
+    StaticSequence,
+    flatten_branches,
+    kind_of,
+)
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
@@ -145,7 +150,7 @@ class SubgraphImport:
             outs = self._import_subgraph(subgraph, opset, which)
             for o, v in zip(subgraph.output, outs, strict=True):
                 if not (isinstance(v, SSAValue)
-                        or sequences and isinstance(v, StaticSequence)):
+                        or sequences and isinstance(v, StaticSequence | StaticOptional)):
                     raise UnsupportedError(f"output '{o.name}' is {kind_of(v)}, which "
                                            f"{'an If' if sequences else 'a Loop body'} "
                                            "cannot give here")
@@ -193,24 +198,10 @@ class SubgraphImport:
             blocks.append(Block())
             yielded.append(self._in_scope(index, node, opset, which, blocks[-1], {}, branch,
                                           sequences=True))
-        # A sequence output is its tensors, one result each: the branches' sequences must
-        # have one length.
-        lengths: list[int | None] = []
-        for k, (a, b) in enumerate(zip(*yielded, strict=True)):
-            kinds = {isinstance(a, StaticSequence), isinstance(b, StaticSequence)}
-            if kinds == {False}:
-                lengths.append(None)
-                continue
-            if kinds == {True, False} or a.element != b.element:
-                raise self._error(node, index, opset, f"output #{k}: the branches give "
-                                  f"{kind_of(a)} and {kind_of(b)}", InvalidModelError)
-            if len(a.elements) != len(b.elements):
-                raise self._error(node, index, opset, f"output #{k}: the branches give "
-                                  f"{kind_of(a)} and {kind_of(b)}, a length known only at "
-                                  "run time", UnsupportedError)
-            lengths.append(len(a.elements))
-        flat = [[t for v in outs for t in (v.elements if isinstance(v, StaticSequence)
-                                            else [v])] for outs in yielded]
+        try:  # a sequence or optional is its tensors, one result each (onnx_sequences)
+            flat, rebuild = flatten_branches(yielded, blocks)
+        except InferError as e:
+            raise self._error(node, index, opset, str(e), type(e)) from None
         types = []
         for k, (a, b) in enumerate(zip(*flat, strict=True)):
             joined = G.joined_type([a.type, b.type])
@@ -226,14 +217,7 @@ class SubgraphImport:
         if node.name:
             op.location = NameLoc(StringAttr(node.name), NoneAttr())
         self.block.add_op(op)
-        results: list[SSAValue | StaticSequence] = []
-        rest = list(op.results)
-        for n, a in zip(lengths, yielded[0], strict=True):
-            if n is None:
-                results.append(rest.pop(0))
-            else:
-                results.append(StaticSequence(tuple(rest[:n]), cast(StaticSequence, a).element))
-                del rest[:n]
+        results = rebuild(list(op.results))
         self._name_results(node, results)
 
     @staticmethod

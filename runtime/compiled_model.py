@@ -10,11 +10,11 @@ from xdsl.dialects.builtin import ModuleOp
 from infer.dialects.graph.types import NARROW_TYPES
 from infer.runtime.checks import EntryChecks
 from infer.runtime.signature import (
-    SequenceSpec,
+    StructuredOutput,
     TensorSpec,
     check_feeds,
-    read_sequences,
     read_signature,
+    read_structured,
 )
 
 Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
@@ -23,8 +23,9 @@ Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 class CompiledModel:
     """A model compiled to native code for this CPU.
 
-    `run({name: array}) -> {name: array}` (a list of arrays for a sequence output, in
-    `sequences`, whose tensors are results of its name); inputs are checked (names,
+    `run({name: array}) -> {name: array}` (for an output in `structured`, whose tensors are
+    results of its name: a list of arrays for a sequence, None for an optional that holds
+    nothing); inputs are checked (names,
     dtypes, ranks, static dims, equal sizes for equal dim names) before any native code
     runs, and passed without copies when they are C-contiguous. What depends on their
     run-time sizes and values (dims that must agree between inputs, index values) the
@@ -39,11 +40,11 @@ class CompiledModel:
         entry: Entry,
         keepalive: object,
         checks: EntryChecks | None = None,
-        sequences: list[SequenceSpec] | None = None,
+        structured: list[StructuredOutput] | None = None,
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
-        self.sequences = sequences or []
+        self.structured = structured or []
         self._entry = entry
         self._checks = checks
         self._keepalive = keepalive  # the JIT engine and weight buffers the code points into
@@ -54,15 +55,16 @@ class CompiledModel:
 
     @property
     def output_names(self) -> list[str]:
-        """The model's outputs in order, a sequence once (its tensors share its name)."""
+        """The model's outputs in order, a sequence or optional once (its tensors share its
+        name)."""
         names = list(dict.fromkeys(s.name for s in self.outputs))
-        for q in self.sequences:  # by place: an empty one has no tensor to show it
+        for q in self.structured:  # by place: an empty one has no tensor to show it
             if q.name not in names:
                 names.insert(q.at, q.name)
         return names
 
     def run(self, feeds: Mapping[str, np.ndarray]
-            ) -> dict[str, np.ndarray | list[np.ndarray]]:
+            ) -> dict[str, np.ndarray | list[np.ndarray] | None]:
         arrays = [_storage_view(a) for a in check_feeds(self.inputs, feeds)]
         if self._checks is None:
             results = self._entry(arrays)
@@ -70,15 +72,20 @@ class CompiledModel:
             status = self._checks.status()
             results = self._entry([*arrays, status])
             self._checks.raise_failed(status)  # the empty results are dropped
-        if not self.sequences:
+        if not self.structured:
             return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
-        out: dict[str, np.ndarray | list[np.ndarray]] = {q.name: [] for q in self.sequences}
+        tensors: dict[str, list[np.ndarray]] = {}
         for s, r in zip(self.outputs, results, strict=True):
-            seq = out.get(s.name)
-            if isinstance(seq, list):
-                seq.append(r.view(s.dtype))
-            else:
-                out[s.name] = r.view(s.dtype)
+            tensors.setdefault(s.name, []).append(r.view(s.dtype))
+        out: dict[str, object] = {n: v[0] for n, v in tensors.items()}
+        for q in self.structured:
+            values = tensors.get(q.name, [])
+            if q.optional:  # the presence flag first
+                if not bool(values[0]):
+                    out[q.name] = None
+                    continue
+                values = values[1:]
+            out[q.name] = values if q.sequence else values[0]
         return {n: out[n] for n in self.output_names}
 
 
@@ -90,7 +97,7 @@ def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
     inputs, outputs = read_signature(module, entry)
     jit = JitModule(module)
     return CompiledModel(inputs, outputs, jit.get_entry(entry), jit,
-                         EntryChecks.read(module, entry), read_sequences(module, entry))
+                         EntryChecks.read(module, entry), read_structured(module, entry))
 
 
 _NARROW_DTYPES = frozenset(NARROW_TYPES.values())

@@ -40,13 +40,17 @@ class TensorSpec:
 
 
 @dataclass(frozen=True)
-class SequenceSpec:
-    """A sequence output: its place among the model's outputs, length and element type."""
+class StructuredOutput:
+    """A sequence or optional output (graph.STRUCTURED_ATTR): its place among the model's
+    outputs, the tensors that stand for it (after the i1 presence flag of an optional)
+    and their element type."""
 
     name: str
     at: int
     count: int
     dtype: np.dtype
+    sequence: bool
+    optional: bool
 
 
 def _spec(d: DictionaryAttr) -> TensorSpec:
@@ -81,19 +85,22 @@ def read_signature(
     return [_spec(d) for d in inputs.data], [_spec(d) for d in outputs.data]
 
 
-def read_sequences(module: ModuleOp, entry: str = "main") -> list[SequenceSpec]:
-    """The sequence outputs of function `entry` (see `record-signature`), by place."""
+def read_structured(module: ModuleOp, entry: str = "main") -> list[StructuredOutput]:
+    """The sequence and optional outputs of function `entry` (`record-signature`), by
+    place."""
     sig = cast(DictionaryAttr, cast(DictionaryAttr, module.attributes[MODEL_SIGNATURE_ATTR])
                .data[entry])
-    found = sig.data.get("sequences")
+    found = sig.data.get("structured")
     if not isinstance(found, DictionaryAttr):
         return []
     specs = []
     for name, d in found.data.items():
         entries = cast(DictionaryAttr, d).data
-        specs.append(SequenceSpec(name, cast(IntegerAttr, entries["at"]).value.data,
-                                  cast(IntegerAttr, entries["count"]).value.data,
-                                  numpy_dtype(entries["element"])))
+        ints = {k: cast(IntegerAttr, entries[k]).value.data
+                for k in ("at", "count", "sequence", "optional")}
+        specs.append(StructuredOutput(name, ints["at"], ints["count"],
+                                      numpy_dtype(entries["element"]), bool(ints["sequence"]),
+                                      bool(ints["optional"])))
     return sorted(specs, key=lambda q: q.at)
 
 

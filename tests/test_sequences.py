@@ -120,7 +120,7 @@ def test_sequence_graph_outputs_are_lists() -> None:
         ("rows", "seq(tensor(float))")]
 
 
-def test_sequence_graph_inputs_and_optional_outputs_are_refused() -> None:
+def test_sequence_graph_inputs_are_refused() -> None:
     graph = helper.make_graph([helper.make_node("SequenceLength", ["s"], ["n"])], "g",
                               [helper.make_tensor_sequence_value_info("s", F, [2])],
                               [helper.make_tensor_value_info("n", I64, [])])
@@ -128,8 +128,7 @@ def test_sequence_graph_inputs_and_optional_outputs_are_refused() -> None:
     with pytest.raises(infer.UnsupportedError, match="graph input 's' is a sequence: infer "
                        "takes sequences and optionals made inside the model"):
         infer.compile(model)
-    _refused([helper.make_node("Optional", ["x"], ["o"])], [("x", F, [2])], [("o", F, [2])],
-             match="graph output 'o' is an optional: infer returns tensors and sequences")
+
 
 
 def _branch_of(*names: str) -> object:
@@ -161,3 +160,41 @@ def test_getting_the_element_of_an_empty_optional_is_refused() -> None:
     _refused([empty, helper.make_node("OptionalGetElement", ["o"], ["y"], name="get")], [],
              [("y", F, [2])], match=r"node 'get', opset 18\): the optional holds nothing",
              error=infer.InvalidModelError)
+
+
+def test_an_optional_out_of_a_run_time_if() -> None:
+    """One branch holds a value, the other is empty: whether the output holds one is
+    computed at run time (None when it does not, as onnxruntime returns it)."""
+    held = helper.make_graph([helper.make_node("Optional", ["x"], ["o"])], "held", [],
+                             [helper.make_value_info("o", helper.make_optional_type_proto(
+                                 helper.make_tensor_type_proto(F, [3])))])
+    empty = helper.make_graph(
+        [helper.make_node("Optional", [], ["e"], type=helper.make_tensor_type_proto(F, [3]))],
+        "empty", [], [helper.make_value_info("e", helper.make_optional_type_proto(
+            helper.make_tensor_type_proto(F, [3])))])
+    nodes = [helper.make_node("If", ["c"], ["opt"], then_branch=held, else_branch=empty),
+             helper.make_node("OptionalHasElement", ["opt"], ["has"])]
+    graph = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("c", TP.BOOL, []),
+                     helper.make_tensor_value_info("x", F, [3])],
+        [helper.make_value_info("opt", helper.make_optional_type_proto(
+            helper.make_tensor_type_proto(F, [3]))),
+         helper.make_tensor_value_info("has", TP.BOOL, [])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    compiled = infer.compile(model)
+    x = R.standard_normal(3).astype(np.float32)
+    for c in (True, False):
+        feeds = {"c": np.array(c), "x": x}
+        ours, theirs = compiled.run(feeds), run_onnxruntime(model, feeds)
+        assert (ours["opt"] is None) == (theirs[0] is None) == (not c)
+        if c:
+            np.testing.assert_array_equal(ours["opt"], theirs[0])
+        np.testing.assert_array_equal(ours["has"], theirs[1])
+    get = helper.make_node("OptionalGetElement", ["opt"], ["y"], name="get")
+    model.graph.node.append(get)
+    del model.graph.output[:]
+    model.graph.output.append(helper.make_tensor_value_info("y", F, [3]))
+    with pytest.raises(infer.UnsupportedError, match="'OptionalGetElement' \\(node 'get', "
+                       "opset 18\\): whether the optional holds a value is known only at run"):
+        infer.compile(model)

@@ -166,9 +166,12 @@ def _report(title: str, outputs: Mapping[str, np.ndarray], refs: Sequence[np.nda
 
 
 def _flat(named: Iterable[tuple[str, object]]) -> dict[str, np.ndarray]:
-    """Outputs by name, each sequence's tensors as `name[k]`."""
+    """Outputs by name, each sequence's tensors as `name[k]`; an optional that holds
+    nothing (None) is left out."""
     out: dict[str, np.ndarray] = {}
     for name, value in named:
+        if value is None:
+            continue
         if isinstance(value, list):
             out.update((f"{name}[{k}]", np.asarray(a)) for k, a in enumerate(value))
         else:

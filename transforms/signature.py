@@ -12,8 +12,9 @@ function as one module attribute, which no pass touches (llvmx.MODEL_SIGNATURE_A
 
 An argument without a name is `input<i>` (a result `output<i>`); `dims` (one string per
 dim: the dim_param, or "" for a static or anonymous dim) is there when the importer wrote it.
-A sequence output is its tensors, results of one name, and an entry of `sequences`:
-`{seq = {at = 1, count = 3, element = f32}}` (its place among the outputs, its length).
+A sequence or optional output is its tensors, results of one name, and an entry of
+`structured` (see graph.STRUCTURED_ATTR): `{seq = {at = 1, count = 3, element = f32,
+sequence = 1, optional = 0}}`.
 """
 
 from __future__ import annotations
@@ -48,16 +49,17 @@ def _tensors(
 
 
 def function_signature(f: func.FuncOp) -> DictionaryAttr:
-    """`{inputs = [...], outputs = [...][, sequences = {...}]}` of `f`, one
-    `{name, type[, dims]}` per tensor; a sequence output's tensors are results of its name,
-    and `sequences` (the importer's graph.sequences) places and types it."""
+    """`{inputs = [...], outputs = [...][, structured = {...}]}` of `f`, one
+    `{name, type[, dims]}` per tensor; a sequence or optional output's tensors are results
+    of its name, and `structured` (the importer's graph.structured_outputs) places and
+    types it."""
     ft = f.function_type
     signature = {
         "inputs": _tensors(ft.inputs.data, f.arg_attrs, "input"),
         "outputs": _tensors(ft.outputs.data, f.res_attrs, "output"),
     }
-    if G.SEQUENCES_ATTR in f.attributes:
-        signature["sequences"] = f.attributes[G.SEQUENCES_ATTR]
+    if G.STRUCTURED_ATTR in f.attributes:
+        signature["structured"] = f.attributes[G.STRUCTURED_ATTR]
     return DictionaryAttr(signature)
 
 

@@ -159,10 +159,12 @@ def get_ints(op: Operation | Mapping[str, Attribute], name: str) -> list[int] | 
 # name of each input and output, and the names of its dims (`dim_param`, "" if none).
 NAME_ATTR = "graph.name"
 DIMS_ATTR = "graph.dims"
-# On a function: its sequence outputs, {name: {at, count, element}} (their place among the
-# model's outputs, their length and element type); each element is a result whose
-# NAME_ATTR is the sequence's name.
-SEQUENCES_ATTR = "graph.sequences"
+# On a function: its outputs that are sequences or optionals, {name: {at, count, element,
+# sequence, optional}}: their place among the model's outputs, how many tensors stand for
+# each, the tensors' element type, whether the value is a sequence, and whether the first
+# tensor is an i1 saying if an optional holds the value. Each tensor is a result whose
+# NAME_ATTR is the output's name.
+STRUCTURED_ATTR = "graph.structured_outputs"
 # The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
 # symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
 ANONYMOUS_DIM = "?"
@@ -171,7 +173,7 @@ ANONYMOUS_DIM = "?"
 __all__ = [
     "NAME_ATTR",
     "DIMS_ATTR",
-    "SEQUENCES_ATTR",
+    "STRUCTURED_ATTR",
     "ANONYMOUS_DIM",
     "FLOAT_TYPES",
     "SMALL_FLOAT_TYPES",
