@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import onnx
 import pytest
@@ -393,6 +394,26 @@ def test_range_zero_delta_at_run_time_is_empty():
         m = node_model("Range", [(n, elem, []) for n in ("s", "l", "d")])
         (y,) = infer.compile(m).run(range_scalars(dtype, (1, 5, 0))).values()
         assert y.shape == (0,) and y.dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", [np.float16, "bfloat16"])
+@pytest.mark.parametrize("stash_type", [TP.FLOAT, TP.DOUBLE])
+def test_range_of_half_floats_in_the_stash_type(dtype, stash_type):
+    """float16/bfloat16 (opset 27; onnxruntime has no kernel): computed in `stash_type`,
+    each value rounded, equal to ONNX's reference."""
+    from onnx.reference import ReferenceEvaluator
+
+    np_dtype = np.dtype(ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype)
+    elem = helper.np_dtype_to_tensor_dtype(np_dtype)
+    m = node_model("Range", [(n, elem, []) for n in ("s", "l", "d")],
+                   {"stash_type": stash_type}, opset=27)
+    compiled = infer.compile(m)
+    for case in ((0.1, 7.3, 0.37), (-3.3, 2.0, 0.011), (5, -5, -0.7)):
+        feeds = {n: np.array(v, np_dtype) for n, v in zip("sld", case, strict=True)}
+        (ours,) = compiled.run(feeds).values()
+        (ref,) = ReferenceEvaluator(m).run(None, feeds)
+        assert ours.dtype == np_dtype
+        np.testing.assert_array_equal(ours.astype(np.float64), ref.astype(np.float64))
 
 
 # -- slices with bounds computed at run time ---------------------------------------------

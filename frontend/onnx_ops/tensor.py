@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type
+from onnx import TensorProto
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, f32, f64
 
 from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import (
@@ -94,8 +95,16 @@ def expand(b: OpBuilder, input: Value, shape: Value) -> Value:
 
 def range_(b: OpBuilder, start: Value, limit: Value, delta: Value, *, stash_type: int = 1
            ) -> Value:
-    # stash_type (opset 27) only applies to float16/bfloat16, which graph.range rejects.
-    return b.emit1(G.RangeOp, start, limit, delta)
+    """float16 and bfloat16 (opset 27) are computed in `stash_type` (float or double), each
+    value then rounded, as ONNX's reference computes them."""
+    e = element(start)
+    if not isinstance(e, Float16Type | BFloat16Type):
+        return b.emit1(G.RangeOp, start, limit, delta)
+    wide = {TensorProto.FLOAT: f32, TensorProto.DOUBLE: f64}.get(stash_type)
+    if wide is None:
+        raise NodeError(f"stash_type {stash_type} is not float (1) or double (11)")
+    values = b.emit1(G.RangeOp, *(b.emit1(G.CastOp, v, to=wide) for v in (start, limit, delta)))
+    return b.emit1(G.CastOp, values, to=e)
 
 
 def slice_v1(
