@@ -301,6 +301,14 @@ def totals(outcomes: dict[tuple[str, str], Outcome], names: list[str], engine: s
     return Counter(outcomes[(n, engine)].status for n in names)
 
 
+def _row(outcomes: dict[tuple[str, str], Outcome], labels: list[str], names: list[str],
+         engine: str) -> str:
+    """A table row: the labels, the case count, then `engine`'s count per status."""
+    count = totals(outcomes, names, engine)
+    cells = [*labels, str(len(names)), *(str(count[s]) for s in STATUSES)]
+    return "| " + " | ".join(cells) + " |"
+
+
 def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> str:
     import onnx
     import onnxruntime
@@ -325,10 +333,7 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
         "| engine | cases | " + " | ".join(HEADINGS[s] for s in STATUSES) + " |",
         "|---|---:|" + "---:|" * len(STATUSES),
     ]
-    for engine in ENGINES:
-        count = totals(outcomes, names, engine)
-        cells = " | ".join(str(count[s]) for s in STATUSES)
-        out.append(f"| {engine} | {len(names)} | {cells} |")
+    out += [_row(outcomes, [engine], names, engine) for engine in ENGINES]
     out += [
         "",
         "## onnx's model test groups",
@@ -343,10 +348,7 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
     ]
     for group in GROUPS:
         members = [n for n in grouped if n.startswith(f"{group}/")]
-        for engine in ENGINES:
-            count = totals(outcomes, members, engine)
-            cells = " | ".join(str(count[s]) for s in STATUSES)
-            out.append(f"| {group} | {engine} | {len(members)} | {cells} |")
+        out += [_row(outcomes, [group, engine], members, engine) for engine in ENGINES]
     missed = [(n, outcomes[(n, "infer")]) for n in grouped
               if outcomes[(n, "infer")].status != PASSED]
     out += ["", f"Not passed by infer ({len(missed)}):", ""]

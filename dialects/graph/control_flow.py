@@ -176,6 +176,38 @@ class IfOp(IRDLOperation):
         return op
 
 
+def _print_with_body(printer: Printer, operands: Sequence[SSAValue],
+                     props: dict[str, Attribute], results: Sequence[SSAValue],
+                     body: Region) -> None:
+    """` %a, %b {props} : (operand types) -> (result types) {body}` of graph.loop/scan."""
+    printer.print_string(" ")
+    printer.print_list(operands, printer.print_operand)
+    if props:
+        printer.print_op_attributes(props)
+    printer.print_string(" : (")
+    printer.print_list([v.type for v in operands], printer.print_attribute)
+    printer.print_string(") -> (")
+    printer.print_list([r.type for r in results], printer.print_attribute)
+    printer.print_string(") ")
+    printer.print_region(body, print_entry_block_args=True)
+
+
+def _parse_with_body(parser: Parser, props: bool
+                     ) -> tuple[list[SSAValue], dict[str, Attribute], list[Attribute], Region]:
+    """What `_print_with_body` prints: operands, properties, result types, body."""
+    operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_operand)
+    found = parser.parse_optional_attr_dict() if props else {}
+    parser.parse_punctuation(":")
+    in_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    parser.parse_punctuation("->")
+    types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    body = parser.parse_region()
+    if [v.type for v in operands] != in_types:
+        parser.raise_error(f"operands of types {[str(v.type) for v in operands]}, not "
+                           f"{[str(t) for t in in_types]}")
+    return operands, found, types, body
+
+
 def _one_element(t: Attribute, element: str) -> bool:
     return (isinstance(t, TensorType) and str(t.element_type) == element
             and all(d == 1 for d in t.get_shape()))
@@ -255,31 +287,14 @@ class LoopOp(IRDLOperation):
                                       f"not stack into {r.type}")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_string(" : (")
-        printer.print_list([v.type for v in self.operands], printer.print_attribute)
-        printer.print_string(") -> (")
-        printer.print_list([r.type for r in self.outs], printer.print_attribute)
-        printer.print_string(") ")
-        printer.print_region(self.body, print_entry_block_args=True)
+        _print_with_body(printer, self.operands, {}, self.outs, self.body)
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
 
     @classmethod
     def parse(cls, parser: Parser) -> LoopOp:
-        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                     parser.parse_operand)
-        parser.parse_punctuation(":")
-        in_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
-                                                     parser.parse_type)
-        parser.parse_punctuation("->")
-        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-        body = parser.parse_region()
+        operands, _, types, body = _parse_with_body(parser, props=False)
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        if [v.type for v in operands] != in_types:
-            parser.raise_error(f"operands of types {[str(v.type) for v in operands]}, not "
-                               f"{[str(t) for t in in_types]}")
         if len(operands) < 2:
             parser.raise_error("graph.loop takes a trip count, a condition and its "
                                "carried values")
@@ -378,30 +393,11 @@ class ScanOp(IRDLOperation):
                                       f"not stack along axis {ax} into {r.type}")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.inputs, printer.print_operand)
-        printer.print_op_attributes(self.properties)
-        printer.print_string(" : (")
-        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
-        printer.print_string(") -> (")
-        printer.print_list([r.type for r in self.outs], printer.print_attribute)
-        printer.print_string(") ")
-        printer.print_region(self.body, print_entry_block_args=True)
+        _print_with_body(printer, self.inputs, self.properties, self.outs, self.body)
 
     @classmethod
     def parse(cls, parser: Parser) -> ScanOp:
-        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                     parser.parse_operand)
-        props = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        in_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
-                                                     parser.parse_type)
-        parser.parse_punctuation("->")
-        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-        body = parser.parse_region()
-        if [v.type for v in operands] != in_types:
-            parser.raise_error(f"operands of types {[str(v.type) for v in operands]}, not "
-                               f"{[str(t) for t in in_types]}")
+        operands, props, types, body = _parse_with_body(parser, props=True)
         return cls.build(operands=[operands], result_types=[types], regions=[body],
                          properties=props)
 
