@@ -268,3 +268,23 @@ def test_a_scan_inside_a_scan(opt_level: int) -> None:
     check_against_onnxruntime(model, [{"t0": R.standard_normal(2).astype(np.float32),
                                        "x": R.standard_normal((n, m, 2)).astype(np.float32)}
                                       for n, m in ((1, 3), (4, 2))], opt_level=opt_level)
+
+
+def test_scan_inputs_of_different_lengths_fail_at_run_time() -> None:
+    """ONNX needs every scan input to have one length (onnxruntime fails otherwise): one
+    longer or shorter than the others fails a gather instead of being read in part."""
+    body = helper.make_graph([helper.make_node("Add", ["s", "x"], ["s1"]),
+                              helper.make_node("Add", ["s1", "y"], ["s_out"])], "b",
+                             [_vi("s"), _vi("x"), _vi("y")], [_vi("s_out")])
+    node = helper.make_node("Scan", ["s0", "xs", "ys"], ["s"], body=body, num_scan_inputs=2)
+    model = make_model([node], [("s0", F, [2]), ("xs", F, ["T", 2]), ("ys", F, ["U", 2])],
+                       [("s", F, [2])])
+    compiled = infer.compile(model)
+    s0 = np.zeros(2, np.float32)
+    ok = compiled.run({"s0": s0, "xs": np.ones((3, 2), np.float32),
+                       "ys": np.ones((3, 2), np.float32)})
+    np.testing.assert_array_equal(ok["s"], [6, 6])
+    for a, b in ((3, 4), (4, 3)):
+        with pytest.raises(infer.ShapeError, match="Gather: index 3 out of range"):
+            compiled.run({"s0": s0, "xs": np.ones((a, 2), np.float32),
+                          "ys": np.ones((b, 2), np.float32)})

@@ -5,7 +5,8 @@ describes, before lowering.
                                        scan_output_axes = array<i64: 1> ...} {body}
   becomes
     %shape = graph.shape %xs
-    %count = graph.gather %shape, <scan axis>           the trip count
+    %count = graph.gather %shape, <scan axis>           the trip count (the longest
+                                                         input's, when there are several)
     %s, %rows = graph.loop %count, %true, %s0 {
     ^bb0(%i, %c, %s_in):
       %x = graph.gather %xs, %i (or count - 1 - %i when reversed) {axis = <scan axis>}
@@ -55,9 +56,12 @@ def expand(scan: G.ScanOp) -> None:
     in_axes, in_dirs, out_axes, out_dirs = scan.axes()
     states, xs = list(scan.inputs[:n]), list(scan.inputs[n:])
     before: list[Operation] = []
-    shape = _make(before, G.ShapeOp, xs[0])
-    count = _make(before, G.GatherOp, shape, _const(before, np.array(in_axes[0], np.int64)),
-                  axis=0)
+    # The longest scan input's length: with inputs of different lengths (invalid), some
+    # iteration's gather is out of range and fails the run instead of reading a prefix.
+    counts = [_make(before, G.GatherOp, _make(before, G.ShapeOp, x),
+                    _const(before, np.array(ax, np.int64)), axis=0)
+              for x, ax in zip(xs, in_axes, strict=True)]
+    count = counts[0] if len(counts) == 1 else _make(before, G.MaxOp, *counts)
     go = _const(before, np.array(True))
     last = (_make(before, G.SubOp, count, _const(before, np.array(1, np.int64)))
             if any(in_dirs) else None)

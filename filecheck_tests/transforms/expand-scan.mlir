@@ -1,13 +1,18 @@
 // RUN: infer-opt %s -p expand-scan | filecheck %s
 
-// graph.scan as the graph.loop ONNX defines it by: the trip count is the first scan
-// input's length along its axis; each iteration gathers its slice of every scan input
-// (a reversed one from the end); the body's ops move into the loop; the stacked rows of
-// a reversed output are read back to front, and moved to the output's axis.
+// graph.scan as the graph.loop ONNX defines it by: the trip count is the longest scan
+// input's length along its axis (inputs of different lengths fail a gather); each
+// iteration gathers its slice of every scan input (a reversed one from the end); the
+// body's ops move into the loop; the stacked rows of a reversed output are read back to
+// front, and moved to the output's axis.
 // CHECK-LABEL: func.func @reversed_scan
 // CHECK:         %[[SHAPE:.*]] = graph.shape %xs
 // CHECK-NEXT:    %[[AXIS:.*]] = graph.constant dense<0> : tensor<i64>
-// CHECK-NEXT:    %[[COUNT:.*]] = graph.gather %[[SHAPE]], %[[AXIS]] : (tensor<2xi64>, tensor<i64>) -> tensor<i64>
+// CHECK-NEXT:    %[[XN:.*]] = graph.gather %[[SHAPE]], %[[AXIS]] : (tensor<2xi64>, tensor<i64>) -> tensor<i64>
+// CHECK-NEXT:    %[[YSHAPE:.*]] = graph.shape %ys
+// CHECK-NEXT:    %[[YAXIS:.*]] = graph.constant dense<1> : tensor<i64>
+// CHECK-NEXT:    %[[YN:.*]] = graph.gather %[[YSHAPE]], %[[YAXIS]]
+// CHECK-NEXT:    %[[COUNT:.*]] = graph.max %[[XN]], %[[YN]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
 // CHECK-NEXT:    %[[TRUE:.*]] = graph.constant dense<true> : tensor<i1>
 // CHECK-NEXT:    %[[ONE:.*]] = graph.constant dense<1> : tensor<i64>
 // CHECK-NEXT:    %[[LAST:.*]] = graph.sub %[[COUNT]], %[[ONE]]
