@@ -5,16 +5,17 @@ elements are known when importing: a tuple of the tensors it holds (`StaticSeque
 and an optional is one that holds a tensor or sequence, or holds nothing
 (`StaticOptional`). The sequence ops then pick, insert and remove tensors of the tuple,
 and only those that make or read tensors add graph ops (SplitToSequence a Split,
-ConcatFromSequence a Concat). What would need a sequence whose length or members are
-known only at run time is refused at import with the reason: a position computed at
-run time, a SplitToSequence chunk size computed at run time, a sequence or optional graph
-input, a sequence carried by a Loop, branches of an If on a run-time condition that give
-sequences of different lengths. A sequence graph output is its tensors, each a result of
-the function (the runtime returns them as a list); so is a sequence out of an If on a
-run-time condition, whose branches give as many tensors. An optional out of such an If
-holds a value or not at run time: it is an i1 and its value's tensors (placeholders from
-the branch where it is empty), which OptionalHasElement reads and a graph output returns
-(None when empty); OptionalGetElement of it is refused.
+ConcatFromSequence a Concat; SequenceMap imports its body once per position). What would
+need a sequence whose length or members are known only at run time is refused at import
+with the reason: a position computed at run time, a SplitToSequence chunk size computed
+at run time, a sequence or optional graph input, a sequence carried by a Loop, branches
+of an If on a run-time condition that give sequences of different lengths. A sequence
+graph output is its tensors, each a result of the function (the runtime returns them as
+a list); so is a sequence out of an If on a run-time condition, whose branches give as
+many tensors. An optional out of such an If holds a value or not at run time: it is an
+i1 and its value's tensors (placeholders from the branch where it is empty), which
+OptionalHasElement reads and a graph output returns (None when empty);
+OptionalGetElement of it is refused.
 """
 
 from __future__ import annotations
@@ -166,6 +167,9 @@ class SequenceImport:
     """The sequence and optional ops of `_Importer` (see the module docstring)."""
 
     def _sequence_op(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
+        if node.op_type == "SequenceMap":  # imports a subgraph: errors are named there
+            self._name_results(node, self._sequence_map(index, node, opset))
+            return
         try:
             results = getattr(self, f"_op_{node.op_type}")(node, opset)
         except Unsupported as e:
@@ -177,6 +181,35 @@ class SequenceImport:
         for name, value in zip(node.output, results, strict=False):
             if name:
                 self.values[name] = value
+
+    def _sequence_map(self: _Importer, index: int, node: onnx.NodeProto, opset: int
+                      ) -> list[Value]:
+        """SequenceMap: the body imported once per position of its sequence inputs (the
+        same tensor inputs each time), its outputs gathered into sequences."""
+        def fail(reason: str) -> InferError:
+            return self._error(node, index, opset, reason, InvalidModelError)
+
+        body = next((a.g for a in node.attribute if a.name == "body"), None)
+        if body is None or len(body.input) != len(node.input):
+            raise fail("the body must take one input per input of the node")
+        inputs = [self._raw(node, k) for k in range(len(node.input))]
+        lengths = {len(v.elements) for v in inputs if isinstance(v, StaticSequence)}
+        if not isinstance(inputs[0], StaticSequence) or len(lengths) != 1:
+            raise fail("the first input must be a sequence, and all sequence inputs of one "
+                       "length")
+        rows = []
+        for i in range(lengths.pop()):
+            names = {vi.name: cast(SSAValue, v.elements[i] if isinstance(v, StaticSequence)
+                                   else v) for vi, v in zip(body.input, inputs, strict=True)}
+            rows.append(self._in_scope(index, node, opset, "body", self.block, names, body))
+        outputs: list[Value] = []
+        for k, vi in enumerate(body.output):
+            tensors = tuple(row[k] for row in rows)
+            declared = vi.type.sequence_type.elem_type.tensor_type.elem_type
+            element = (cast(TensorType, tensors[0].type).element_type if tensors else
+                       element_type(declared or onnx.TensorProto.FLOAT))
+            outputs.append(StaticSequence(tensors, element))
+        return outputs
 
     # -- reading the node's inputs --------------------------------------------------------
 

@@ -198,3 +198,22 @@ def test_an_optional_out_of_a_run_time_if() -> None:
     with pytest.raises(infer.UnsupportedError, match="'OptionalGetElement' \\(node 'get', "
                        "opset 18\\): whether the optional holds a value is known only at run"):
         infer.compile(model)
+
+
+def test_sequence_map_runs_its_body_per_position() -> None:
+    """SequenceMap over a sequence made in the model, with a tensor input the same at every
+    position; the body's outputs become sequences."""
+    body = helper.make_graph(
+        [helper.make_node("Relu", ["e"], ["r"]), helper.make_node("Add", ["r", "b"], ["o"]),
+         helper.make_node("Shape", ["e"], ["sh"])], "body",
+        [helper.make_tensor_value_info("e", F, None), helper.make_tensor_value_info("b", F, None)],
+        [helper.make_tensor_value_info("o", F, None),
+         helper.make_tensor_value_info("sh", I64, None)])
+    nodes = [helper.make_node("SplitToSequence", ["x"], ["s"], keepdims=0),
+             helper.make_node("SequenceMap", ["s", "b"], ["outs", "shapes"], body=body),
+             helper.make_node("ConcatFromSequence", ["outs"], ["y"], axis=0, new_axis=1),
+             helper.make_node("ConcatFromSequence", ["shapes"], ["z"], axis=0)]
+    model = make_model(nodes, [("x", F, [3, 4]), ("b", F, [4])],
+                       [("y", F, [3, 4]), ("z", I64, [3])], opset=18)
+    check_against_onnxruntime(model, {"x": R.standard_normal((3, 4)).astype(np.float32),
+                                      "b": R.standard_normal(4).astype(np.float32)})

@@ -20,6 +20,7 @@ _VERSIONS = {
     "SequenceAt": (11,), "SequenceErase": (11,), "SequenceLength": (11,),
     "SplitToSequence": (11, 24), "ConcatFromSequence": (11,), "Optional": (15, 28),
     "OptionalHasElement": (15, 18, 28), "OptionalGetElement": (15, 18, 28),
+    "SequenceMap": (17,),
 }
 OPS: dict[str, dict[int, Sequences]] = {
     op: dict.fromkeys(versions, Sequences(op)) for op, versions in _VERSIONS.items()
