@@ -32,6 +32,7 @@ from xdsl.ir import Attribute, Block, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.onnx_attrs import graph_attr, int_attr
 from infer.frontend.onnx_ops import Unsupported, element_type
 
 if TYPE_CHECKING:
@@ -82,14 +83,19 @@ def _shape_of(value: SSAValue | StaticSequence) -> tuple[str, int, Attribute]:
     return "tensor", 1, cast(TensorType, value.type).element_type
 
 
+def constant_in(block: Block, value: np.ndarray) -> SSAValue:
+    """`value` as a graph.constant at the end of `block`."""
+    op = G.ConstantOp(value)
+    block.add_op(op)
+    return op.output
+
+
 def _placeholder(block: Block, like: SSAValue) -> SSAValue:
     """Zeros of `like`'s type in `block` (a dynamic dim made 0): what an empty optional's
     branch yields where the other holds a value."""
     t = cast(TensorType, like.type)
-    op = G.ConstantOp(np.zeros([max(d, 0) for d in t.get_shape()],
-                               G.numpy_dtype(t.element_type)))
-    block.add_op(op)
-    return op.output
+    return constant_in(block, np.zeros([max(d, 0) for d in t.get_shape()],
+                                       G.numpy_dtype(t.element_type)))
 
 
 def flatten_branches(yielded: list[list[Value]], blocks: list[Block]
@@ -116,7 +122,7 @@ def flatten_branches(yielded: list[list[Value]], blocks: list[Block]
                                        f"{' and '.join(kind_of(v) for v in held)}")
             kind, n, element = forms.pop()
             for side, (opt, block) in enumerate(zip((a, b), blocks, strict=True)):
-                flag = opt.present or _in_block(block, np.array(opt.value is not None))
+                flag = opt.present or constant_in(block, np.array(opt.value is not None))
                 flat[side] += [flag, *(_tensors(opt.value) if opt.value is not None else
                                       [_placeholder(block, t) for t in _tensors(held[0])])]
 
@@ -157,12 +163,6 @@ def flatten_branches(yielded: list[list[Value]], blocks: list[Block]
     return flat, rebuild
 
 
-def _in_block(block: Block, value: np.ndarray) -> SSAValue:
-    op = G.ConstantOp(value)
-    block.add_op(op)
-    return op.output
-
-
 class SequenceImport:
     """The sequence and optional ops of `_Importer` (see the module docstring)."""
 
@@ -178,9 +178,7 @@ class SequenceImport:
             if f"node '{node.name}'" in str(e) or f"(node #{index}" in str(e):
                 raise  # a helper node's error, named already
             raise self._error(node, index, opset, str(e), type(e)) from None
-        for name, value in zip(node.output, results, strict=False):
-            if name:
-                self.values[name] = value
+        self._name_results(node, results)
 
     def _sequence_map(self: _Importer, index: int, node: onnx.NodeProto, opset: int
                       ) -> list[Value]:
@@ -189,8 +187,11 @@ class SequenceImport:
         def fail(reason: str) -> InferError:
             return self._error(node, index, opset, reason, InvalidModelError)
 
-        body = next((a.g for a in node.attribute if a.name == "body"), None)
-        if body is None or len(body.input) != len(node.input):
+        try:
+            body = graph_attr(node, "body")
+        except InferError as e:
+            raise fail(str(e)) from None
+        if len(body.input) != len(node.input):
             raise fail("the body must take one input per input of the node")
         inputs = [self._raw(node, k) for k in range(len(node.input))]
         lengths = {len(v.elements) for v in inputs if isinstance(v, StaticSequence)}
@@ -276,9 +277,8 @@ class SequenceImport:
     # -- the ops --------------------------------------------------------------------------
 
     def _op_SequenceEmpty(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
-        dtype = next((a.i for a in node.attribute if a.name == "dtype"),
-                     onnx.TensorProto.FLOAT)
-        return [StaticSequence((), element_type(dtype))]
+        return [StaticSequence((), element_type(int_attr(node, "dtype",
+                                                         onnx.TensorProto.FLOAT)))]
 
     def _op_SequenceConstruct(self: _Importer, node: onnx.NodeProto, opset: int
                               ) -> list[Value]:
@@ -317,8 +317,8 @@ class SequenceImport:
         x = self._tensor(node, 0)
         t = cast(TensorType, x.type)
         shape = t.get_shape()
-        axis = next((a.i for a in node.attribute if a.name == "axis"), 0)
-        keepdims = next((a.i for a in node.attribute if a.name == "keepdims"), 1)
+        axis = cast(int, int_attr(node, "axis", 0))
+        keepdims = int_attr(node, "keepdims", 1)
         if not -len(shape) <= axis < len(shape):
             raise InvalidModelError(f"axis {axis} is out of range for rank {len(shape)}")
         axis %= len(shape)
@@ -358,10 +358,10 @@ class SequenceImport:
         seq = self._sequence(node, 0)
         if not seq.elements:
             raise InvalidModelError("ConcatFromSequence of an empty sequence")
-        axis = next((a.i for a in node.attribute if a.name == "axis"), None)
+        axis = int_attr(node, "axis")
         if axis is None:
             raise InvalidModelError("the 'axis' attribute is missing")
-        new_axis = next((a.i for a in node.attribute if a.name == "new_axis"), 0)
+        new_axis = int_attr(node, "new_axis", 0)
         rank = cast(TensorType, seq.elements[0].type).get_num_dims() + (new_axis == 1)
         if not -rank <= axis < rank:
             raise InvalidModelError(f"axis {axis} is out of range for rank {rank}")

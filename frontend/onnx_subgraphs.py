@@ -36,9 +36,11 @@ from xdsl.ir import Block, Region, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.onnx_attrs import graph_attr, int_attr, ints_attr
 from infer.frontend.onnx_sequences import (
     StaticOptional,
     StaticSequence,
+    constant_in,
     flatten_branches,
     kind_of,
 )
@@ -93,23 +95,6 @@ def _scan_loop(p: str, xs: list[str], states: list[str], body: onnx.GraphProto,
     loop = helper.make_node("Loop", [p + "count", "", *states], [*finals, *stacked],
                             body=loop_body)
     return outer, loop, stacked
-
-
-def _graph_attr(node: onnx.NodeProto, name: str) -> onnx.GraphProto:
-    found = [a.g for a in node.attribute if a.name == name]
-    if not found:
-        raise InvalidModelError(f"the '{name}' attribute is missing")
-    return found[0]
-
-
-def _ints_attr(node: onnx.NodeProto, name: str, default: list[int]) -> list[int]:
-    found = [list(a.ints) for a in node.attribute if a.name == name]
-    return found[0] if found else default
-
-
-def _int_attr(node: onnx.NodeProto, name: str) -> int | None:
-    found = [a.i for a in node.attribute if a.name == name]
-    return found[0] if found else None
 
 
 def _static_trip_count(trip: SSAValue, go: SSAValue, cond_out: SSAValue,
@@ -214,26 +199,25 @@ class SubgraphImport:
         for block, outs in zip(blocks, flat, strict=True):
             block.add_op(G.YieldOp(outs))
         op = G.IfOp(cond, types, *blocks)
-        if node.name:
-            op.location = NameLoc(StringAttr(node.name), NoneAttr())
-        self.block.add_op(op)
-        results = rebuild(list(op.results))
-        self._name_results(node, results)
+        self._add_with_results(op, node, rebuild(list(op.results)))
 
     @staticmethod
     def _branch(node: onnx.NodeProto, which: str) -> onnx.GraphProto:
-        branch = _graph_attr(node, which)
+        branch = graph_attr(node, which)
         if len(branch.output) != len(node.output):
             raise InvalidModelError(f"{which} has {len(branch.output)} outputs, the If "
                                     f"{len(node.output)}")
         return branch
 
     def _add_with_results(self: _Importer, op: G.IfOp | G.LoopOp | G.ScanOp,
-                          node: onnx.NodeProto) -> None:
+                          node: onnx.NodeProto,
+                          outputs: Sequence[SSAValue | StaticSequence | StaticOptional]
+                          | None = None) -> None:
+        """Add `op` for `node`; its results (or `outputs` made of them) name the node's."""
         if node.name:
             op.location = NameLoc(StringAttr(node.name), NoneAttr())
         self.block.add_op(op)
-        self._name_results(node, op.results)
+        self._name_results(node, op.results if outputs is None else outputs)
 
     # -- Loop ----------------------------------------------------------------------------
 
@@ -246,7 +230,7 @@ class SubgraphImport:
             return self._error(named, index, opset, reason, error)
 
         try:
-            body = _graph_attr(node, "body")
+            body = graph_attr(node, "body")
         except InferError as e:
             raise fail(str(e)) from None
         inputs = list(node.input) + [""] * max(0, 2 - len(node.input))
@@ -314,9 +298,7 @@ class SubgraphImport:
         return block, outs, carried
 
     def _constant(self: _Importer, value: np.ndarray) -> SSAValue:
-        op = G.ConstantOp(value)
-        self.block.add_op(op)
-        return op.output
+        return constant_in(self.block, value)
 
     # -- Scan ----------------------------------------------------------------------------
 
@@ -333,10 +315,10 @@ class SubgraphImport:
                            UnsupportedError)
             inputs = inputs[1:]
         try:
-            body = _graph_attr(node, "body")
+            body = graph_attr(node, "body")
         except InferError as e:
             raise fail(str(e)) from None
-        m = _int_attr(node, "num_scan_inputs")
+        m = int_attr(node, "num_scan_inputs")
         if m is None or not 0 < m <= len(inputs):
             raise fail(f"num_scan_inputs must be in [1, {len(inputs)}], got {m}")
         n = len(inputs) - m
@@ -350,12 +332,12 @@ class SubgraphImport:
                  for x in xs]
         if batched:
             in_axes, out_axes, out_dirs = [0] * m, [0] * k, [0] * k
-            in_dirs = _ints_attr(node, "directions", [0] * m)
+            in_dirs = ints_attr(node, "directions", [0] * m)
         else:
-            in_axes = _ints_attr(node, "scan_input_axes", [0] * m)
-            in_dirs = _ints_attr(node, "scan_input_directions", [0] * m)
-            out_axes = _ints_attr(node, "scan_output_axes", [0] * k)
-            out_dirs = _ints_attr(node, "scan_output_directions", [0] * k)
+            in_axes = ints_attr(node, "scan_input_axes", [0] * m)
+            in_dirs = ints_attr(node, "scan_input_directions", [0] * m)
+            out_axes = ints_attr(node, "scan_output_axes", [0] * k)
+            out_dirs = ints_attr(node, "scan_output_directions", [0] * k)
         if (len(in_axes), len(in_dirs), len(out_axes), len(out_dirs)) != (m, m, k, k):
             raise fail("the scan inputs' axes and directions need one entry per scan input "
                        "and the scan outputs' one per scan output")
