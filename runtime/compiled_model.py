@@ -25,12 +25,11 @@ class CompiledModel:
 
     `run({name: array}) -> {name: array}` (for an output in `structured`, whose tensors are
     results of its name: a list of arrays for a sequence, None for an optional that holds
-    nothing); inputs are checked (names,
-    dtypes, ranks, static dims, equal sizes for equal dim names) before any native code
-    runs, and passed without copies when they are C-contiguous. What depends on their
-    run-time sizes and values (dims that must agree between inputs, index values) the
-    native code checks before each op: a failed check is a `ShapeError` naming the op and
-    the shapes.
+    nothing); inputs are checked (names, dtypes, ranks, static dims, equal sizes for equal
+    dim names) before any native code runs, and passed without copies when they are
+    C-contiguous. What depends on their run-time sizes and values (dims that must agree
+    between inputs, index values) the native code checks before each op: a failed check is
+    a `ShapeError` naming the op and the shapes.
     """
 
     def __init__(
@@ -45,6 +44,13 @@ class CompiledModel:
         self.inputs = inputs
         self.outputs = outputs
         self.structured = structured or []
+        # The model's outputs in order, a sequence or optional once (its tensors share its
+        # name; an empty one, with no tensor to show it, goes in by its place).
+        names = list(dict.fromkeys(s.name for s in outputs))
+        for q in self.structured:
+            if q.name not in names:
+                names.insert(q.at, q.name)
+        self._output_names = names
         self._entry = entry
         self._checks = checks
         self._keepalive = keepalive  # the JIT engine and weight buffers the code points into
@@ -55,13 +61,7 @@ class CompiledModel:
 
     @property
     def output_names(self) -> list[str]:
-        """The model's outputs in order, a sequence or optional once (its tensors share its
-        name)."""
-        names = list(dict.fromkeys(s.name for s in self.outputs))
-        for q in self.structured:  # by place: an empty one has no tensor to show it
-            if q.name not in names:
-                names.insert(q.at, q.name)
-        return names
+        return list(self._output_names)
 
     def run(self, feeds: Mapping[str, np.ndarray]
             ) -> dict[str, np.ndarray | list[np.ndarray] | None]:
@@ -86,7 +86,7 @@ class CompiledModel:
                     continue
                 values = values[1:]
             out[q.name] = values if q.sequence else values[0]
-        return {n: out[n] for n in self.output_names}
+        return {n: out[n] for n in self._output_names}
 
 
 def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
