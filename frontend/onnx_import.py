@@ -488,28 +488,6 @@ class _Importer(SubgraphImport, SequenceImport):
             func.attributes[G.STRUCTURED_ATTR] = DictionaryAttr(structured)
         return ModuleOp([func])
 
-    def _structured_output(self, o: onnx.ValueInfoProto,
-                           value: StaticSequence | StaticOptional
-                           ) -> tuple[list[SSAValue], Attribute, bool]:
-        """The results standing for a sequence or optional graph output (an optional's
-        presence first), their element type, and whether the value is a sequence."""
-        if isinstance(value, StaticSequence):
-            return list(value.elements), value.element, True
-        flag = value.present or self._constant(np.array(value.value is not None))
-        inner = value.value
-        if isinstance(inner, StaticSequence):
-            return [flag, *inner.elements], inner.element, True
-        if inner is not None:
-            return [flag, inner], cast(TensorType, inner.type).element_type, False
-        declared = o.type.optional_type.elem_type  # empty: its type as the model declares it
-        sequence = declared.HasField("sequence_type")
-        tensor = declared.sequence_type.elem_type if sequence else declared
-        try:
-            element = element_type(tensor.tensor_type.elem_type or onnx.TensorProto.FLOAT)
-        except Unsupported as e:
-            raise UnsupportedError(f"graph output '{o.name}': {e}") from None
-        return [flag], element, sequence
-
     def _value(self, name: str, what: str) -> SSAValue:
         """The tensor named `name`; initializers become constants at their first use."""
         if name in self.values:

@@ -212,6 +212,26 @@ class SequenceImport:
             outputs.append(StaticSequence(tensors, element))
         return outputs
 
+    def _structured_output(self: _Importer, o: onnx.ValueInfoProto,
+                           value: StaticSequence | StaticOptional
+                           ) -> tuple[list[SSAValue], Attribute, bool]:
+        """The results standing for a sequence or optional graph output (an optional's
+        presence first), their element type, and whether the value is a sequence."""
+        if isinstance(value, StaticSequence):
+            return list(value.elements), value.element, True
+        flag = value.present or self._constant(np.array(value.value is not None))
+        if value.value is not None:
+            kind, _, element = _shape_of(value.value)
+            return [flag, *_tensors(value.value)], element, kind == "sequence"
+        declared = o.type.optional_type.elem_type  # empty: its type as the model declares it
+        sequence = declared.HasField("sequence_type")
+        tensor = declared.sequence_type.elem_type if sequence else declared
+        try:
+            element = element_type(tensor.tensor_type.elem_type or onnx.TensorProto.FLOAT)
+        except Unsupported as e:
+            raise UnsupportedError(f"graph output '{o.name}': {e}") from None
+        return [flag], element, sequence
+
     # -- reading the node's inputs --------------------------------------------------------
 
     def _raw(self: _Importer, node: onnx.NodeProto, k: int) -> Value | None:
