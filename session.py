@@ -36,6 +36,7 @@ from infer.errors import InputError
 from infer.frontend.onnx_import import import_model, load_model
 from infer.progress import CompileProgress
 from infer.runtime.signature import TensorSpec
+from infer.runtime.structured import StructuredValue
 
 CPU = "CPUExecutionProvider"
 
@@ -105,6 +106,21 @@ class ModelMetadata:
     graph_description: str
     version: int
     custom_metadata_map: dict[str, str] = field(default_factory=dict)
+
+
+def _node_args(names: list[str], specs: list[TensorSpec], structured: list[StructuredValue]
+               ) -> list[NodeArg]:
+    tensors = {s.name: s for s in specs}
+    by_name = {q.name: q for q in structured}
+    args = []
+    for name in names:
+        q = by_name.get(name)
+        if q is None:
+            args.append(_node_arg(tensors[name]))
+        else:
+            args.append(NodeArg(name, [], q.onnx_type(_node_arg(TensorSpec(name, q.dtype,
+                                                                            ())).type)))
+    return args
 
 
 def _node_arg(spec: TensorSpec) -> NodeArg:
@@ -274,23 +290,15 @@ class InferenceSession:
             self._profile.add_compile(stages.times, isinstance(path_or_bytes, bytes))
 
     def get_inputs(self) -> list[NodeArg]:
-        return [_node_arg(s) for s in self._model.inputs]
+        """One per input, a sequence's or optional's typed as onnxruntime types it."""
+        return _node_args(self._model.input_names, self._model.inputs,
+                          self._model.structured_inputs)
 
     def get_outputs(self) -> list[NodeArg]:
         """One per output, a sequence's or optional's typed as onnxruntime types it:
         `seq(tensor(float))`, `optional(tensor(float))`."""
-        tensors = {s.name: s for s in self._model.outputs}
-        structured = {q.name: q for q in self._model.structured}
-        args = []
-        for name in self._model.output_names:
-            q = structured.get(name)
-            if q is None:
-                args.append(_node_arg(tensors[name]))
-                continue
-            kind = _node_arg(TensorSpec(name, q.dtype, ())).type
-            kind = f"seq({kind})" if q.sequence else kind
-            args.append(NodeArg(name, [], f"optional({kind})" if q.optional else kind))
-        return args
+        return _node_args(self._model.output_names, self._model.outputs,
+                          self._model.structured)
 
     def get_overridable_initializers(self) -> list[NodeArg]:
         """Always empty: initializers are compiled in as constants."""

@@ -82,10 +82,12 @@ from infer.frontend.onnx_ops.functions import (
     instantiate,
 )
 from infer.frontend.onnx_ops.sequences import Sequences
+from infer.frontend.onnx_packed_sequences import PackedSequence
 from infer.frontend.onnx_sequences import (
     SequenceImport,
     StaticOptional,
     StaticSequence,
+    Value,
     kind_of,
 )
 from infer.frontend.onnx_subgraphs import SubgraphImport
@@ -390,10 +392,6 @@ def _tensor_type(vi: onnx.ValueInfoProto, what: str) -> tuple[TensorType, list[s
     """The builtin type of a graph input/output and its dims' dim_param names."""
     if not vi.type.HasField("tensor_type"):
         kind = vi.type.WhichOneof("value")
-        if kind in ("sequence_type", "optional_type"):
-            noun = "a sequence" if kind == "sequence_type" else "an optional"
-            raise UnsupportedError(f"{what} '{vi.name}' is {noun}: infer takes sequences and "
-                                   "optionals made inside the model, known when compiling")
         raise UnsupportedError(f"{what} '{vi.name}' is not a tensor ({kind})")
     tt = vi.type.tensor_type
     try:
@@ -420,13 +418,14 @@ def _type_proto(t: TensorType) -> onnx.TypeProto:
 class _Importer(SubgraphImport, SequenceImport):
     _error = staticmethod(_node_error)
     _hint = staticmethod(_name_hint)
+    _tensor_type = staticmethod(_tensor_type)
 
     def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[Variant]):
         self.graph = graph
         self.opset = opset
         self.variants = variants
         # a name's tensor, or the sequence or optional it is while importing
-        self.values: dict[str, SSAValue | StaticSequence | StaticOptional] = {}
+        self.values: dict[str, Value] = {}
         self.initializers = {t.name: t for t in graph.initializer}
         self.block = Block()
         self.consumed = {n for node in graph.node for n in node.input if n} | {
@@ -440,7 +439,16 @@ class _Importer(SubgraphImport, SequenceImport):
     def run(self) -> ModuleOp:
         inputs = [v for v in self.graph.input if v.name not in self.initializers]
         arg_types, arg_attrs = [], []
-        for vi in inputs:
+        structured_inputs: dict[str, Attribute] = {}
+        for at, vi in enumerate(inputs):
+            if vi.type.WhichOneof("value") in ("sequence_type", "optional_type"):
+                before = len(self.block.args)
+                self.values[vi.name], structured_inputs[vi.name] = self._structured_input(
+                    vi, at)
+                for a in self.block.args[before:]:
+                    arg_types.append(a.type)
+                    arg_attrs.append(DictionaryAttr({NAME_ATTR: StringAttr(vi.name)}))
+                continue
             t, params = _tensor_type(vi, "graph input")
             arg = self.block.insert_arg(t, len(self.block.args))
             arg.name_hint = _name_hint(vi.name)
@@ -459,15 +467,10 @@ class _Importer(SubgraphImport, SequenceImport):
         structured: dict[str, Attribute] = {}
         for at, o in enumerate(self.graph.output):
             value = self.values.get(o.name)
-            if isinstance(value, StaticSequence | StaticOptional):
-                tensors, element, sequence = self._structured_output(o, value)
+            if isinstance(value, StaticSequence | PackedSequence | StaticOptional):
+                tensors, structured[o.name] = self._structured_output(o, value, at)
                 results += tensors
                 res_attrs += [DictionaryAttr({NAME_ATTR: StringAttr(o.name)}) for _ in tensors]
-                optional = isinstance(value, StaticOptional)
-                structured[o.name] = DictionaryAttr({
-                    "at": G.int_attr(at), "count": G.int_attr(len(tensors) - optional),
-                    "element": element, "sequence": G.int_attr(sequence),
-                    "optional": G.int_attr(optional)})
                 continue
             r = self._value(o.name, "graph output")
             params = self._check_output(o, cast(TensorType, r.type))
@@ -486,6 +489,8 @@ class _Importer(SubgraphImport, SequenceImport):
         )
         if structured:
             func.attributes[G.STRUCTURED_ATTR] = DictionaryAttr(structured)
+        if structured_inputs:
+            func.attributes[G.STRUCTURED_INPUTS_ATTR] = DictionaryAttr(structured_inputs)
         return ModuleOp([func])
 
     def _value(self, name: str, what: str) -> SSAValue:
@@ -518,7 +523,7 @@ class _Importer(SubgraphImport, SequenceImport):
                 index, node, opset)
             return
         if isinstance(fn, Sequences) or (node.op_type == "Identity" and node.input and isinstance(
-                self.values.get(node.input[0]), StaticSequence | StaticOptional)):
+                self.values.get(node.input[0]), StaticSequence | PackedSequence | StaticOptional)):
             self._sequence_op(index, node, opset)
             return
         try:

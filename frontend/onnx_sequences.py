@@ -1,22 +1,25 @@
 """The import of ONNX's sequence and optional ops, resolved while importing.
 
-infer compiles a model ahead of time, so a sequence is taken where its length and its
-elements are known when importing: a tuple of the tensors it holds (`StaticSequence`),
-and an optional is one that holds a tensor or sequence, or holds nothing
-(`StaticOptional`). The sequence ops then pick, insert and remove tensors of the tuple,
-and only those that make or read tensors add graph ops (SplitToSequence a Split,
-ConcatFromSequence a Concat; SequenceMap imports its body once per position). What would
-need a sequence whose length or members are known only at run time is refused at import
-with the reason: a position computed at run time, a SplitToSequence chunk size computed
-at run time, a sequence or optional graph input, a sequence carried by a Loop, branches
-of an If on a run-time condition that give sequences of different lengths. A sequence
-graph output is its tensors, each a result of the function (the runtime returns them as
-a list); so is a sequence out of an If on a run-time condition, whose branches give as
-many tensors. An optional out of such an If holds a value or not at run time: it is an
-i1 and its value's tensors (placeholders from the branch where it is empty), which
-OptionalHasElement reads and a graph output returns (None when empty);
-OptionalGetElement of it is refused.
-"""
+A sequence whose length and elements are known when importing is a tuple of the tensors
+it holds (`StaticSequence`): the sequence ops pick, insert and remove tensors of the
+tuple, and only those that make or read tensors add graph ops (SplitToSequence a Split,
+ConcatFromSequence a Concat; SequenceMap imports its body once per position). Every
+other sequence is packed in four tensors (`PackedSequence`, onnx_packed_sequences): a
+sequence graph input, one a Loop carries, one an If gives whose branches differ in length,
+one an op changes at a position computed at run time, a SplitToSequence whose parts are
+known only at run time; the sequence ops on it are graph ops on those tensors, and
+SequenceMap and ConcatFromSequence over it are Loops.
+
+An optional is one that holds a tensor or sequence, or holds nothing (`StaticOptional`);
+whether it holds one may be known only at run time (an optional graph input, or one out
+of an If on a run-time condition): then it is an i1 and its value's tensors (placeholders
+when empty), which OptionalHasElement reads and OptionalGetElement checks at run time.
+
+A sequence or optional graph input or output is the tensors standing for it, arguments
+or results of its name (graph.STRUCTURED_INPUTS_ATTR, graph.STRUCTURED_ATTR; the runtime
+passes lists and None, runtime/structured.py). What is refused at import: a sequence whose
+elements' rank is not known where one is read, a sequence of sequences or maps, a Loop
+carrying an optional that holds nothing."""
 
 from __future__ import annotations
 
@@ -27,13 +30,30 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import onnx
 from onnx import helper
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, TensorType, i1, i64
 from xdsl.ir import Attribute, Block, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
 from infer.frontend.onnx_attrs import graph_attr, int_attr
 from infer.frontend.onnx_ops import Unsupported, element_type
+from infer.frontend.onnx_packed_sequences import (
+    NO_ELEMENTS,
+    PACKED_TENSORS,
+    Emit,
+    PackedSequence,
+    concat_from,
+    element_at,
+    erase,
+    insert,
+    joined_rank,
+    length,
+    pack,
+    rank_of,
+    require,
+    sequence_map,
+    split_to,
+)
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
@@ -60,7 +80,8 @@ class StaticOptional:
     present: SSAValue | None = None
 
 
-Value = SSAValue | StaticSequence | StaticOptional
+Value = SSAValue | StaticSequence | PackedSequence | StaticOptional
+Sequence = StaticSequence | PackedSequence
 
 
 def kind_of(value: object) -> str:
@@ -69,18 +90,43 @@ def kind_of(value: object) -> str:
     if isinstance(value, StaticSequence):
         n = len(value.elements)
         return f"a sequence of {n} tensor{'' if n == 1 else 's'}"
+    if isinstance(value, PackedSequence):
+        return "a sequence of a length known at run time"
     return "an optional" if isinstance(value, StaticOptional) else "a tensor"
 
 
-def _tensors(value: SSAValue | StaticSequence) -> list[SSAValue]:
+def tensors_of(value: SSAValue | Sequence) -> list[SSAValue]:
+    if isinstance(value, PackedSequence):
+        return value.tensors
     return list(value.elements) if isinstance(value, StaticSequence) else [value]
 
 
-def _shape_of(value: SSAValue | StaticSequence) -> tuple[str, int, Attribute]:
+def _shape_of(value: SSAValue | Sequence) -> tuple[str, int, Attribute]:
     """A tensor's or sequence's form: kind, tensor count, element type."""
+    if isinstance(value, PackedSequence):
+        return "packed", PACKED_TENSORS, value.element
     if isinstance(value, StaticSequence):
         return "sequence", len(value.elements), value.element
     return "tensor", 1, cast(TensorType, value.type).element_type
+
+
+def _rebuilt(kind: str, values: list[SSAValue], element: Attribute, rank: int | None
+             ) -> SSAValue | Sequence:
+    """A tensor or sequence of `kind` (see _shape_of) from the tensors standing for it."""
+    if kind == "packed":
+        return PackedSequence.of(values, element, rank)
+    return StaticSequence(tuple(values), element) if kind == "sequence" else values[0]
+
+
+def _rank(value: object) -> int | None:
+    if isinstance(value, PackedSequence):
+        return value.rank
+    if isinstance(value, StaticSequence):
+        rank: int | None = NO_ELEMENTS
+        for t in value.elements:
+            rank = joined_rank(rank, rank_of(t))
+        return rank
+    return None
 
 
 def constant_in(block: Block, value: np.ndarray) -> SSAValue:
@@ -101,9 +147,9 @@ def _placeholder(block: Block, like: SSAValue) -> SSAValue:
 def flatten_branches(yielded: list[list[Value]], blocks: list[Block]
                      ) -> tuple[list[list[SSAValue]], Callable[[list[SSAValue]], list[Value]]]:
     """What each branch of an If yields as tensors, and how the If's results make its
-    outputs again: a sequence is its tensors (the branches' of one length); an optional is
-    an i1 (whether it holds a value), then its value's tensors, placeholders in a branch
-    where it is empty."""
+    outputs again: a sequence is its tensors (the branches' of one form: see
+    `SequenceImport._same_forms`); an optional is an i1 (whether it holds a value), then its
+    value's tensors, placeholders in a branch where it is empty."""
     flat: list[list[SSAValue]] = [[], []]
     rebuilds: list[Callable[[list[SSAValue]], Value]] = []
     for k, (a, b) in enumerate(zip(*yielded, strict=True)):
@@ -123,34 +169,31 @@ def flatten_branches(yielded: list[list[Value]], blocks: list[Block]
             kind, n, element = forms.pop()
             for side, (opt, block) in enumerate(zip((a, b), blocks, strict=True)):
                 flag = opt.present or constant_in(block, np.array(opt.value is not None))
-                flat[side] += [flag, *(_tensors(opt.value) if opt.value is not None else
-                                      [_placeholder(block, t) for t in _tensors(held[0])])]
+                flat[side] += [flag, *(tensors_of(opt.value) if opt.value is not None else
+                                      [_placeholder(block, t) for t in tensors_of(held[0])])]
 
             def optional(rest: list[SSAValue], n: int = n, kind: str = kind,
-                         element: Attribute = element) -> Value:
+                         element: Attribute = element, rank: int | None = _joined_rank(held)
+                         ) -> Value:
                 flag, values = rest[0], rest[1:n + 1]
                 del rest[:n + 1]
-                inner = (StaticSequence(tuple(values), element) if kind == "sequence"
-                         else values[0])
-                return StaticOptional(inner, flag)
+                return StaticOptional(_rebuilt(kind, values, element, rank), flag)
             rebuilds.append(optional)
             continue
-        if isinstance(a, StaticSequence):
-            b = cast(StaticSequence, b)
+        if isinstance(a, StaticSequence | PackedSequence):
+            b = cast(Sequence, b)
             if a.element != b.element:
                 raise InvalidModelError(f"output #{k}: the branches give sequences of "
                                         f"{a.element} and {b.element}")
-            if len(a.elements) != len(b.elements):
-                raise UnsupportedError(f"output #{k}: the branches give {kind_of(a)} and "
-                                       f"{kind_of(b)}, a length known only at run time")
-            flat[0] += a.elements
-            flat[1] += b.elements
+            flat[0] += tensors_of(a)
+            flat[1] += tensors_of(b)
 
-            def sequence(rest: list[SSAValue], n: int = len(a.elements),
-                         element: Attribute = a.element) -> Value:
+            def sequence(rest: list[SSAValue], kind: str = _shape_of(a)[0],
+                         n: int = len(tensors_of(a)), element: Attribute = a.element,
+                         rank: int | None = _joined_rank([a, b])) -> Value:
                 values = rest[:n]
                 del rest[:n]
-                return StaticSequence(tuple(values), element)
+                return _rebuilt(kind, values, element, rank)
             rebuilds.append(sequence)
             continue
         flat[0].append(cast(SSAValue, a))
@@ -161,6 +204,83 @@ def flatten_branches(yielded: list[list[Value]], blocks: list[Block]
         rest = list(results)
         return [r(rest) for r in rebuilds]
     return flat, rebuild
+
+
+def _entry(at: int, count: int, element: Attribute, sequence: bool, optional: bool,
+           packed: bool) -> Attribute:
+    """A sequence's or optional's entry of graph.STRUCTURED_ATTR (or _INPUTS_ATTR)."""
+    return DictionaryAttr({"at": G.int_attr(at), "count": G.int_attr(count),
+                           "element": element, "sequence": G.int_attr(sequence),
+                           "optional": G.int_attr(optional), "packed": G.int_attr(packed)})
+
+
+def _joined_rank(values: list[object]) -> int | None:
+    rank: int | None = NO_ELEMENTS
+    for v in values:
+        rank = joined_rank(rank, _rank(v))
+    return rank
+
+
+@dataclass(frozen=True)
+class Carry:
+    """How a value a Loop carries is tensors: a tensor itself; a sequence packed (with
+    its elements' rank, a fixed point over the iterations); an optional its i1 presence,
+    then its value's."""
+
+    packed: bool
+    element: Attribute | None = None
+    rank: int | None = None
+    optional: bool = False
+
+    @staticmethod
+    def of(value: Value) -> Carry:
+        optional = isinstance(value, StaticOptional)
+        if isinstance(value, StaticOptional):
+            if value.value is None:
+                raise UnsupportedError("a Loop carrying an optional that holds nothing is "
+                                       "not supported")
+            value = value.value
+        if isinstance(value, SSAValue):
+            return Carry(False, optional=optional)
+        return Carry(True, value.element, _rank(value), optional)
+
+    @property
+    def count(self) -> int:
+        return self.optional + (PACKED_TENSORS if self.packed else 1)
+
+    def tensors(self, imp: _Importer, value: Value, where: str) -> list[SSAValue]:
+        """`value` (the initial or next value) as this carry's tensors, made in the
+        importer's current block."""
+        flag: list[SSAValue] = []
+        if isinstance(value, StaticOptional):
+            if not self.optional or value.value is None:
+                raise UnsupportedError(f"{where} is {kind_of(value)} where the Loop carries "
+                                       "a value (or an empty optional)")
+            flag = [value.present or imp._constant(np.array(True))]
+            value = value.value
+        elif self.optional:
+            flag = [imp._constant(np.array(True))]
+        if self.packed != isinstance(value, StaticSequence | PackedSequence):
+            raise InvalidModelError(f"{where} is {kind_of(value)} where the Loop carries "
+                                    f"{'a sequence' if self.packed else 'a tensor'}")
+        if isinstance(value, StaticSequence | PackedSequence):
+            if value.element != self.element:
+                raise InvalidModelError(f"{where} is a sequence of {value.element} where "
+                                        f"the Loop carries one of {self.element}")
+            return flag + imp._packed(Emit(imp, "loop_carried"), value).tensors
+        return flag + [cast(SSAValue, value)]
+
+    def value(self, tensors: list[SSAValue]) -> Value:
+        rest = tensors[1:] if self.optional else tensors
+        inner = (PackedSequence.of(rest, cast(Attribute, self.element), self.rank)
+                 if self.packed else rest[0])
+        return StaticOptional(inner, tensors[0]) if self.optional else inner
+
+    def joined(self, next_value: Value) -> Carry:
+        """This carry, given the body's next value (its elements' rank)."""
+        inner = next_value.value if isinstance(next_value, StaticOptional) else next_value
+        return Carry(self.packed, self.element, joined_rank(self.rank, _rank(inner)),
+                     self.optional)
 
 
 class SequenceImport:
@@ -182,8 +302,9 @@ class SequenceImport:
 
     def _sequence_map(self: _Importer, index: int, node: onnx.NodeProto, opset: int
                       ) -> list[Value]:
-        """SequenceMap: the body imported once per position of its sequence inputs (the
-        same tensor inputs each time), its outputs gathered into sequences."""
+        """SequenceMap over sequences known when importing: the body imported once per
+        position (the same tensor inputs each time), its outputs gathered into sequences;
+        over packed ones, a Loop over positions (onnx_packed_sequences.sequence_map)."""
         def fail(reason: str) -> InferError:
             return self._error(node, index, opset, reason, InvalidModelError)
 
@@ -194,43 +315,95 @@ class SequenceImport:
         if len(body.input) != len(node.input):
             raise fail("the body must take one input per input of the node")
         inputs = [self._raw(node, k) for k in range(len(node.input))]
-        lengths = {len(v.elements) for v in inputs if isinstance(v, StaticSequence)}
-        if not isinstance(inputs[0], StaticSequence) or len(lengths) != 1:
-            raise fail("the first input must be a sequence, and all sequence inputs of one "
-                       "length")
+        if not isinstance(inputs[0], StaticSequence | PackedSequence):
+            raise fail("the first input must be a sequence")
+        declared = [vi.type.sequence_type.elem_type.tensor_type.elem_type
+                    or vi.type.tensor_type.elem_type for vi in body.output]
+        lengths = {len(v.elements) if isinstance(v, StaticSequence) else -1
+                   for v in inputs if isinstance(v, StaticSequence | PackedSequence)}
+        if len(lengths) != 1 or -1 in lengths:  # a length known at run time: a Loop
+            try:
+                elements = [element_type(t or onnx.TensorProto.FLOAT) for t in declared]
+            except Unsupported as e:
+                raise self._error(node, index, opset, str(e), UnsupportedError) from None
+            emit = self._emit(node)
+            sequences = [isinstance(v, StaticSequence | PackedSequence) for v in inputs]
+            names = [emit.bind(self._packed(emit, cast(Sequence, v)) if seq else v)
+                     for v, seq in zip(inputs, sequences, strict=True)]
+            return list(sequence_map(emit, names, sequences, body, elements))
         rows = []
         for i in range(lengths.pop()):
             names = {vi.name: cast(SSAValue, v.elements[i] if isinstance(v, StaticSequence)
                                    else v) for vi, v in zip(body.input, inputs, strict=True)}
             rows.append(self._in_scope(index, node, opset, "body", self.block, names, body))
         outputs: list[Value] = []
-        for k, vi in enumerate(body.output):
-            tensors = tuple(row[k] for row in rows)
-            declared = vi.type.sequence_type.elem_type.tensor_type.elem_type
+        for k, t in enumerate(declared):
+            tensors = tuple(cast(SSAValue, row[k]) for row in rows)
             element = (cast(TensorType, tensors[0].type).element_type if tensors else
-                       element_type(declared or onnx.TensorProto.FLOAT))
+                       element_type(t or onnx.TensorProto.FLOAT))
             outputs.append(StaticSequence(tensors, element))
         return outputs
 
-    def _structured_output(self: _Importer, o: onnx.ValueInfoProto,
-                           value: StaticSequence | StaticOptional
-                           ) -> tuple[list[SSAValue], Attribute, bool]:
+    def _structured_output(self: _Importer, o: onnx.ValueInfoProto, value: Value, at: int
+                           ) -> tuple[list[SSAValue], Attribute]:
         """The results standing for a sequence or optional graph output (an optional's
-        presence first), their element type, and whether the value is a sequence."""
-        if isinstance(value, StaticSequence):
-            return list(value.elements), value.element, True
-        flag = value.present or self._constant(np.array(value.value is not None))
-        if value.value is not None:
-            kind, _, element = _shape_of(value.value)
-            return [flag, *_tensors(value.value)], element, kind == "sequence"
-        declared = o.type.optional_type.elem_type  # empty: its type as the model declares it
-        sequence = declared.HasField("sequence_type")
-        tensor = declared.sequence_type.elem_type if sequence else declared
-        try:
-            element = element_type(tensor.tensor_type.elem_type or onnx.TensorProto.FLOAT)
-        except Unsupported as e:
-            raise UnsupportedError(f"graph output '{o.name}': {e}") from None
-        return [flag], element, sequence
+        presence first) and its entry of graph.STRUCTURED_ATTR."""
+        optional = isinstance(value, StaticOptional)
+        if isinstance(value, StaticOptional):
+            flag = value.present or self._constant(np.array(value.value is not None))
+            if value.value is None:  # empty: its type as the model declares it
+                declared = o.type.optional_type.elem_type
+                sequence = declared.HasField("sequence_type")
+                tensor = declared.sequence_type.elem_type if sequence else declared
+                try:
+                    element = element_type(tensor.tensor_type.elem_type
+                                           or onnx.TensorProto.FLOAT)
+                except Unsupported as e:
+                    raise UnsupportedError(f"graph output '{o.name}': {e}") from None
+                return [flag], _entry(at, 0, element, sequence, True, False)
+            value = value.value
+        kind, _, element = _shape_of(cast(SSAValue | Sequence, value))
+        tensors = tensors_of(cast(SSAValue | Sequence, value))
+        return ([flag] if optional else []) + tensors, _entry(
+            at, len(tensors), element, kind != "tensor", optional, kind == "packed")
+
+    def _structured_input(self: _Importer, vi: onnx.ValueInfoProto, at: int
+                          ) -> tuple[Value, Attribute]:
+        """A sequence or optional graph input: the value it is, made of arguments added to
+        the function (an optional's presence first; a sequence packed), and its entry of
+        graph.STRUCTURED_INPUTS_ATTR."""
+        optional = vi.type.HasField("optional_type")
+        inner = vi.type.optional_type.elem_type if optional else vi.type
+        if inner.HasField("sequence_type"):
+            held = inner.sequence_type.elem_type
+            if not held.HasField("tensor_type"):
+                raise UnsupportedError(f"graph input '{vi.name}' is a sequence of "
+                                       f"{held.WhichOneof('value')}, not of tensors")
+            try:
+                element = element_type(held.tensor_type.elem_type)
+            except Unsupported as e:
+                raise UnsupportedError(f"graph input '{vi.name}': {e}") from None
+            shape = held.tensor_type.shape if held.tensor_type.HasField("shape") else None
+            types = [TensorType(element, [DYNAMIC_INDEX]),
+                     *(TensorType(i64, [DYNAMIC_INDEX]) for _ in range(PACKED_TENSORS - 1))]
+        elif optional and inner.HasField("tensor_type"):
+            t, _ = self._tensor_type(helper.make_value_info(vi.name, inner), "graph input")
+            element, types = t.element_type, [t]
+        else:
+            raise UnsupportedError(f"graph input '{vi.name}' is an optional of "
+                                   f"{inner.WhichOneof('value')}")
+        args = [self.block.insert_arg(t, len(self.block.args))
+                for t in ([TensorType(i1, [])] if optional else []) + types]
+        for a in args:
+            a.name_hint = self._hint(vi.name)
+        values = args[1:] if optional else args
+        value: Value = (PackedSequence.of(list(values), element,
+                                          len(shape.dim) if shape is not None else None)
+                        if len(values) > 1 else values[0])
+        if optional:
+            value = StaticOptional(value, args[0])
+        return value, _entry(at, len(values), element, len(values) > 1, optional,
+                             len(values) > 1)
 
     # -- reading the node's inputs --------------------------------------------------------
 
@@ -243,33 +416,73 @@ class SequenceImport:
             return self.values[name]
         return self._value(name, "input")
 
-    def _sequence(self: _Importer, node: onnx.NodeProto, k: int) -> StaticSequence:
+    def _sequence(self: _Importer, node: onnx.NodeProto, k: int) -> Sequence:
         value = self._raw(node, k)
-        if not isinstance(value, StaticSequence):
+        if not isinstance(value, StaticSequence | PackedSequence):
             raise InvalidModelError(f"input #{k} is {kind_of(value)}, not a sequence")
         return value
 
     def _tensor(self: _Importer, node: onnx.NodeProto, k: int) -> SSAValue:
         return self._value(node.input[k], "input")
 
-    def _position(self: _Importer, node: onnx.NodeProto, k: int, length: int, default: int,
-                  end_allowed: bool) -> int:
-        """Input #k, a position in a sequence of `length` (ONNX allows negative ones),
-        which must be a constant; `default` when omitted."""
+    def _given_position(self: _Importer, node: onnx.NodeProto, k: int) -> int | str | None:
+        """Input #k, a position: its value when a constant, its name when computed at run
+        time, None when omitted."""
         if k >= len(node.input) or not node.input[k]:
-            return default
+            return None
         known = G.constant_value(self._tensor(node, k))
-        if known is None or known.size != 1:
-            raise UnsupportedError("a position computed at run time is not supported (the "
-                                   "sequence is resolved when compiling)")
-        position = int(known.reshape(-1)[0])
+        if known is None:
+            return node.input[k]
+        if known.size != 1:
+            raise InvalidModelError(f"a position must be one integer, got shape "
+                                    f"{list(known.shape)}")
+        return int(known.reshape(-1)[0])
+
+    @staticmethod
+    def _in_range(position: int | None, length: int, default: int, end_allowed: bool
+                  ) -> int:
+        """A constant position in a sequence of `length` (ONNX allows negative ones)."""
+        if position is None:
+            return default
         top = length if end_allowed else length - 1
         if not -length <= position <= top:
             raise InvalidModelError(f"position {position} is out of range for a sequence of "
                                     f"{length}")
         return position + length if position < 0 else position
 
-    def _same_element(self: _Importer, seq: StaticSequence, t: SSAValue) -> None:
+    def _packed(self: _Importer, e: Emit, seq: Sequence) -> PackedSequence:
+        return seq if isinstance(seq, PackedSequence) else pack(e, seq)
+
+    def _emit(self: _Importer, node: onnx.NodeProto) -> Emit:
+        return Emit(self, node.name or node.op_type)
+
+    def _element_rank(self: _Importer, seq: PackedSequence) -> int:
+        if seq.rank is None or seq.rank == NO_ELEMENTS:
+            raise UnsupportedError("the rank of the sequence's elements is not known when "
+                                   "compiling (the model declares none, or they differ)")
+        return seq.rank
+
+    def _same_forms(self: _Importer, yielded: list[list[Value]], blocks: list[Block]) -> None:
+        """Where an If's branches give sequences of different lengths, or one a packed
+        sequence, both become packed (in their own blocks), so that the If gives one."""
+        saved = self.block
+        try:
+            for k, pair in enumerate(zip(*yielded, strict=True)):
+                seqs = [v.value if isinstance(v, StaticOptional) else v for v in pair]
+                if not all(isinstance(v, StaticSequence | PackedSequence) for v in seqs):
+                    continue
+                if len({_shape_of(cast(Sequence, v))[:2] for v in seqs}) == 1:
+                    continue
+                for side, (v, block) in enumerate(zip(seqs, blocks, strict=True)):
+                    self.block = block
+                    packed = self._packed(Emit(self, f"if_output{k}"), cast(Sequence, v))
+                    opt = pair[side]
+                    yielded[side][k] = (StaticOptional(packed, opt.present)
+                                        if isinstance(opt, StaticOptional) else packed)
+        finally:
+            self.block = saved
+
+    def _same_element(self: _Importer, seq: Sequence, t: SSAValue) -> None:
         got = cast(TensorType, t.type).element_type
         if got != seq.element:
             raise InvalidModelError(f"a {got} tensor in a sequence of {seq.element}")
@@ -313,24 +526,42 @@ class SequenceImport:
     def _op_SequenceInsert(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
         seq, t = self._sequence(node, 0), self._tensor(node, 1)
         self._same_element(seq, t)
-        n = len(seq.elements)
-        at = self._position(node, 2, n, n, end_allowed=True)
-        return [StaticSequence((*seq.elements[:at], t, *seq.elements[at:]), seq.element)]
+        at = self._given_position(node, 2)
+        if isinstance(seq, StaticSequence) and not isinstance(at, str):
+            n = len(seq.elements)
+            k = self._in_range(at, n, n, end_allowed=True)
+            return [StaticSequence((*seq.elements[:k], t, *seq.elements[k:]), seq.element)]
+        e = self._emit(node)
+        return [insert(e, self._packed(e, seq), e.bind(t),
+                       node.input[2] if at is not None else None)]
 
     def _op_SequenceAt(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
-        seq = self._sequence(node, 0)
-        return [seq.elements[self._position(node, 1, len(seq.elements), 0, end_allowed=False)]]
+        seq, at = self._sequence(node, 0), self._given_position(node, 1)
+        if at is None:
+            raise InvalidModelError("the position is missing")
+        if isinstance(seq, StaticSequence) and isinstance(at, int):
+            return [seq.elements[self._in_range(at, len(seq.elements), 0, False)]]
+        e = self._emit(node)
+        packed = self._packed(e, seq)
+        return [e.value(element_at(e, packed, node.input[1], self._element_rank(packed)))]
 
     def _op_SequenceErase(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
-        seq = self._sequence(node, 0)
-        n = len(seq.elements)
-        if n == 0:
-            raise InvalidModelError("SequenceErase of an empty sequence")
-        at = self._position(node, 1, n, n - 1, end_allowed=False)
-        return [StaticSequence(seq.elements[:at] + seq.elements[at + 1:], seq.element)]
+        seq, at = self._sequence(node, 0), self._given_position(node, 1)
+        if isinstance(seq, StaticSequence) and not isinstance(at, str):
+            n = len(seq.elements)
+            if n == 0:
+                raise InvalidModelError("SequenceErase of an empty sequence")
+            k = self._in_range(at, n, n - 1, end_allowed=False)
+            return [StaticSequence(seq.elements[:k] + seq.elements[k + 1:], seq.element)]
+        e = self._emit(node)
+        return [erase(e, self._packed(e, seq), node.input[1] if at is not None else None)]
 
     def _op_SequenceLength(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
-        return [self._constant(np.array(len(self._sequence(node, 0).elements), np.int64))]
+        seq = self._sequence(node, 0)
+        if isinstance(seq, StaticSequence):
+            return [self._constant(np.array(len(seq.elements), np.int64))]
+        e = self._emit(node)
+        return [e.value(length(e, seq))]
 
     def _op_SplitToSequence(self: _Importer, node: onnx.NodeProto, opset: int
                             ) -> list[Value]:
@@ -344,24 +575,20 @@ class SequenceImport:
         axis %= len(shape)
         split = self._tensor(node, 1) if len(node.input) > 1 and node.input[1] else None
         split_type = cast(TensorType, split.type) if split is not None else None
+        chunk = G.constant_value(split) if split is not None else None
+        d = shape[axis]
         if split_type is not None and split_type.get_num_dims() == 1:
             count = split_type.get_shape()[0]
             if count < 0:
-                raise UnsupportedError("split sizes of a length known only at run time are "
-                                       "not supported (the sequence's length would be)")
+                return [self._split_at_run_time(node, x, axis, "sizes", False)]
             parts = self._helper(node, "Split", [x, split], count, axis=axis) if count else []
             return [StaticSequence(tuple(parts), t.element_type)]
-        d = shape[axis]
-        if d < 0:
-            raise UnsupportedError(f"splitting dim {axis}, known only at run time, is not "
-                                   "supported (the sequence's length would be)")
-        if split is None:
+        if d < 0 or (split is not None and chunk is None):
+            return [self._split_at_run_time(node, x, axis, "chunk" if split else "ones",
+                                            split is None and not keepdims)]
+        if chunk is None:
             sizes = [1] * d
         else:
-            chunk = G.constant_value(split)
-            if chunk is None:
-                raise UnsupportedError("a chunk size computed at run time is not supported "
-                                       "(the sequence's length would be)")
             size = int(chunk.reshape(-1)[0])
             if size <= 0:
                 raise InvalidModelError(f"the chunk size must be positive, got {size}")
@@ -373,19 +600,47 @@ class SequenceImport:
                      for v in parts]
         return [StaticSequence(tuple(parts), t.element_type)]
 
+    def _split_at_run_time(self: _Importer, node: onnx.NodeProto, x: SSAValue, axis: int,
+                           by: str, squeeze: bool) -> PackedSequence:
+        """SplitToSequence whose parts are known only at run time, `by` its split input's
+        "sizes" (checked to be non-negative and add up to the dim), a "chunk" size
+        (checked positive), or "ones" (no split input)."""
+        e = self._emit(node)
+        element = cast(TensorType, x.type).element_type
+        data, zero = e.bind(x), e.scalar(0)
+        d = e("Gather", e("Shape", data), e.scalar(axis))
+        if by == "sizes":
+            split = node.input[1]
+            ends = e("CumSum", split, zero)
+            sane = e("And", e("Equal", e("ReduceSum", split, keepdims=0), d),
+                     e("Not", e("Less", e("ReduceMin", split, keepdims=0), zero)))
+            data = require(e, sane, data, "split sizes are not negative and add up to the dim")
+            return split_to(e, data, e("Sub", ends, split), ends,
+                            e("Size", split), axis, squeeze, element)
+        size = e("Reshape", node.input[1], e.ints()) if by == "chunk" else e.scalar(1)
+        if by == "chunk":
+            data = require(e, e("Greater", size, zero), data, "the chunk size is positive")
+        starts = e("Range", zero, d, size)
+        ends = e("Min", e("Add", starts, size), d)
+        return split_to(e, data, starts, ends, e("Size", starts), axis, squeeze, element)
+
     def _op_ConcatFromSequence(self: _Importer, node: onnx.NodeProto, opset: int
                                ) -> list[Value]:
         seq = self._sequence(node, 0)
-        if not seq.elements:
+        if isinstance(seq, StaticSequence) and not seq.elements:
             raise InvalidModelError("ConcatFromSequence of an empty sequence")
         axis = int_attr(node, "axis")
         if axis is None:
             raise InvalidModelError("the 'axis' attribute is missing")
         new_axis = int_attr(node, "new_axis", 0)
-        rank = cast(TensorType, seq.elements[0].type).get_num_dims() + (new_axis == 1)
+        rank = (self._element_rank(seq) if isinstance(seq, PackedSequence)
+                else rank_of(seq.elements[0])) + (new_axis == 1)
         if not -rank <= axis < rank:
             raise InvalidModelError(f"axis {axis} is out of range for rank {rank}")
         axis %= rank
+        if isinstance(seq, PackedSequence):
+            e = self._emit(node)
+            return [e.value(concat_from(e, seq, axis, new_axis == 1))]
         parts = list(seq.elements)
         if new_axis == 1:
             parts = [self._helper(node, "Unsqueeze", [v, self._ints([axis])], 1)[0]
@@ -414,9 +669,20 @@ class SequenceImport:
             raise InvalidModelError("input #0 is missing")
         if not isinstance(value, StaticOptional):
             return [value]  # opset 18 on: a tensor or sequence is its own element
-        if value.present is not None:
-            raise UnsupportedError("whether the optional holds a value is known only at run "
-                                   "time (it comes out of an If on a run-time condition)")
+        if value.present is not None:  # known at run time: checked there
+            e = self._emit(node)
+            present, inner = e.bind(value.present), value.value
+            assert inner is not None  # an optional known to be empty has no `present`
+
+            def checked(t: SSAValue) -> SSAValue:
+                return e.value(require(e, present, e.bind(t), "the optional holds a value"))
+            if isinstance(inner, PackedSequence):  # every read of it reads the offsets
+                return [PackedSequence(inner.data, checked(inner.offsets), inner.dims,
+                                       inner.dim_offsets, inner.element, inner.rank)]
+            if isinstance(inner, StaticSequence):
+                return [StaticSequence(tuple(checked(t) for t in inner.elements),
+                                       inner.element)]
+            return [checked(inner)]
         if value.value is None:
             raise InvalidModelError("the optional holds nothing (it is empty here)")
         return [value.value]

@@ -37,12 +37,16 @@ from xdsl.ir import Block, Region, SSAValue
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
 from infer.frontend.onnx_attrs import graph_attr, int_attr, ints_attr
+from infer.frontend.onnx_packed_sequences import PackedSequence
 from infer.frontend.onnx_sequences import (
+    Carry,
     StaticOptional,
     StaticSequence,
+    Value,
     constant_in,
     flatten_branches,
     kind_of,
+    tensors_of,
 )
 
 if TYPE_CHECKING:
@@ -97,6 +101,15 @@ def _scan_loop(p: str, xs: list[str], states: list[str], body: onnx.GraphProto,
     return outer, loop, stacked
 
 
+def _split(carries: list[Carry], tensors: list[SSAValue]) -> list[Value]:
+    """Carried values from their tensors."""
+    values, at = [], 0
+    for c in carries:
+        values.append(c.value(tensors[at:at + c.count]))
+        at += c.count
+    return values
+
+
 def _static_trip_count(trip: SSAValue, go: SSAValue, cond_out: SSAValue,
                        cond_in: SSAValue) -> int:
     """The number of iterations when it is known here (a constant trip count, a condition
@@ -124,29 +137,34 @@ class SubgraphImport:
                     v.name_hint = v.name_hint or self._hint(name)
 
     def _in_scope(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
-                  which: str, block: Block, names: dict[str, SSAValue],
-                  subgraph: onnx.GraphProto, sequences: bool = False) -> list[SSAValue]:
+                  which: str, block: Block, names: dict[str, Value],
+                  subgraph: onnx.GraphProto, sequences: bool = False,
+                  finish: Callable[[list[Value]], list[SSAValue]] | None = None) -> list[Value]:
         """Import `subgraph`'s nodes into `block`, its inputs bound to `names`; its
-        outputs (sequences among them only if `sequences`). The values it defines
-        (constants it materializes too) are its own."""
+        outputs (sequences among them only if `sequences`), or what `finish` makes of
+        them in the block. The values it defines (constants it materializes too) are its
+        own."""
         saved_block, saved_values = self.block, self.values
         self.block, self.values = block, {**saved_values, **names}
         try:
             outs = self._import_subgraph(subgraph, opset, which)
+            if finish is not None:
+                return cast(list[Value], finish(outs))
             for o, v in zip(subgraph.output, outs, strict=True):
                 if not (isinstance(v, SSAValue)
-                        or sequences and isinstance(v, StaticSequence | StaticOptional)):
+                        or sequences and isinstance(v, StaticSequence | PackedSequence
+                                                    | StaticOptional)):
                     raise UnsupportedError(f"output '{o.name}' is {kind_of(v)}, which "
                                            f"{'an If' if sequences else 'a Loop body'} "
                                            "cannot give here")
-            return cast(list[SSAValue], outs)
+            return outs
         except InferError as e:
             raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
         finally:
             self.block, self.values = saved_block, saved_values
 
     def _import_subgraph(self: _Importer, subgraph: onnx.GraphProto, opset: int, which: str
-                         ) -> list[SSAValue]:
+                         ) -> list[Value]:
         """Import the nodes of `subgraph` into the current block; its outputs."""
         self.initializers.update((t.name, t) for t in subgraph.initializer)
         self.consumed |= {n for sub in subgraph.node for n in sub.input if n}
@@ -174,7 +192,7 @@ class SubgraphImport:
             raise self._error(node, index, opset, f"the condition must be one bool, got {t}",
                               InvalidModelError)
         blocks: list[Block] = []
-        yielded: list[list[SSAValue]] = []
+        yielded: list[list[Value]] = []
         for which in ("then_branch", "else_branch"):
             try:
                 branch = self._branch(node, which)
@@ -184,6 +202,7 @@ class SubgraphImport:
             yielded.append(self._in_scope(index, node, opset, which, blocks[-1], {}, branch,
                                           sequences=True))
         try:  # a sequence or optional is its tensors, one result each (onnx_sequences)
+            self._same_forms(yielded, blocks)
             flat, rebuild = flatten_branches(yielded, blocks)
         except InferError as e:
             raise self._error(node, index, opset, str(e), type(e)) from None
@@ -223,7 +242,8 @@ class SubgraphImport:
 
     def _loop(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
               named: onnx.NodeProto | None = None) -> None:
-        """Loop `node`; its errors name `named` (the Scan it is built for) if given."""
+        """Loop `node`; its errors name `named` (the Scan it is built for) if given. A
+        carried sequence or optional is tensors (onnx_sequences.Carry)."""
         named = named or node
 
         def fail(reason: str, error: type[InferError] = InvalidModelError) -> InferError:
@@ -250,39 +270,81 @@ class SubgraphImport:
             want = i64 if what == "trip count" else i1
             if t.element_type != want or not all(d == 1 for d in t.get_shape()):
                 raise fail(f"the {what} must be one {want}, got {t}")
-        initial = [self._value(name, "input") for name in inputs[2:]]
         if any(not name for name in inputs[2:]):
             raise fail("a carried value's initial value is missing")
-        block, outs, carried = self._typed_body(
-            index, named, opset, body, [cast(TensorType, v.type) for v in initial],
-            lambda c: [TensorType(i64, []), TensorType(i1, []), *c],
-            lambda outs: outs[1:n + 1], fail)
+        starts = [cast(Value, self._raw(node, k)) for k in range(2, len(inputs))]
+        try:
+            carries = [Carry.of(v) for v in starts]
+            initial = [t for c, v, name in zip(carries, starts, inputs[2:], strict=True)
+                       for t in c.tensors(self, v, f"'{name}'")]
+        except InferError as e:
+            raise fail(str(e), type(e)) from None
+        # A carried sequence's elements' rank is a fixed point too (the body's inserts).
+        for _ in range(FIXED_POINT_TRIES):
+            nexts: list[Value] = []
+            block, outs, carried = self._typed_body(
+                index, named, opset, body, [cast(TensorType, v.type) for v in initial],
+                lambda c: [TensorType(i64, []), TensorType(i1, []), *c],
+                lambda outs: outs[1:len(initial) + 1], fail,
+                bind=lambda args, carries=carries: [args[0], args[1],
+                                                    *_split(carries, args[2:])],
+                finish=lambda outs, carries=carries, nexts=nexts: self._loop_outputs(
+                    body, carries, outs, nexts))
+            joined = [c.joined(v) for c, v in zip(carries, nexts, strict=True)]
+            if joined == carries:
+                break
+            carries = joined
         cond_out = cast(TensorType, outs[0].type)
         if cond_out.element_type != i1 or not all(d == 1 for d in cond_out.get_shape()):
             raise fail(f"the body's condition output must be one bool, got {cond_out}")
-        scans = [cast(TensorType, v.type) for v in outs[n + 1:]]
+        scans = [cast(TensorType, v.type) for v in outs[len(initial) + 1:]]
         rows = _static_trip_count(trip, go, outs[0], block.args[1])
         types = [*carried, *(TensorType(t.element_type, [rows, *t.get_shape()])
                              for t in scans)]
         block.add_op(G.YieldOp(outs))
-        self._add_with_results(G.LoopOp(trip, go, initial, types, block), node)
+        op = G.LoopOp(trip, go, initial, types, block)
+        results = list(op.results)
+        self._add_with_results(op, node, [*_split(carries, results[:len(initial)]),
+                                          *results[len(initial):]])
+
+    def _loop_outputs(self: _Importer, body: onnx.GraphProto, carries: list[Carry],
+                      outs: list[Value], nexts: list[Value]) -> list[SSAValue]:
+        """A Loop body's outputs as tensors (in its block): the condition, each carried
+        value's as its carry says (the values themselves go in `nexts`), the scan rows."""
+        n = len(carries)
+        nexts[:] = outs[1:n + 1]  # the last import of the body is the one kept
+        flat = [t for c, v, o in zip(carries, outs[1:n + 1], body.output[1:n + 1], strict=True)
+                for t in c.tensors(self, v, f"output '{o.name}'")]
+        for o, v in zip([body.output[0], *body.output[n + 1:]], [outs[0], *outs[n + 1:]],
+                        strict=True):
+            if not isinstance(v, SSAValue):
+                raise UnsupportedError(f"output '{o.name}' is {kind_of(v)}, which a Loop "
+                                       "body cannot give here")
+        return [cast(SSAValue, outs[0]), *flat, *cast(list[SSAValue], outs[n + 1:])]
 
     def _typed_body(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
                     body: onnx.GraphProto, carried: list[TensorType],
                     args_of: Callable[[list[TensorType]], list[TensorType]],
                     next_of: Callable[[list[SSAValue]], list[SSAValue]],
-                    fail: Callable[..., InferError]
+                    fail: Callable[..., InferError],
+                    bind: Callable[[list[SSAValue]], list[Value]] | None = None,
+                    finish: Callable[[list[Value]], list[SSAValue]] | None = None
                     ) -> tuple[Block, list[SSAValue], list[TensorType]]:
         """The body of a Loop or Scan imported into a block whose arguments are
         `args_of(carried)`, the carried types found by a fixed point: a dim the body
-        changes is dynamic (after a few tries, every dim is). The block, its outputs and
-        the carried types."""
+        changes is dynamic (after a few tries, every dim is). `bind` makes the values of
+        the body's inputs from the block's arguments, `finish` tensors of its outputs (a
+        Loop's carried sequences). The block, its outputs and the carried types."""
         for attempt in range(FIXED_POINT_TRIES + 1):
             block = Block(arg_types=args_of(carried))
-            names = {vi.name: a for vi, a in zip(body.input, block.args, strict=True)}
-            for vi, a in zip(body.input, block.args, strict=True):
-                a.name_hint = self._hint(vi.name)
-            outs = self._in_scope(index, node, opset, "body", block, names, body)
+            args = list(block.args)
+            values = bind(args) if bind is not None else args
+            names = {vi.name: v for vi, v in zip(body.input, values, strict=True)}
+            for vi, v in zip(body.input, values, strict=True):
+                for a in tensors_of(v.value if isinstance(v, StaticOptional) else v):
+                    a.name_hint = self._hint(vi.name)
+            outs = cast(list[SSAValue], self._in_scope(index, node, opset, "body", block,
+                                                       names, body, finish=finish))
             nxt = []
             for k, (t, v) in enumerate(zip(carried, next_of(outs), strict=True)):
                 joined = G.joined_type([t, v.type])

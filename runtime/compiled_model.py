@@ -8,14 +8,10 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from infer.dialects.graph.types import NARROW_TYPES
+from infer.errors import InputError
 from infer.runtime.checks import EntryChecks
-from infer.runtime.signature import (
-    StructuredOutput,
-    TensorSpec,
-    check_feeds,
-    read_signature,
-    read_structured,
-)
+from infer.runtime.signature import TensorSpec, check_feeds, read_signature
+from infer.runtime.structured import StructuredValue, pack, read_structured, unpack
 
 Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 
@@ -23,13 +19,14 @@ Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 class CompiledModel:
     """A model compiled to native code for this CPU.
 
-    `run({name: array}) -> {name: array}` (for an output in `structured`, whose tensors are
-    results of its name: a list of arrays for a sequence, None for an optional that holds
-    nothing); inputs are checked (names, dtypes, ranks, static dims, equal sizes for equal
-    dim names) before any native code runs, and passed without copies when they are
-    C-contiguous. What depends on their run-time sizes and values (dims that must agree
-    between inputs, index values) the native code checks before each op: a failed check is
-    a `ShapeError` naming the op and the shapes.
+    `run({name: array}) -> {name: array}` (for an input or output in `structured_inputs`
+    or `structured`, whose tensors are arguments or results of its name: a list of arrays
+    for a sequence, None for an optional that holds nothing); inputs are checked (names,
+    dtypes, ranks, static dims, equal sizes for equal dim names) before any native code
+    runs, and passed without copies when they are C-contiguous. What depends on their
+    run-time sizes and values (dims that must agree between inputs, index values) the
+    native code checks before each op: a failed check is a `ShapeError` naming the op and
+    the shapes.
     """
 
     def __init__(
@@ -39,11 +36,23 @@ class CompiledModel:
         entry: Entry,
         keepalive: object,
         checks: EntryChecks | None = None,
-        structured: list[StructuredOutput] | None = None,
+        structured: list[StructuredValue] | None = None,
+        structured_inputs: list[StructuredValue] | None = None,
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
         self.structured = structured or []
+        self.structured_inputs = structured_inputs or []
+        # A structured input's tensors are checked under names of their own ("x#0"...),
+        # after `pack` made them from its value.
+        self._feed_specs = list(inputs)
+        self._packed_names = {q.name for q in self.structured_inputs}
+        if self._packed_names:
+            seen: dict[str, int] = {}
+            for i, s in enumerate(inputs):
+                if s.name in self._packed_names:
+                    j = seen[s.name] = seen.get(s.name, -1) + 1
+                    self._feed_specs[i] = TensorSpec(f"{s.name}#{j}", s.dtype, s.shape)
         # The model's outputs in order, a sequence or optional once (its tensors share its
         # name; an empty one, with no tensor to show it, goes in by its place).
         names = list(dict.fromkeys(s.name for s in outputs))
@@ -57,7 +66,7 @@ class CompiledModel:
 
     @property
     def input_names(self) -> list[str]:
-        return [s.name for s in self.inputs]
+        return list(dict.fromkeys(s.name for s in self.inputs))
 
     @property
     def output_names(self) -> list[str]:
@@ -65,7 +74,9 @@ class CompiledModel:
 
     def run(self, feeds: Mapping[str, np.ndarray]
             ) -> dict[str, np.ndarray | list[np.ndarray] | None]:
-        arrays = [_storage_view(a) for a in check_feeds(self.inputs, feeds)]
+        if self._packed_names:
+            feeds = self._pack(feeds)
+        arrays = [_storage_view(a) for a in check_feeds(self._feed_specs, feeds)]
         if self._checks is None:
             results = self._entry(arrays)
         else:  # sizes and indices that contradict the model fail a check in the code
@@ -79,14 +90,21 @@ class CompiledModel:
             tensors.setdefault(s.name, []).append(r.view(s.dtype))
         out: dict[str, object] = {n: v[0] for n, v in tensors.items()}
         for q in self.structured:
-            values = tensors.get(q.name, [])
-            if q.optional:  # the presence flag first
-                if not bool(values[0]):
-                    out[q.name] = None
-                    continue
-                values = values[1:]
-            out[q.name] = values if q.sequence else values[0]
+            out[q.name] = unpack(q, tensors.get(q.name, []))
         return {n: out[n] for n in self._output_names}
+
+    def _pack(self, feeds: Mapping[str, object]) -> dict[str, object]:
+        """The feeds with each structured input's value made its tensors."""
+        out = {k: v for k, v in feeds.items() if k not in self._packed_names}
+        for q in self.structured_inputs:
+            if q.name not in feeds:
+                raise InputError(f"missing input '{q.name}' ({q.onnx_type(q.dtype.name)})")
+            specs = [s for s in self.inputs if s.name == q.name]
+            placeholders = [tuple(d if isinstance(d, int) else 0 for d in s.shape)
+                            for s in specs[1:]]  # an optional tensor's, after its flag
+            for j, a in enumerate(pack(q, feeds[q.name], placeholders)):
+                out[f"{q.name}#{j}"] = a
+        return out
 
 
 def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
@@ -97,7 +115,8 @@ def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
     inputs, outputs = read_signature(module, entry)
     jit = JitModule(module)
     return CompiledModel(inputs, outputs, jit.get_entry(entry), jit,
-                         EntryChecks.read(module, entry), read_structured(module, entry))
+                         EntryChecks.read(module, entry), read_structured(module, entry),
+                         read_structured(module, entry, "structured_inputs"))
 
 
 _NARROW_DTYPES = frozenset(NARROW_TYPES.values())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -12,7 +11,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     ContainerType,
     DictionaryAttr,
-    IntegerAttr,
     ModuleOp,
     ShapedType,
     StringAttr,
@@ -37,20 +35,6 @@ class TensorSpec:
     def describe(self) -> str:
         dims = ", ".join("?" if d is None else str(d) for d in self.shape)
         return f"{self.dtype}[{dims}]"
-
-
-@dataclass(frozen=True)
-class StructuredOutput:
-    """A sequence or optional output (graph.STRUCTURED_ATTR): its place among the model's
-    outputs, the tensors that stand for it (after the i1 presence flag of an optional)
-    and their element type."""
-
-    name: str
-    at: int
-    count: int
-    dtype: np.dtype
-    sequence: bool
-    optional: bool
 
 
 def _spec(d: DictionaryAttr) -> TensorSpec:
@@ -83,25 +67,6 @@ def read_signature(
     inputs, outputs = sig.data["inputs"], sig.data["outputs"]
     assert isinstance(inputs, ArrayAttr) and isinstance(outputs, ArrayAttr)
     return [_spec(d) for d in inputs.data], [_spec(d) for d in outputs.data]
-
-
-def read_structured(module: ModuleOp, entry: str = "main") -> list[StructuredOutput]:
-    """The sequence and optional outputs of function `entry` (`record-signature`), by
-    place."""
-    sig = cast(DictionaryAttr, cast(DictionaryAttr, module.attributes[MODEL_SIGNATURE_ATTR])
-               .data[entry])
-    found = sig.data.get("structured")
-    if not isinstance(found, DictionaryAttr):
-        return []
-    specs = []
-    for name, d in found.data.items():
-        entries = cast(DictionaryAttr, d).data
-        ints = {k: cast(IntegerAttr, entries[k]).value.data
-                for k in ("at", "count", "sequence", "optional")}
-        specs.append(StructuredOutput(name, ints["at"], ints["count"],
-                                      numpy_dtype(entries["element"]), bool(ints["sequence"]),
-                                      bool(ints["optional"])))
-    return sorted(specs, key=lambda q: q.at)
 
 
 def check_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np.ndarray]:

@@ -1,5 +1,5 @@
 """Sequences and optionals made inside a model, resolved when compiling: results against
-onnxruntime, and clear refusals where a sequence would be known only at run time."""
+onnxruntime, and clear refusals (test_packed_sequences.py has those known at run time)."""
 
 from __future__ import annotations
 
@@ -54,8 +54,6 @@ def test_split_to_sequence_sizes() -> None:
                         ("back", F, [2, None])], [_ints("one", 1), _ints("three", 3)],
                        opset=18)
     x = R.standard_normal((2, 5)).astype(np.float32)
-    with pytest.raises(infer.UnsupportedError, match="splitting dim 1, known only at run time"):
-        infer.compile(model)
     model.graph.input[0].type.tensor_type.shape.dim[1].dim_value = 5
     check_against_onnxruntime(model, {"x": x, "sizes": np.array([1, 4], np.int64)})
 
@@ -78,13 +76,6 @@ def _refused(nodes, inputs, outputs, inits=(), match: str = "",
     model = make_model(nodes, inputs, outputs, list(inits), opset=18)
     with pytest.raises(error, match=match):
         infer.compile(model)
-
-
-def test_a_position_computed_at_run_time_is_refused() -> None:
-    _refused([helper.make_node("SequenceConstruct", ["x"], ["s"]),
-              helper.make_node("SequenceAt", ["s", "i"], ["y"], name="at")],
-             [("x", F, [2]), ("i", I64, [])], [("y", F, [2])],
-             match=r"'SequenceAt' \(node 'at', opset 18\): a position computed at run time")
 
 
 def _same_as_onnxruntime(model, feeds) -> None:
@@ -120,17 +111,6 @@ def test_sequence_graph_outputs_are_lists() -> None:
         ("rows", "seq(tensor(float))")]
 
 
-def test_sequence_graph_inputs_are_refused() -> None:
-    graph = helper.make_graph([helper.make_node("SequenceLength", ["s"], ["n"])], "g",
-                              [helper.make_tensor_sequence_value_info("s", F, [2])],
-                              [helper.make_tensor_value_info("n", I64, [])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
-    with pytest.raises(infer.UnsupportedError, match="graph input 's' is a sequence: infer "
-                       "takes sequences and optionals made inside the model"):
-        infer.compile(model)
-
-
-
 def _branch_of(*names: str) -> object:
     return helper.make_graph([helper.make_node("SequenceConstruct", list(names), ["s"])], "b",
                              [], [helper.make_tensor_sequence_value_info("s", F, None)])
@@ -146,12 +126,6 @@ def test_sequences_out_of_a_run_time_if() -> None:
     for c in (True, False):
         check_against_onnxruntime(model, {"c": np.array(c), "x": R.standard_normal(3).astype(
             np.float32), "y": R.standard_normal(3).astype(np.float32)})
-    _refused([helper.make_node("If", ["c"], ["seq"], then_branch=_branch_of("x"),
-                               else_branch=_branch_of("x", "x"), name="branch"),
-              helper.make_node("ConcatFromSequence", ["seq"], ["z"], axis=0)],
-             [("c", TP.BOOL, []), ("x", F, [3])], [("z", F, [None])],
-             match=r"output #0: the branches give a sequence of 1 tensor and a sequence of 2 "
-             "tensors, a length known only at run time")
 
 
 def test_getting_the_element_of_an_empty_optional_is_refused() -> None:
@@ -195,9 +169,10 @@ def test_an_optional_out_of_a_run_time_if() -> None:
     model.graph.node.append(get)
     del model.graph.output[:]
     model.graph.output.append(helper.make_tensor_value_info("y", F, [3]))
-    with pytest.raises(infer.UnsupportedError, match="'OptionalGetElement' \\(node 'get', "
-                       "opset 18\\): whether the optional holds a value is known only at run"):
-        infer.compile(model)
+    compiled = infer.compile(model)  # whether it holds a value is checked at run time
+    np.testing.assert_array_equal(compiled.run({"c": np.array(True), "x": x})["y"], x)
+    with pytest.raises(infer.ShapeError, match="'get/the optional holds a value'"):
+        compiled.run({"c": np.array(False), "x": x})
 
 
 def test_sequence_map_runs_its_body_per_position() -> None:

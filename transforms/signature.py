@@ -14,7 +14,8 @@ An argument without a name is `input<i>` (a result `output<i>`); `dims` (one str
 dim: the dim_param, or "" for a static or anonymous dim) is there when the importer wrote it.
 A sequence or optional output is its tensors, results of one name, and an entry of
 `structured` (see graph.STRUCTURED_ATTR): `{seq = {at = 1, count = 3, element = f32,
-sequence = 1, optional = 0}}`.
+sequence = 1, optional = 0}}`; a sequence or optional input is arguments of one name and
+an entry of `structured_inputs`.
 """
 
 from __future__ import annotations
@@ -49,10 +50,10 @@ def _tensors(
 
 
 def function_signature(f: func.FuncOp) -> DictionaryAttr:
-    """`{inputs = [...], outputs = [...][, structured = {...}]}` of `f`, one
-    `{name, type[, dims]}` per tensor; a sequence or optional output's tensors are results
-    of its name, and `structured` (the importer's graph.structured_outputs) places and
-    types it."""
+    """`{inputs = [...], outputs = [...][, structured = {...}][, structured_inputs = ...]}`
+    of `f`, one `{name, type[, dims]}` per tensor; a sequence or optional output's tensors
+    are results of its name, and `structured` (the importer's graph.structured_outputs)
+    places and types it (`structured_inputs` an input's)."""
     ft = f.function_type
     signature = {
         "inputs": _tensors(ft.inputs.data, f.arg_attrs, "input"),
@@ -60,6 +61,8 @@ def function_signature(f: func.FuncOp) -> DictionaryAttr:
     }
     if G.STRUCTURED_ATTR in f.attributes:
         signature["structured"] = f.attributes[G.STRUCTURED_ATTR]
+    if G.STRUCTURED_INPUTS_ATTR in f.attributes:
+        signature["structured_inputs"] = f.attributes[G.STRUCTURED_INPUTS_ATTR]
     return DictionaryAttr(signature)
 
 

@@ -160,11 +160,13 @@ def get_ints(op: Operation | Mapping[str, Attribute], name: str) -> list[int] | 
 NAME_ATTR = "graph.name"
 DIMS_ATTR = "graph.dims"
 # On a function: its outputs that are sequences or optionals, {name: {at, count, element,
-# sequence, optional}}: their place among the model's outputs, how many tensors stand for
-# each, the tensors' element type, whether the value is a sequence, and whether the first
-# tensor is an i1 saying if an optional holds the value. Each tensor is a result whose
-# NAME_ATTR is the output's name.
+# sequence, optional, packed}}: their place among the model's outputs, how many tensors
+# stand for each, the tensors' element type, whether the value is a sequence, whether the
+# first tensor is an i1 saying if an optional holds the value, and whether a sequence is
+# packed in four tensors (runtime/structured.py). Each tensor is a result whose NAME_ATTR
+# is the output's name. STRUCTURED_INPUTS_ATTR says the same of arguments.
 STRUCTURED_ATTR = "graph.structured_outputs"
+STRUCTURED_INPUTS_ATTR = "graph.structured_inputs"
 # The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
 # symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
 ANONYMOUS_DIM = "?"
@@ -174,6 +176,7 @@ __all__ = [
     "NAME_ATTR",
     "DIMS_ATTR",
     "STRUCTURED_ATTR",
+    "STRUCTURED_INPUTS_ATTR",
     "ANONYMOUS_DIM",
     "FLOAT_TYPES",
     "SMALL_FLOAT_TYPES",

@@ -1,0 +1,122 @@
+"""Sequences and optionals at a model's boundary, passed as tensors of one name.
+
+record-signature places them (`structured` for outputs, `structured_inputs` for inputs,
+from the importer's graph.STRUCTURED_ATTR and graph.STRUCTURED_INPUTS_ATTR):
+- an optional is first a bool, whether it holds a value, then its value's tensors
+  (placeholders when it holds nothing);
+- a sequence known when compiling (an output only) is its tensors, one per element;
+- a packed sequence, whose length and shapes are known only at run time, is four tensors:
+
+      data         the elements' values one after another (row-major), 1-D
+      offsets      n + 1 int64s: element k is data[offsets[k]:offsets[k + 1]]
+      dims         the elements' shapes one after another, int64
+      dim_offsets  n + 1 int64s: element k's shape is dims[dim_offsets[k]:dim_offsets[k + 1]]
+
+  The importer builds and reads the same layout with graph ops
+  (frontend/onnx_packed_sequences.py); `pack` and `unpack` are its numpy side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
+
+from infer.codegen.translate import numpy_dtype
+from infer.dialects.llvmx import MODEL_SIGNATURE_ATTR
+from infer.errors import InputError
+
+
+@dataclass(frozen=True)
+class StructuredValue:
+    """A sequence or optional input or output: its place among the model's inputs or
+    outputs, how many tensors stand for its value (after an optional's flag), their
+    element type, and its form."""
+
+    name: str
+    at: int
+    count: int
+    dtype: np.dtype
+    sequence: bool
+    optional: bool
+    packed: bool = False
+
+    def onnx_type(self, tensor: str) -> str:
+        """How onnxruntime types it, given its element's `tensor(...)`."""
+        kind = f"seq({tensor})" if self.sequence else tensor
+        return f"optional({kind})" if self.optional else kind
+
+
+def read_structured(module: ModuleOp, entry: str = "main", key: str = "structured"
+                    ) -> list[StructuredValue]:
+    """The sequence and optional outputs (`key` "structured_inputs": inputs) of function
+    `entry` as record-signature wrote them, by place."""
+    sig = cast(DictionaryAttr, cast(DictionaryAttr, module.attributes[MODEL_SIGNATURE_ATTR])
+               .data[entry])
+    found = sig.data.get(key)
+    if not isinstance(found, DictionaryAttr):
+        return []
+    values = []
+    for name, d in found.data.items():
+        entries = cast(DictionaryAttr, d).data
+        ints = {k: cast(IntegerAttr, entries[k]).value.data if k in entries else 0
+                for k in ("at", "count", "sequence", "optional", "packed")}
+        values.append(StructuredValue(name, ints["at"], ints["count"],
+                                      numpy_dtype(entries["element"]), bool(ints["sequence"]),
+                                      bool(ints["optional"]), bool(ints["packed"])))
+    return sorted(values, key=lambda q: q.at)
+
+
+def pack(q: StructuredValue, value: object, placeholders: list[tuple[int, ...]]
+         ) -> list[np.ndarray]:
+    """The tensors that pass input `q`'s `value` (a list of arrays for a sequence, None for
+    an empty optional); `placeholders` are the shapes of an empty optional's tensors."""
+    if q.optional:
+        if value is None:
+            empty = (pack_sequence(q, []) if q.packed
+                     else [np.zeros(s, q.dtype) for s in placeholders])
+            return [np.array(False), *empty]
+        return [np.array(True), *pack(_held(q), value, placeholders)]
+    if q.sequence:
+        if not isinstance(value, list | tuple):
+            raise InputError(f"input '{q.name}' is a sequence: pass a list of arrays, got "
+                             f"{type(value).__name__}")
+        return pack_sequence(q, list(value))
+    return [np.asarray(value)]
+
+
+def _held(q: StructuredValue) -> StructuredValue:
+    return StructuredValue(q.name, q.at, q.count, q.dtype, q.sequence, False, q.packed)
+
+
+def pack_sequence(q: StructuredValue, elements: list[object]) -> list[np.ndarray]:
+    arrays = []
+    for k, e in enumerate(elements):
+        a = e if isinstance(e, np.ndarray) else np.asarray(e)
+        if a.dtype != q.dtype:
+            raise InputError(f"input '{q.name}': element #{k} has dtype {a.dtype}, the "
+                             f"sequence holds {q.dtype}")
+        arrays.append(np.require(a, requirements="C"))  # keeps 0-d arrays 0-d
+    sizes = [a.size for a in arrays]
+    ranks = [a.ndim for a in arrays]
+    data = (np.concatenate([a.reshape(-1) for a in arrays]) if arrays
+            else np.zeros(0, q.dtype))
+    return [data, np.cumsum([0, *sizes], dtype=np.int64),
+            np.array([d for a in arrays for d in a.shape], np.int64),
+            np.cumsum([0, *ranks], dtype=np.int64)]
+
+
+def unpack(q: StructuredValue, tensors: list[np.ndarray]) -> object:
+    """Output `q`'s value from its tensors: a list of arrays, an array, or None."""
+    if q.optional:
+        if not bool(tensors[0]):
+            return None
+        return unpack(_held(q), tensors[1:])
+    if q.packed:
+        data, offsets, dims, dim_offsets = tensors
+        return [data[offsets[k]:offsets[k + 1]]
+                .reshape(tuple(dims[dim_offsets[k]:dim_offsets[k + 1]].tolist())).copy()
+                for k in range(len(offsets) - 1)]
+    return list(tensors) if q.sequence else tensors[0]
