@@ -66,17 +66,21 @@ EQUAL = "equal"  # a == b
 BROADCAST = "broadcast"  # a == b, or one of them is 1 (numpy's rule)
 BROADCAST_TO = "broadcast_to"  # a == b or a == 1: a broadcasts to b without growing it
 AT_LEAST = "at_least"  # a >= b
+DIFFERENT = "different"  # a != b
 BROKEN = {
     EQUAL: "{what} differ: {a} and {b}",
     BROADCAST: "{what} do not broadcast: {a} and {b}",
     BROADCAST_TO: "{what} {a} does not broadcast to {b}",
     AT_LEAST: "{what} {a} is less than {b}",
+    DIFFERENT: "{what} is {a}, which it must not be",
 }
 
 
 def holds(relation: str, a: int, b: int) -> bool:
     if relation == AT_LEAST:
         return a >= b
+    if relation == DIFFERENT:
+        return a != b
     return a == b or (relation == BROADCAST and b == 1) or (relation != EQUAL and a == 1)
 
 

@@ -94,6 +94,8 @@ class RuntimeChecks:
         b = self.b
         if relation == D.AT_LEAST:
             ok = b.cmpi("sge", x, y)
+        elif relation == D.DIFFERENT:
+            ok = b.cmpi("ne", x, y)
         else:
             ok = b.cmpi("eq", x, y)
             ones = {D.EQUAL: [], D.BROADCAST: [x, y], D.BROADCAST_TO: [x]}[relation]

@@ -49,8 +49,9 @@ def check_against_onnxruntime(
     atol: float = 1e-5,
     opt_level: int = 2,
     nchwc_block: int | None = None,
-) -> None:
-    """Compile once, run every feed set, and compare every output with onnxruntime's."""
+) -> infer.CompiledModel:
+    """Compile once, run every feed set, and compare every output with onnxruntime's; the
+    compiled model."""
     compiled = infer.compile(model, opt_level=opt_level, nchwc_block=nchwc_block)
     for f in [feeds] if isinstance(feeds, Mapping) else feeds:
         ours = compiled.run(f)
@@ -62,6 +63,7 @@ def check_against_onnxruntime(
                 np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=name)
             else:
                 np.testing.assert_array_equal(a, b, err_msg=name)
+    return compiled
 
 
 Input = tuple[str, int, Sequence[int | str]]

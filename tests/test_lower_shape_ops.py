@@ -121,15 +121,18 @@ def test_squeeze_all_unit_dims():
     check_against_onnxruntime(m, {"x": f32(1, 4, 1, 3)})
 
 
-def test_squeeze_all_unit_dims_of_a_run_time_shape_is_refused():
-    """Without axes, the result's rank depends on dims known only at run time."""
+def test_squeeze_all_unit_dims_of_a_run_time_shape():
+    """Without axes, a dim known only at run time is kept (the result's rank is fixed when
+    compiling) and checked there not to be 1, where onnxruntime would drop it."""
     graph = helper.make_graph(
-        [helper.make_node("Squeeze", ["x"], ["y"])], "squeeze",
+        [helper.make_node("Squeeze", ["x"], ["y"], name="sq")], "squeeze",
         [helper.make_tensor_value_info("x", TP.FLOAT, [1, "N", 3])],
         [helper.make_tensor_value_info("y", TP.FLOAT, ["a", "b"])])
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    with pytest.raises(infer.UnsupportedError, match=r"Squeeze.*without axes"):
-        infer.compile(m)
+    compiled = check_against_onnxruntime(m, [{"x": f32(1, n, 3)} for n in (2, 5)])
+    with pytest.raises(infer.ShapeError, match=r"Squeeze node 'sq': dim 1 \(a Squeeze "
+                       r"without axes keeps the dims known only at run time\) is 1"):
+        compiled.run({"x": f32(1, 1, 3)})
 
 
 def test_unsqueeze():

@@ -516,9 +516,11 @@ class SqueezeOp(AxesOp):
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
-        if len(dims) < 2:
-            if not all(isinstance(d, int) for d in x):
-                raise ValueError("squeezing all unit dims needs a static shape")
+        if len(dims) < 2:  # every dim that is 1; one known only at run time is kept,
+            for i, d in enumerate(x):  # so it must not be 1 then
+                if not isinstance(d, int):
+                    D.require(D.DIFFERENT, d, 1, f"dim {i} (a Squeeze without axes keeps "
+                              "the dims known only at run time)")
             return [[d for d in x if d != 1]]
         axes = const_ints(consts, 1)
         if axes is None:  # read at run time: so are the dims (the rank needs their count)

@@ -145,23 +145,13 @@ def unsqueeze(b: OpBuilder, data: Value, axes: Value) -> Value:
     return b.emit1(G.UnsqueezeOp, data, axes)
 
 
-def _squeeze_all(data: Value) -> None:
-    """Squeeze without axes drops every dim that is 1: the result's rank is known only
-    with every dim."""
-    if not all(isinstance(d, int) for d in dims(data)):
-        raise Unsupported("Squeeze without axes on dims known only at run time "
-                          f"({data.type}): the result's rank would depend on them")
-
-
 def squeeze_v1(b: OpBuilder, data: Value, *, axes: list[int] | None = None) -> Value:
-    if axes is None:
-        _squeeze_all(data)
     return b.emit1(G.SqueezeOp, data, None if axes is None else b.ints(axes))
 
 
 def squeeze(b: OpBuilder, data: Value, axes: Value | None = None) -> Value:
-    if axes is None:
-        _squeeze_all(data)
+    """Without axes, a dim known only at run time is kept, and checked there not to be 1
+    (graph.squeeze's shape function)."""
     return b.emit1(G.SqueezeOp, data, axes)
 
 
