@@ -20,6 +20,7 @@ _DIALECTS: dict[str, tuple[str, str]] = {
     "llvm": ("xdsl.dialects.llvm", "LLVM"),
     "omp": ("xdsl.dialects.omp", "OMP"),
     "graph": ("infer.dialects.graph", "GRAPH"),
+    "qnn": ("infer.dialects.qnn", "QNN"),
     "shape": ("infer.dialects.shape", "SHAPE"),
     "llvmx": ("infer.dialects.llvmx", "LLVMX"),
 }

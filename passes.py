@@ -45,6 +45,7 @@ for _name, _module, _cls in [
     ("record-signature", "infer.transforms.signature", "RecordSignaturePass"),
     ("widen-half", "infer.transforms.widen_half", "WidenHalfPass"),
     ("expand-scan", "infer.transforms.expand_scan", "ExpandScanPass"),
+    ("qnn-canonicalize", "infer.lowering.qnn_canonicalize", "QnnCanonicalizePass"),
     ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
     ("nchwc-layout", "infer.transforms.layout", "NchwcLayoutPass"),

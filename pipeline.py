@@ -44,9 +44,9 @@ from infer.transforms.nchwc_packing import BLOCK
 DEFAULT_OPT_LEVEL = 3
 
 # Records what the runtime checks feeds against before the graph is rewritten; then Scan
-# becomes the loop it is defined as, and half-precision arithmetic is made f32 between
-# casts, at every level (it is semantics).
-PREPARE = ["record-signature", "expand-scan", "widen-half"]
+# becomes the loop it is defined as, qnn ops the integer graph ops they stand for, and
+# half-precision arithmetic is made f32 between casts, at every level (it is semantics).
+PREPARE = ["record-signature", "expand-scan", "qnn-canonicalize", "widen-half"]
 
 
 def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:

@@ -40,9 +40,12 @@ def test_prop_reads_the_definitions_default() -> None:
 
 
 def test_float_only_ops_reject_integer_tensors() -> None:
-    for cls in (G.SigmoidOp, G.ConvOp, G.SoftmaxOp, G.AveragePoolOp):
+    for cls in (G.SigmoidOp, G.ConvNchwcOp, G.SoftmaxOp, G.AveragePoolOp):
         assert cls.FLOAT_ONLY
     assert not G.ReluOp.FLOAT_ONLY
+    assert not G.ConvOp.FLOAT_ONLY  # and int32, qnn.conv's canonical form
+    with pytest.raises(VerifyException, match="'graph.conv' expects a floating-point or int32"):
+        G.ConvOp.make([value([1, 1, 4, 4], i64), value([1, 1, 2, 2], i64)])
     assert not G.MaxPoolOp.FLOAT_ONLY  # and 8-bit integers
     with pytest.raises(VerifyException, match="float or 8-bit integer"):
         G.MaxPoolOp.make([value([1, 1, 4, 4], i64)], {"kernel_shape": G.ints_attr([2, 2])})

@@ -1,4 +1,4 @@
-"""Every graph op is complete: it names the ONNX op it imports from (or is marked as made
+"""Every graph and qnn op is complete: it names the ONNX op it imports from (or is marked as made
 by passes only), has a lowering to loops, has numpy semantics or is marked not foldable,
 and round-trips through text in a FileCheck test or the numerics table. The generated
 docs/operators.md is current."""
@@ -14,6 +14,7 @@ from xdsl.ir import Operation
 from xdsl.traits import IsTerminator
 
 from infer.dialects import graph as G
+from infer.dialects import qnn as Q
 from infer.dialects.graph.evaluate import evaluator_of
 from infer.frontend.onnx_ops import OPS, Expansion
 from infer.lowering.graph_ops import lowering_for
@@ -21,13 +22,15 @@ from infer.lowering.graph_ops import lowering_for
 from .test_op_numerics import CASES
 
 ROOT = Path(__file__).resolve().parent.parent
-OPS_OF_GRAPH = sorted(G.GRAPH.operations, key=lambda c: c.name)
+OPS_OF_GRAPH = sorted([*G.GRAPH.operations, *Q.QNN.operations], key=lambda c: c.name)
 ids = [c.name for c in OPS_OF_GRAPH]
 
 
 def _round_trip_tests() -> str:
-    """The text of the graph dialect's FileCheck tests that print, parse and print."""
-    texts = [p.read_text() for p in (ROOT / "filecheck_tests/dialects/graph").glob("*.mlir")]
+    """The text of the graph and qnn dialects' FileCheck tests that print, parse and
+    print."""
+    texts = [p.read_text() for d in ("graph", "qnn")
+             for p in (ROOT / "filecheck_tests/dialects" / d).glob("*.mlir")]
     return "\n".join(t for t in texts if re.search(r"RUN:.*infer-opt %s \| infer-opt", t))
 
 
@@ -44,7 +47,7 @@ def test_op_has_import_entry_or_is_internal(cls: type[Operation]) -> None:
 def test_every_import_entry_names_its_op() -> None:
     """Every native import entry names a graph op; an op imported only by expanding its
     function body, or built from other ONNX ops' graph ops, has none."""
-    declared = [getattr(c, "ONNX_OP", None) for c in G.GRAPH.operations]
+    declared = [getattr(c, "ONNX_OP", None) for c in OPS_OF_GRAPH]
 
     def composite(fn: object) -> bool:
         return isinstance(fn, Expansion) or getattr(fn, "built_from_other_ops", False)

@@ -28,26 +28,12 @@ from typing import cast
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType, i1, i64
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from infer.dialects import graph as G
-
-
-def _const(ops: list[Operation], value: np.ndarray) -> SSAValue:
-    op = G.ConstantOp(value)
-    ops.append(op)
-    return op.output
-
-
-def _make(ops: list[Operation], cls: type[G.GraphOp], *operands: SSAValue, **props: object
-          ) -> SSAValue:
-    attrs = {k: G.ints_attr(v) if isinstance(v, list) else G.int_attr(v)
-             for k, v in props.items()}
-    op = cls.make(list(operands), attrs)
-    ops.append(op)
-    return op.results[0]
+from infer.dialects.graph.build import OpList
 
 
 def expand(scan: G.ScanOp) -> None:
@@ -55,15 +41,15 @@ def expand(scan: G.ScanOp) -> None:
     n = scan.states
     in_axes, in_dirs, out_axes, out_dirs = scan.axes()
     states, xs = list(scan.inputs[:n]), list(scan.inputs[n:])
-    before: list[Operation] = []
+    before = OpList()
     # The longest scan input's length: with inputs of different lengths (invalid), some
     # iteration's gather is out of range and fails the run instead of reading a prefix.
-    counts = [_make(before, G.GatherOp, _make(before, G.ShapeOp, x),
-                    _const(before, np.array(ax, np.int64)), axis=0)
+    counts = [before.add(G.GatherOp, before.add(G.ShapeOp, x),
+                    before.const(np.array(ax, np.int64)), axis=0)
               for x, ax in zip(xs, in_axes, strict=True)]
-    count = counts[0] if len(counts) == 1 else _make(before, G.MaxOp, *counts)
-    go = _const(before, np.array(True))
-    last = (_make(before, G.SubOp, count, _const(before, np.array(1, np.int64)))
+    count = counts[0] if len(counts) == 1 else before.add(G.MaxOp, *counts)
+    go = before.const(np.array(True))
+    last = (before.add(G.SubOp, count, before.const(np.array(1, np.int64)))
             if any(in_dirs) else None)
 
     body = scan.body.block
@@ -72,10 +58,10 @@ def expand(scan: G.ScanOp) -> None:
                              *(a.type for a in args[:n])])
     i = block.args[0]
     i.name_hint, block.args[1].name_hint = "i", "go"
-    inside: list[Operation] = []
-    reversed_i = _make(inside, G.SubOp, cast(SSAValue, last), i) if last is not None else None
+    inside = OpList()
+    reversed_i = inside.add(G.SubOp, cast(SSAValue, last), i) if last is not None else None
     for a, x, ax, rev in zip(args[n:], xs, in_axes, in_dirs, strict=True):
-        a.replace_all_uses_with(_make(inside, G.GatherOp, x, reversed_i if rev else i, axis=ax))
+        a.replace_all_uses_with(inside.add(G.GatherOp, x, reversed_i if rev else i, axis=ax))
     for a, new in zip(args[:n], block.args[2:], strict=True):
         a.replace_all_uses_with(new)
     block.add_ops(inside)
@@ -95,17 +81,17 @@ def expand(scan: G.ScanOp) -> None:
         shape_ = t.get_shape()
         stacked.append(TensorType(t.element_type, [shape_[ax], *shape_[:ax], *shape_[ax + 1:]]))
     loop = G.LoopOp(count, go, states, [*finals, *stacked], block)
-    after: list[Operation] = []
+    after = OpList()
     results = list(loop.results[:n])
     for rows, ax, rev in zip(loop.results[n:], out_axes, out_dirs, strict=True):
         v: SSAValue = rows
         if rev:  # the last iteration's row first
-            ints = [_const(after, np.array([x], np.int64))
+            ints = [after.const(np.array([x], np.int64))
                     for x in (-1, np.iinfo(np.int64).min, 0, -1)]
-            v = _make(after, G.SliceOp, v, *ints)
+            v = after.add(G.SliceOp, v, *ints)
         if ax:
             r = cast(TensorType, v.type).get_num_dims()
-            v = _make(after, G.TransposeOp, v, perm=[*range(1, ax + 1), 0, *range(ax + 1, r)])
+            v = after.add(G.TransposeOp, v, perm=[*range(1, ax + 1), 0, *range(ax + 1, r)])
         results.append(v)
     Rewriter.insert_op([*before, loop, *after], InsertPoint.before(scan))
     for old, new in zip(scan.outs, results, strict=True):

@@ -120,4 +120,14 @@ class EinsumOp(GraphOp):
         return np.einsum(self.equation.data.replace(" ", ""), *xs)
 
 
-__all__ = ["EinsumOp", "EinsumTerms", "parse_einsum"]
+def matmul_equation(rank_a: int, rank_b: int) -> str:
+    """The einsum equation of numpy.matmul on operands of these ranks: how integer
+    products are computed (the matmul kernels take floats)."""
+    left = "j" if rank_a == 1 else "...ij"
+    right = "j" if rank_b == 1 else "...jk"
+    out = ("..." if "..." in left + right else "") + ("i" if rank_a > 1 else "") + (
+        "k" if rank_b > 1 else "")
+    return f"{left},{right}->{out}"
+
+
+__all__ = ["EinsumOp", "EinsumTerms", "matmul_equation", "parse_einsum"]

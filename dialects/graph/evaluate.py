@@ -99,7 +99,7 @@ def _windows(
     return view[(slice(None), slice(None), *at_outputs, *taps)]
 
 
-def _conv_nchw(op: G.ConvLikeOp, x: list[np.ndarray]) -> np.ndarray:
+def conv_nchw(op: G.ConvLikeOp, x: list[np.ndarray]) -> np.ndarray:
     """activation(conv(X, W) + B + Z) on NCHW X [N, C, *sp] and W [M, C/group, *k]."""
     data, w = _work(x[0]), _work(x[1])
     n = data.ndim - 2
@@ -172,7 +172,7 @@ def _conv_nchwc(op: G.ConvNchwcOp, x: list[np.ndarray]) -> np.ndarray:
     plain = [data, G.unpack_conv_weights(x[1]), *x[2:3]]
     if len(x) > 3:
         plain.append(G.from_blocked(x[3]))
-    return G.to_blocked(_conv_nchw(op, plain), block)
+    return G.to_blocked(conv_nchw(op, plain), block)
 
 
 def _pool_nchwc(is_max: bool) -> Evaluator:
@@ -274,7 +274,7 @@ EVALUATORS: dict[type[Operation], Evaluator] = {
     G.RangeOp: _range,
     G.MatMulOp: _matmul,
     G.GemmOp: _gemm,
-    G.ConvOp: _conv_nchw,
+    G.ConvOp: conv_nchw,
     G.MaxPoolOp: lambda op, x: _pool_nchw(op, x[0], True),
     G.AveragePoolOp: lambda op, x: _pool_nchw(op, x[0], False),
     G.GlobalMaxPoolOp: _global_pool(np.max),

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     f32,
+    i32,
 )
 from xdsl.irdl import (
     irdl_op_definition,
@@ -101,6 +102,14 @@ class ConvOp(ConvLikeOp):
 
     name = "graph.conv"
     ONNX_OP: ClassVar[str | None] = "Conv"
+    FLOAT_ONLY: ClassVar[bool] = False  # floats, and int32 (qnn.conv's canonical form)
+
+    @classmethod
+    def check(cls, props, types):
+        if not (is_float(types[0].element_type) or types[0].element_type == i32):
+            raise VerifyException(f"'{cls.name}' expects a floating-point or int32 tensor, "
+                                  f"got {types[0]}")
+        super().check(props, types)
 
     @classmethod
     def output_dims(cls, props, dims, consts):

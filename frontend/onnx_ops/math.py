@@ -25,11 +25,7 @@ def matmul(b: OpBuilder, a: Value, c: Value) -> Value:
     """Integer products (which the matmul kernels do not take) as the equal Einsum."""
     if G.is_float(element(a)):
         return b.emit1(G.MatMulOp, a, c)
-    left = "j" if len(dims(a)) == 1 else "...ij"
-    right = "j" if len(dims(c)) == 1 else "...jk"
-    out = ("..." if "..." in left + right else "") + ("i" if len(dims(a)) > 1 else "") + (
-        "k" if len(dims(c)) > 1 else "")
-    return b.emit1(G.EinsumOp, a, c, equation=f"{left},{right}->{out}")
+    return b.emit1(G.EinsumOp, a, c, equation=G.matmul_equation(len(dims(a)), len(dims(c))))
 
 
 def gemm(

@@ -75,6 +75,15 @@ def conv(
     pads: list[int] | None = None,
     strides: list[int] | None = None,
 ) -> Value:
+    return b.emit1(G.ConvOp, x, w, bias, group=group, **conv_window(
+        x, w, auto_pad, dilations, kernel_shape, pads, strides))
+
+
+def conv_window(x: Value, w: Value, auto_pad: str, dilations: list[int] | None,
+                kernel_shape: list[int] | None, pads: list[int] | None,
+                strides: list[int] | None) -> dict[str, list[int] | None]:
+    """A convolution's window properties (strides, pads with auto_pad resolved,
+    dilations; None where trivial) from the ONNX node's attributes."""
     kernel = dims(w)[2:]
     if not all(isinstance(k, int) for k in kernel):
         raise Unsupported("the kernel's spatial dims must be static")
@@ -84,16 +93,8 @@ def conv(
     strides = strides or [1] * n
     dilations = dilations or [1] * n
     pads = _window_pads(auto_pad, dims(x), cast(list[int], kernel), strides, dilations, pads)
-    return b.emit1(
-        G.ConvOp,
-        x,
-        w,
-        bias,
-        strides=_nontrivial(strides, 1),
-        pads=_nontrivial(pads, 0),
-        dilations=_nontrivial(dilations, 1),
-        group=group,
-    )
+    return {"strides": _nontrivial(strides, 1), "pads": _nontrivial(pads, 0),
+            "dilations": _nontrivial(dilations, 1)}
 
 
 def _pool(

@@ -1,12 +1,24 @@
-"""ONNX importers: QuantizeLinear and DequantizeLinear as plain tensor ops."""
+"""ONNX importers: QuantizeLinear and DequantizeLinear as plain tensor ops; the integer
+and QLinear ops (MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv) as qnn ops."""
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.dialects.builtin import IntegerType, Signedness
 
 from infer.dialects import graph as G
-from infer.frontend.onnx_ops.builder import OpBuilder, OpFn, Unsupported, Value, element
+from infer.dialects import qnn as Q
+from infer.frontend.onnx_ops.builder import (
+    OpBuilder,
+    OpFn,
+    Unsupported,
+    Value,
+    built_from_other_ops,
+    dims,
+    element,
+)
 from infer.frontend.onnx_ops.elementwise import element_type
+from infer.frontend.onnx_ops.nn import conv_window
 
 _VERSIONS = (10, 13, 19, 21, 23, 24, 25, 28)
 
@@ -45,7 +57,62 @@ def dequantize_linear(b: OpBuilder, x: Value, x_scale: Value,
                    block_size=block_size, to=None if to == element(x_scale) else to)
 
 
+def _zero_point(b: OpBuilder, zp: Value | None, of: Value) -> Value:
+    """The zero point, or 0 of `of`'s type where the node omits it."""
+    if element(of) not in Q.EIGHT_BIT:
+        raise Unsupported(f"{element(of)} operands are not supported (8-bit integers are)")
+    return zp if zp is not None else b.const(np.zeros((), G.numpy_dtype(element(of))))
+
+
+def matmul_integer(b: OpBuilder, a: Value, c: Value, a_zero_point: Value | None = None,
+                   b_zero_point: Value | None = None) -> Value:
+    return b.emit1(Q.MatMulOp, a, c, _zero_point(b, a_zero_point, a),
+                   _zero_point(b, b_zero_point, c))
+
+
+@built_from_other_ops
+def qlinear_matmul(b: OpBuilder, a: Value, a_scale: Value, a_zero_point: Value, c: Value,
+                   b_scale: Value, b_zero_point: Value, y_scale: Value, y_zero_point: Value
+                   ) -> Value:
+    """The int32 product, requantized per column of b."""
+    acc = matmul_integer(b, a, c, a_zero_point, b_zero_point)
+    return b.emit1(Q.RequantizeOp, acc, b.emit1(G.MulOp, a_scale, b_scale), y_scale,
+                   y_zero_point, axis=-1)
+
+
+def conv_integer(b: OpBuilder, x: Value, w: Value, x_zero_point: Value | None = None,
+                 w_zero_point: Value | None = None, *, auto_pad: str = "NOTSET",
+                 dilations: list[int] | None = None, group: int | None = None,
+                 kernel_shape: list[int] | None = None, pads: list[int] | None = None,
+                 strides: list[int] | None = None) -> Value:
+    return b.emit1(Q.ConvOp, x, w, _zero_point(b, x_zero_point, x),
+                   _zero_point(b, w_zero_point, w), group=group,
+                   **conv_window(x, w, auto_pad, dilations, kernel_shape, pads, strides))
+
+
+@built_from_other_ops
+def qlinear_conv(b: OpBuilder, x: Value, x_scale: Value, x_zero_point: Value, w: Value,
+                 w_scale: Value, w_zero_point: Value, y_scale: Value, y_zero_point: Value,
+                 bias: Value | None = None, *, auto_pad: str = "NOTSET",
+                 dilations: list[int] | None = None, group: int | None = None,
+                 kernel_shape: list[int] | None = None, pads: list[int] | None = None,
+                 strides: list[int] | None = None) -> Value:
+    """The int32 convolution plus the int32 bias, requantized per output channel."""
+    acc = conv_integer(b, x, w, x_zero_point, w_zero_point, auto_pad=auto_pad,
+                       dilations=dilations, group=group, kernel_shape=kernel_shape,
+                       pads=pads, strides=strides)
+    if bias is not None:
+        per_channel = b.ints([-1] + [1] * (len(dims(x)) - 2))
+        acc = b.emit1(G.AddOp, acc, b.emit1(G.ReshapeOp, bias, per_channel))
+    return b.emit1(Q.RequantizeOp, acc, b.emit1(G.MulOp, x_scale, w_scale), y_scale,
+                   y_zero_point, axis=1)
+
+
 OPS: dict[str, dict[int, OpFn]] = {
     "QuantizeLinear": dict.fromkeys(_VERSIONS, quantize_linear),
     "DequantizeLinear": dict.fromkeys(_VERSIONS, dequantize_linear),
+    "MatMulInteger": {10: matmul_integer},
+    "ConvInteger": {10: conv_integer},
+    "QLinearMatMul": dict.fromkeys((10, 21), qlinear_matmul),
+    "QLinearConv": {10: qlinear_conv},
 }

@@ -1,0 +1,235 @@
+"""The `qnn` dialect: quantized ops beside the float ops of `graph` (TVM's QNN).
+
+A quantized tensor holds 8-bit integers q standing for the reals (q - zero_point) * scale.
+The ops keep the integers, zero points and scales apart, so each states what it computes:
+
+    qnn.matmul      (a - a_zero_point) @ (b - b_zero_point), in int32        MatMulInteger
+    qnn.conv        conv(x - x_zero_point, w - w_zero_point), in int32       ConvInteger
+    qnn.requantize  saturate(round_half_even(x * input_scale / output_scale)
+                             + output_zero_point), x int32, the result 8-bit
+
+QLinearMatMul and QLinearConv are qnn.matmul / qnn.conv (plus the int32 bias), then
+qnn.requantize with input_scale = a_scale * b_scale. Zero points are operands, a
+constant 0 where the model gives none: per tensor (one element) or 1-D, per row of a and
+column of b for qnn.matmul, per output channel of w for qnn.conv. Scales are floats of one
+type, per tensor or 1-D along qnn.requantize's `axis`, and must be positive (checked
+where they are constants). `qnn-canonicalize` (lowering/qnn_canonicalize.py) rewrites
+every op into graph ops on int32 and f32, so none reaches graph-to-loops.
+
+The syntax is graph's (dialects/graph/__init__.py):
+
+    %y = qnn.matmul %a, %b, %a_zp, %b_zp : (tensor<2x4xui8>, tensor<4x3xui8>, tensor<ui8>,
+         tensor<ui8>) -> tensor<2x3xi32>
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    i32,
+)
+from xdsl.ir import Dialect
+from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
+from xdsl.utils.exceptions import VerifyException
+
+from infer.dialects import dims as D
+from infer.dialects import graph as G
+from infer.dialects.graph.base import TRAITS, GraphOp, normalize_axis
+from infer.dialects.graph.evaluate import conv_nchw
+
+EIGHT_BIT = (IntegerType(8), IntegerType(8, Signedness.UNSIGNED))
+# The pass that rewrites every qnn op into graph ops before the lowering.
+CANONICALIZE = "qnn-canonicalize"
+
+
+def _quantized(cls: type[GraphOp], t: TensorType, what: str) -> None:
+    if t.element_type not in EIGHT_BIT:
+        raise VerifyException(f"'{cls.name}': {what} must be 8-bit integers, got {t}")
+
+
+def _zero_point(cls: type[GraphOp], zp: TensorType, of: TensorType, what: str) -> None:
+    if zp.element_type != of.element_type:
+        raise VerifyException(f"'{cls.name}': {what} must be {of.element_type} like its "
+                              f"operand, got {zp}")
+    if zp.get_num_dims() > 1:
+        raise VerifyException(f"'{cls.name}': {what} must be a scalar or 1-D, got {zp}")
+
+
+def _per(length: list[D.Dim], dim: D.Dim, what: str) -> None:
+    """A 1-D zero point or scale has one element, or one per `dim`."""
+    if length:
+        if isinstance(length[0], int) and isinstance(dim, int) and length[0] not in (1, dim):
+            raise ValueError(f"{what} has {length[0]} elements, not 1"
+                             + (f" or {dim}" if dim != 1 else ""))
+        D.require(D.BROADCAST_TO, length[0], dim, what)
+
+
+def _positive(value: np.ndarray | None, what: str) -> None:
+    if value is not None and not bool(np.all(np.asarray(value, np.float64) > 0)):
+        raise ValueError(f"{what} must be positive, got {np.asarray(value).tolist()}")
+
+
+def _minus(q: np.ndarray, zero_point: np.ndarray) -> np.ndarray:
+    return q.astype(np.int32) - zero_point.astype(np.int32)
+
+
+@irdl_op_definition
+class MatMulOp(GraphOp):
+    """(a - a_zero_point) @ (b - b_zero_point) in int32, numpy.matmul's broadcasting."""
+
+    name = "qnn.matmul"
+    ONNX_OP: ClassVar[str | None] = "MatMulInteger"
+    EXPANDED_BY: ClassVar[str] = CANONICALIZE
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    a_zero_point = operand_def(TensorType)
+    b_zero_point = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        a, b, a_zp, b_zp = types
+        _quantized(cls, a, "a")
+        _quantized(cls, b, "b")
+        _zero_point(cls, a_zp, a, "a_zero_point")
+        _zero_point(cls, b_zp, b, "b_zero_point")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        a, b, a_zp, b_zp = dims
+        out = G.MatMulOp.output_dims(props, [a, b], consts[:2])
+        _per(a_zp, a[-2] if len(a) > 1 else 1, "a_zero_point (one per row of a)")
+        _per(b_zp, b[-1] if len(b) > 1 else 1, "b_zero_point (one per column of b)")
+        return out
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [i32]
+
+    def numpy(self, a: np.ndarray, b: np.ndarray, a_zp: np.ndarray, b_zp: np.ndarray
+              ) -> np.ndarray:
+        rows = a_zp.reshape(-1, 1) if a.ndim > 1 and a_zp.ndim == 1 else a_zp
+        return np.matmul(_minus(a, rows), _minus(b, b_zp))
+
+
+@irdl_op_definition
+class ConvOp(GraphOp):
+    """conv(x - x_zero_point, w - w_zero_point) in int32: graph.conv's layout (NCHW),
+    window properties and groups; w_zero_point per tensor or per output channel."""
+
+    name = "qnn.conv"
+    ONNX_OP: ClassVar[str | None] = "ConvInteger"
+    EXPANDED_BY: ClassVar[str] = CANONICALIZE
+    x = operand_def(TensorType)
+    w = operand_def(TensorType)
+    x_zero_point = operand_def(TensorType)
+    w_zero_point = operand_def(TensorType)
+    y = result_def(TensorType)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    dilations = opt_prop_def(DenseArrayBase)
+    group = prop_def(IntegerAttr, default_value=G.int_attr(1))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        x, w, x_zp, w_zp = types
+        _quantized(cls, x, "x")
+        _quantized(cls, w, "w")
+        _zero_point(cls, x_zp, x, "x_zero_point")
+        _zero_point(cls, w_zp, w, "w_zero_point")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, w, x_zp, w_zp = dims
+        out = G.ConvOp._conv_dims(props, [x, w])
+        _per(x_zp, 1, "x_zero_point (one per tensor)")
+        _per(w_zp, w[0], "w_zero_point (one per output channel)")
+        return out
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [i32]
+
+    def numpy(self, x: np.ndarray, w: np.ndarray, x_zp: np.ndarray, w_zp: np.ndarray
+              ) -> np.ndarray:
+        per_channel = w_zp.reshape(-1, *([1] * (w.ndim - 1)))
+        return conv_nchw(self, [_minus(x, x_zp), _minus(w, per_channel)])  # type: ignore[arg-type]
+
+
+@irdl_op_definition
+class RequantizeOp(GraphOp):
+    """saturate(round_half_even(x * (input_scale / output_scale)) + output_zero_point):
+    int32 x to the zero point's 8-bit type. The multiplier is computed in the scales' type
+    and applied in f32, as onnxruntime's requantization does; a 1-D scale is along
+    `axis` of x."""
+
+    name = "qnn.requantize"
+    ONNX_OP: ClassVar[str | None] = None  # made for QLinearMatMul and QLinearConv
+    EXPANDED_BY: ClassVar[str] = CANONICALIZE
+    x = operand_def(TensorType)
+    input_scale = operand_def(TensorType)
+    output_scale = operand_def(TensorType)
+    output_zero_point = operand_def(TensorType)
+    y = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=G.int_attr(1))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        x, in_scale, out_scale, zp = types
+        if x.element_type != i32:
+            raise VerifyException(f"'{cls.name}': x must be int32, got {x}")
+        for t, what in ((in_scale, "input_scale"), (out_scale, "output_scale")):
+            if not G.is_float(t.element_type) or t.element_type != in_scale.element_type:
+                raise VerifyException(f"'{cls.name}': the scales must be floats of one "
+                                      f"type, got {in_scale} and {out_scale}")
+            if t.get_num_dims() > 1:
+                raise VerifyException(f"'{cls.name}': {what} must be a scalar or 1-D, "
+                                      f"got {t}")
+        _quantized(cls, zp, "output_zero_point")
+        if zp.get_num_dims() > 1:
+            raise VerifyException(f"'{cls.name}': output_zero_point must be a scalar or "
+                                  f"1-D, got {zp}")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        for k, what in ((1, "input_scale"), (2, "output_scale"), (3, "output_zero_point")):
+            if dims[k] and dims[k][0] != 1:  # along the axis: it must be one of x's
+                axis = normalize_axis(cls.prop(props, "axis"), max(len(x), 1), "axis")
+                _per(dims[k], x[axis] if x else 1, f"{what} (one per tensor or along axis "
+                     f"{axis})")
+        _positive(consts[1], "input_scale")
+        _positive(consts[2], "output_scale")
+        return [list(x)]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [elements[3]]
+
+    def numpy(self, x: np.ndarray, in_scale: np.ndarray, out_scale: np.ndarray,
+              zp: np.ndarray) -> np.ndarray:
+        lo, hi = G.QUANTIZED_RANGES[self.y.type.element_type]  # type: ignore[attr-defined]
+        def shaped(v: np.ndarray) -> np.ndarray:
+            if v.ndim != 1 or v.size == 1:
+                return v.reshape(())
+            along = [1] * x.ndim
+            along[normalize_axis(self.axis.value.data, x.ndim, "axis")] = -1
+            return v.reshape(along)
+        multiplier = shaped((in_scale / out_scale).astype(np.float32))
+        v = np.rint(x.astype(np.float32) * multiplier) + shaped(zp).astype(np.float32)
+        return np.clip(v, lo, hi)
+
+
+QNN = Dialect("qnn", [MatMulOp, ConvOp, RequantizeOp])
+
+__all__ = ["CANONICALIZE", "EIGHT_BIT", "QNN", "ConvOp", "MatMulOp", "RequantizeOp"]

@@ -1,0 +1,112 @@
+// One case per verifier rule of the qnn dialect (see dialects/graph/invalid.mlir for how
+// the diagnostics are checked).
+// RUN: infer-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @float_operand(%a: tensor<2x4xf32>, %b: tensor<4x3xi8>, %az: tensor<f32>, %bz: tensor<i8>) {
+  // expected-error @+1 {{'qnn.matmul': a must be 8-bit integers, got tensor<2x4xf32>}}
+  %0 = qnn.matmul %a, %b, %az, %bz : (tensor<2x4xf32>, tensor<4x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xi32>
+  func.return
+}
+// CHECK: 'qnn.matmul': a must be 8-bit integers, got tensor<2x4xf32>
+
+// -----
+
+func.func @zero_point_type(%a: tensor<2x4xui8>, %b: tensor<4x3xi8>, %az: tensor<i8>, %bz: tensor<i8>) {
+  // expected-error @+1 {{'qnn.matmul': a_zero_point must be ui8 like its operand, got tensor<i8>}}
+  %0 = qnn.matmul %a, %b, %az, %bz : (tensor<2x4xui8>, tensor<4x3xi8>, tensor<i8>, tensor<i8>) -> tensor<2x3xi32>
+  func.return
+}
+// CHECK: 'qnn.matmul': a_zero_point must be ui8 like its operand, got tensor<i8>
+
+// -----
+
+func.func @zero_point_rank(%a: tensor<2x4xui8>, %b: tensor<4x3xi8>, %az: tensor<1x1xui8>, %bz: tensor<i8>) {
+  // expected-error @+1 {{'qnn.matmul': a_zero_point must be a scalar or 1-D, got tensor<1x1xui8>}}
+  %0 = qnn.matmul %a, %b, %az, %bz : (tensor<2x4xui8>, tensor<4x3xi8>, tensor<1x1xui8>, tensor<i8>) -> tensor<2x3xi32>
+  func.return
+}
+// CHECK: 'qnn.matmul': a_zero_point must be a scalar or 1-D, got tensor<1x1xui8>
+
+// -----
+
+func.func @zero_point_per_column(%a: tensor<2x4xui8>, %b: tensor<4x3xi8>, %az: tensor<ui8>, %bz: tensor<2xi8>) {
+  // expected-error @+1 {{'qnn.matmul': b_zero_point (one per column of b) has 2 elements, not 1 or 3}}
+  %0 = qnn.matmul %a, %b, %az, %bz : (tensor<2x4xui8>, tensor<4x3xi8>, tensor<ui8>, tensor<2xi8>) -> tensor<2x3xi32>
+  func.return
+}
+// CHECK: 'qnn.matmul': b_zero_point (one per column of b) has 2 elements, not 1 or 3
+
+// -----
+
+func.func @conv_zero_point_per_channel(%x: tensor<1x2x4x4xui8>, %w: tensor<3x2x1x1xi8>, %xz: tensor<ui8>, %wz: tensor<2xi8>) {
+  // expected-error @+1 {{'qnn.conv': w_zero_point (one per output channel) has 2 elements, not 1 or 3}}
+  %0 = qnn.conv %x, %w, %xz, %wz : (tensor<1x2x4x4xui8>, tensor<3x2x1x1xi8>, tensor<ui8>, tensor<2xi8>) -> tensor<1x3x4x4xi32>
+  func.return
+}
+// CHECK: 'qnn.conv': w_zero_point (one per output channel) has 2 elements, not 1 or 3
+
+// -----
+
+func.func @conv_input_zero_point_per_tensor(%x: tensor<1x2x4x4xui8>, %w: tensor<3x2x1x1xi8>, %xz: tensor<2xui8>, %wz: tensor<i8>) {
+  // expected-error @+1 {{'qnn.conv': x_zero_point (one per tensor) has 2 elements, not 1}}
+  %0 = qnn.conv %x, %w, %xz, %wz : (tensor<1x2x4x4xui8>, tensor<3x2x1x1xi8>, tensor<2xui8>, tensor<i8>) -> tensor<1x3x4x4xi32>
+  func.return
+}
+// CHECK: 'qnn.conv': x_zero_point (one per tensor) has 2 elements, not 1
+
+// -----
+
+func.func @requantize_not_int32(%x: tensor<4xi64>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.requantize': x must be int32, got tensor<4xi64>}}
+  %0 = qnn.requantize %x, %s, %s, %z : (tensor<4xi64>, tensor<f32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.requantize': x must be int32, got tensor<4xi64>
+
+// -----
+
+func.func @requantize_scale_types(%x: tensor<4xi32>, %si: tensor<f32>, %so: tensor<f16>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.requantize': the scales must be floats of one type, got tensor<f32> and tensor<f16>}}
+  %0 = qnn.requantize %x, %si, %so, %z : (tensor<4xi32>, tensor<f32>, tensor<f16>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.requantize': the scales must be floats of one type, got tensor<f32> and tensor<f16>
+
+// -----
+
+func.func @requantize_scale_per_axis(%x: tensor<4xi32>, %so: tensor<f32>, %z: tensor<ui8>) {
+  %si = graph.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  // expected-error @+1 {{'qnn.requantize': input_scale (one per tensor or along axis 0) has 2 elements, not 1 or 4}}
+  %0 = qnn.requantize %x, %si, %so, %z {axis = 0 : i64} : (tensor<4xi32>, tensor<2xf32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.requantize': input_scale (one per tensor or along axis 0) has 2 elements, not 1 or 4
+
+// -----
+
+func.func @requantize_scale_positive(%x: tensor<2xi32>, %so: tensor<f32>, %z: tensor<ui8>) {
+  %si = graph.constant dense<[0.5, -1.0]> : tensor<2xf32>
+  // expected-error @+1 {{'qnn.requantize': input_scale must be positive, got [0.5, -1.0]}}
+  %0 = qnn.requantize %x, %si, %so, %z {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>, tensor<f32>, tensor<ui8>) -> tensor<2xui8>
+  func.return
+}
+// CHECK: 'qnn.requantize': input_scale must be positive, got [0.5, -1.0]
+
+// -----
+
+func.func @requantize_scale_zero(%x: tensor<4xi32>, %so: tensor<f32>, %z: tensor<ui8>) {
+  %si = graph.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{'qnn.requantize': input_scale must be positive, got 0.0}}
+  %0 = qnn.requantize %x, %si, %so, %z : (tensor<4xi32>, tensor<f32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.requantize': input_scale must be positive, got 0.0
+
+// -----
+
+func.func @requantize_zero_point(%x: tensor<4xi32>, %s: tensor<f32>, %z: tensor<i32>) {
+  // expected-error @+1 {{'qnn.requantize': output_zero_point must be 8-bit integers, got tensor<i32>}}
+  %0 = qnn.requantize %x, %s, %s, %z : (tensor<4xi32>, tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<4xi32>
+  func.return
+}
+// CHECK: 'qnn.requantize': output_zero_point must be 8-bit integers, got tensor<i32>

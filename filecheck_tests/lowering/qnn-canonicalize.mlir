@@ -1,0 +1,51 @@
+// qnn-canonicalize: each qnn op as the graph ops of its formula, on int32 and f32.
+// RUN: infer-opt %s -p qnn-canonicalize | filecheck %s
+
+builtin.module {
+  func.func @matmul(%a: tensor<2x4xui8>, %b: tensor<4x3xui8>, %az: tensor<2xui8>, %bz: tensor<3xui8>) -> tensor<2x3xi32> {
+    %y = qnn.matmul %a, %b, %az, %bz : (tensor<2x4xui8>, tensor<4x3xui8>, tensor<2xui8>, tensor<3xui8>) -> tensor<2x3xi32>
+    func.return %y : tensor<2x3xi32>
+  }
+  func.func @conv(%x: tensor<1x4x8x8xui8>, %w: tensor<4x1x3x3xi8>, %xz: tensor<ui8>, %wz: tensor<4xi8>) -> tensor<1x4x4x4xi32> {
+    %y = qnn.conv %x, %w, %xz, %wz {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xui8>, tensor<4x1x3x3xi8>, tensor<ui8>, tensor<4xi8>) -> tensor<1x4x4x4xi32>
+    func.return %y : tensor<1x4x4x4xi32>
+  }
+  func.func @requantize(%acc: tensor<1x4x4x4xi32>, %si: tensor<4xf16>, %so: tensor<f16>, %z: tensor<i8>) -> tensor<1x4x4x4xi8> {
+    %y = qnn.requantize %acc, %si, %so, %z : (tensor<1x4x4x4xi32>, tensor<4xf16>, tensor<f16>, tensor<i8>) -> tensor<1x4x4x4xi8>
+    func.return %y : tensor<1x4x4x4xi8>
+  }
+}
+
+// (a - a_zp) @ (b - b_zp): a's zero point per row, b's per column, a matmul on int32.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         %[[ROWS:.*]] = graph.reshape %az, %{{.*}} : (tensor<2xui8>, tensor<2xi64>) -> tensor<2x1xui8>
+// CHECK-NEXT:    %[[A:.*]] = graph.cast %a {to = i32}
+// CHECK-NEXT:    %[[AZ:.*]] = graph.cast %[[ROWS]] {to = i32}
+// CHECK-NEXT:    %[[A0:.*]] = graph.sub %[[A]], %[[AZ]] : (tensor<2x4xi32>, tensor<2x1xi32>) -> tensor<2x4xi32>
+// CHECK-NEXT:    %[[B:.*]] = graph.cast %b {to = i32}
+// CHECK-NEXT:    %[[BZ:.*]] = graph.cast %bz {to = i32}
+// CHECK-NEXT:    %[[B0:.*]] = graph.sub %[[B]], %[[BZ]] : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+// CHECK-NEXT:    %y = graph.einsum %[[A0]], %[[B0]] {equation = "...ij,...jk->...ik"} : (tensor<2x4xi32>, tensor<4x3xi32>) -> tensor<2x3xi32>
+// CHECK-NOT:     qnn.
+
+// conv(x - x_zp, w - w_zp): w's zero point per output channel, graph.conv on int32.
+// CHECK-LABEL: func.func @conv
+// CHECK:         %[[X0:.*]] = graph.sub %{{.*}}, %{{.*}} : (tensor<1x4x8x8xi32>, tensor<i32>) -> tensor<1x4x8x8xi32>
+// CHECK:         graph.reshape %wz, %{{.*}} -> tensor<4x1x1x1xi8>
+// CHECK:         %[[W0:.*]] = graph.sub %{{.*}}, %{{.*}} : (tensor<4x1x3x3xi32>, tensor<4x1x1x1xi32>) -> tensor<4x1x3x3xi32>
+// CHECK-NEXT:    %y = graph.conv %[[X0]], %[[W0]] {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xi32>, tensor<4x1x3x3xi32>) -> tensor<1x4x4x4xi32>
+
+// clip(round(x * (si / so)) + zp): the multiplier in the scales' type (f16), then f32 along axis 1.
+// CHECK-LABEL: func.func @requantize
+// CHECK:         %[[M:.*]] = graph.div %si, %so : (tensor<4xf16>, tensor<f16>) -> tensor<4xf16>
+// CHECK-NEXT:    %[[M32:.*]] = graph.cast %[[M]] {to = f32}
+// CHECK-NEXT:    %[[X:.*]] = graph.cast %acc {to = f32}
+// CHECK:         %[[MC:.*]] = graph.reshape %[[M32]], %{{.*}} -> tensor<4x1x1xf32>
+// CHECK-NEXT:    %[[V:.*]] = graph.mul %[[X]], %[[MC]]
+// CHECK-NEXT:    %[[Z:.*]] = graph.cast %z {to = f32}
+// CHECK-NEXT:    %[[R:.*]] = graph.round %[[V]]
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[R]], %[[Z]]
+// CHECK-NEXT:    %[[LO:.*]] = graph.constant dense<-1.280000e+02> : tensor<f32>
+// CHECK-NEXT:    %[[HI:.*]] = graph.constant dense<1.270000e+02> : tensor<f32>
+// CHECK-NEXT:    %[[C:.*]] = graph.clip %[[S]], %[[LO]], %[[HI]]
+// CHECK-NEXT:    %y = graph.cast %[[C]] {to = i8} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xi8>
