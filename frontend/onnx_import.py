@@ -81,7 +81,7 @@ from infer.frontend.onnx_ops.functions import (
     body_opset,
     instantiate,
 )
-from infer.frontend.onnx_ops.sequences import Sequences
+from infer.frontend.onnx_ops.sequences import Sequences, Strings
 from infer.frontend.onnx_packed_sequences import PackedSequence
 from infer.frontend.onnx_sequences import (
     SequenceImport,
@@ -90,6 +90,7 @@ from infer.frontend.onnx_sequences import (
     Value,
     kind_of,
 )
+from infer.frontend.onnx_strings import StringImport, StringTensor
 from infer.frontend.onnx_subgraphs import SubgraphImport
 
 NAME_ATTR = G.NAME_ATTR
@@ -97,7 +98,7 @@ DIMS_ATTR = G.DIMS_ATTR
 
 # how the importer takes a node: a function, a function body, through its subgraphs, or
 # resolved at import (sequences and optionals)
-Variant = OpFn | Expansion | Subgraphs | Sequences
+Variant = OpFn | Expansion | Subgraphs | Sequences | Strings
 
 MIN_OPSET = 1  # an op whose early versions differ has its importer keyed at a later one
 MAX_OPSET = 21  # newer opsets import for ops whose definition changed only in types
@@ -415,7 +416,7 @@ def _type_proto(t: TensorType) -> onnx.TypeProto:
     return onnx.helper.make_tensor_type_proto(onnx_type, shape)
 
 
-class _Importer(SubgraphImport, SequenceImport):
+class _Importer(SubgraphImport, SequenceImport, StringImport):
     _error = staticmethod(_node_error)
     _hint = staticmethod(_name_hint)
     _tensor_type = staticmethod(_tensor_type)
@@ -441,10 +442,11 @@ class _Importer(SubgraphImport, SequenceImport):
         arg_types, arg_attrs = [], []
         structured_inputs: dict[str, Attribute] = {}
         for at, vi in enumerate(inputs):
-            if vi.type.WhichOneof("value") in ("sequence_type", "optional_type"):
+            strings = vi.type.tensor_type.elem_type == onnx.TensorProto.STRING
+            if strings or vi.type.WhichOneof("value") in ("sequence_type", "optional_type"):
                 before = len(self.block.args)
-                self.values[vi.name], structured_inputs[vi.name] = self._structured_input(
-                    vi, at)
+                self.values[vi.name], structured_inputs[vi.name] = (
+                    self._string_input(vi, at) if strings else self._structured_input(vi, at))
                 for a in self.block.args[before:]:
                     arg_types.append(a.type)
                     arg_attrs.append(DictionaryAttr({NAME_ATTR: StringAttr(vi.name)}))
@@ -467,7 +469,7 @@ class _Importer(SubgraphImport, SequenceImport):
         structured: dict[str, Attribute] = {}
         for at, o in enumerate(self.graph.output):
             value = self.values.get(o.name)
-            if isinstance(value, StaticSequence | PackedSequence | StaticOptional):
+            if isinstance(value, StaticSequence | PackedSequence | StaticOptional | StringTensor):
                 tensors, structured[o.name] = self._structured_output(o, value, at)
                 results += tensors
                 res_attrs += [DictionaryAttr({NAME_ATTR: StringAttr(o.name)}) for _ in tensors]
@@ -525,6 +527,10 @@ class _Importer(SubgraphImport, SequenceImport):
         if isinstance(fn, Sequences) or (node.op_type == "Identity" and node.input and isinstance(
                 self.values.get(node.input[0]), StaticSequence | PackedSequence | StaticOptional)):
             self._sequence_op(index, node, opset)
+            return
+        if isinstance(fn, Strings) or any(isinstance(self.values.get(n), StringTensor)
+                                          for n in node.input if n):
+            self._string_op(index, node, opset)
             return
         try:
             inputs = [self._value(n, "input") if n else None for n in node.input]

@@ -237,24 +237,26 @@ def require(e: Emit, holds: str, value: str, what: str) -> str:
 
 # -- the ops with a loop in their meaning, as ONNX Loops over positions -------------------
 
-def _loop_over(e: Emit, count: str, carried: list[str], body_nodes: list[onnx.NodeProto],
-               step: str, carried_in: list[str], carried_out: list[str],
-               initializers: list[onnx.TensorProto] | None = None) -> list[str]:
+def loop_over(e: Emit, count: str, carried: list[str], body_nodes: list[onnx.NodeProto],
+              step: str, carried_in: list[str], carried_out: list[str],
+              initializers: list[onnx.TensorProto] | None = None,
+              scans: list[str] | None = None) -> list[str]:
     """An ONNX Loop of `count` iterations (its iteration number named `step` in the body)
-    carrying `carried` (named `carried_in` in the body, `carried_out` after it); its
-    results."""
+    carrying `carried` (named `carried_in` in the body, `carried_out` after it) and
+    stacking the body's values `scans` (one row per iteration); its results."""
     cond = e.fresh()
     keep = e.fresh()
+    scans = scans or []
     body = helper.make_graph(
         [helper.make_node("Identity", [cond], [keep]), *body_nodes], e.fresh(),
         [helper.make_tensor_value_info(step, onnx.TensorProto.INT64, []),
          helper.make_tensor_value_info(cond, onnx.TensorProto.BOOL, []),
          *(helper.make_value_info(n, onnx.TypeProto()) for n in carried_in)],
         [helper.make_tensor_value_info(keep, onnx.TensorProto.BOOL, []),
-         *(helper.make_value_info(n, onnx.TypeProto()) for n in carried_out)],
+         *(helper.make_value_info(n, onnx.TypeProto()) for n in [*carried_out, *scans])],
         initializer=initializers)
     go = e.bind(e.imp._constant(np.array(True)))
-    return e.node("Loop", [count, go, *carried], len(carried), body=body)
+    return e.node("Loop", [count, go, *carried], len(carried) + len(scans), body=body)
 
 
 def concat_from(e: Emit, seq: PackedSequence, axis: int, new_axis: bool) -> str:
@@ -272,7 +274,7 @@ def concat_from(e: Emit, seq: PackedSequence, axis: int, new_axis: bool) -> str:
         element = nxt
     nodes.append(helper.make_node("Concat", [acc, element], [out], axis=axis))
     count = e("Sub", length(e, seq), one)
-    return _loop_over(e, count, [first], nodes, i, [acc], [out])[0]
+    return loop_over(e, count, [first], nodes, i, [acc], [out])[0]
 
 
 def split_to(e: Emit, x: str, starts: str, ends: str, count: str, axis: int,
@@ -292,7 +294,7 @@ def split_to(e: Emit, x: str, starts: str, ends: str, count: str, axis: int,
         nodes.append(helper.make_node("Squeeze", [part, axes], [squeezed]))
         part = squeezed
     nodes.append(helper.make_node("SequenceInsert", [acc, part], [out]))
-    result = _loop_over(e, count, [e.bind(empty(e, element))], nodes, i, [acc], [out])[0]
+    result = loop_over(e, count, [e.bind(empty(e, element))], nodes, i, [acc], [out])[0]
     return cast(PackedSequence, e.imp.values[result])
 
 
@@ -310,7 +312,7 @@ def sequence_map(e: Emit, inputs: list[str], sequences: list[bool], body: onnx.G
     nodes += body.node
     nodes += [helper.make_node("SequenceInsert", [acc, o.name], [out])
               for acc, o, out in zip(ins, body.output, outs, strict=True)]
-    results = _loop_over(e, length(e, first), [e.bind(empty(e, t)) for t in elements],
+    results = loop_over(e, length(e, first), [e.bind(empty(e, t)) for t in elements],
                          nodes, i, ins, outs, list(body.initializer))
     return [cast(PackedSequence, e.imp.values[r]) for r in results]
 

@@ -54,6 +54,7 @@ from infer.frontend.onnx_packed_sequences import (
     sequence_map,
     split_to,
 )
+from infer.frontend.onnx_strings import StringTensor, string_entry
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
@@ -346,8 +347,10 @@ class SequenceImport:
 
     def _structured_output(self: _Importer, o: onnx.ValueInfoProto, value: Value, at: int
                            ) -> tuple[list[SSAValue], Attribute]:
-        """The results standing for a sequence or optional graph output (an optional's
-        presence first) and its entry of graph.STRUCTURED_ATTR."""
+        """The results standing for a sequence, optional or string graph output (an
+        optional's presence first) and its entry of graph.STRUCTURED_ATTR."""
+        if isinstance(value, StringTensor):
+            return value.tensors, string_entry(at)
         optional = isinstance(value, StaticOptional)
         if isinstance(value, StaticOptional):
             flag = value.present or self._constant(np.array(value.value is not None))

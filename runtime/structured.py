@@ -13,7 +13,10 @@ from the importer's graph.STRUCTURED_ATTR and graph.STRUCTURED_INPUTS_ATTR):
       dim_offsets  n + 1 int64s: element k's shape is dims[dim_offsets[k]:dim_offsets[k + 1]]
 
   The importer builds and reads the same layout with graph ops
-  (frontend/onnx_packed_sequences.py); `pack` and `unpack` are its numpy side.
+  (frontend/onnx_packed_sequences.py); `pack` and `unpack` are its numpy side;
+- a string tensor is three: its elements' UTF-8 bytes one after another (u8, 1-D), then
+  where each element starts and where it ends in them (int64, the tensor's shape)
+  (frontend/onnx_strings.py).
 """
 
 from __future__ import annotations
@@ -42,9 +45,11 @@ class StructuredValue:
     sequence: bool
     optional: bool
     packed: bool = False
+    string: bool = False
 
     def onnx_type(self, tensor: str) -> str:
         """How onnxruntime types it, given its element's `tensor(...)`."""
+        tensor = "tensor(string)" if self.string else tensor
         kind = f"seq({tensor})" if self.sequence else tensor
         return f"optional({kind})" if self.optional else kind
 
@@ -62,10 +67,11 @@ def read_structured(module: ModuleOp, entry: str = "main", key: str = "structure
     for name, d in found.data.items():
         entries = cast(DictionaryAttr, d).data
         ints = {k: cast(IntegerAttr, entries[k]).value.data if k in entries else 0
-                for k in ("at", "count", "sequence", "optional", "packed")}
+                for k in ("at", "count", "sequence", "optional", "packed", "string")}
         values.append(StructuredValue(name, ints["at"], ints["count"],
                                       numpy_dtype(entries["element"]), bool(ints["sequence"]),
-                                      bool(ints["optional"]), bool(ints["packed"])))
+                                      bool(ints["optional"]), bool(ints["packed"]),
+                                      bool(ints["string"])))
     return sorted(values, key=lambda q: q.at)
 
 
@@ -79,6 +85,8 @@ def pack(q: StructuredValue, value: object, placeholders: list[tuple[int, ...]]
                      else [np.zeros(s, q.dtype) for s in placeholders])
             return [np.array(False), *empty]
         return [np.array(True), *pack(_held(q), value, placeholders)]
+    if q.string:
+        return pack_strings(q, value)
     if q.sequence:
         if not isinstance(value, list | tuple):
             raise InputError(f"input '{q.name}' is a sequence: pass a list of arrays, got "
@@ -108,12 +116,34 @@ def pack_sequence(q: StructuredValue, elements: list[object]) -> list[np.ndarray
             np.cumsum([0, *ranks], dtype=np.int64)]
 
 
+def pack_strings(q: StructuredValue, value: object) -> list[np.ndarray]:
+    a = np.asarray(value)
+    if a.dtype.kind not in "OUS":
+        raise InputError(f"input '{q.name}' holds strings: pass an array of str, got "
+                         f"{a.dtype}")
+    try:
+        encoded = [v.encode() if isinstance(v, str) else bytes(v) for v in a.reshape(-1)]
+    except (TypeError, UnicodeError) as e:
+        raise InputError(f"input '{q.name}': an element is not a string ({e})") from None
+    ends = np.cumsum([len(b) for b in encoded], dtype=np.int64)
+    starts = ends - np.array([len(b) for b in encoded], np.int64)
+    return [np.frombuffer(b"".join(encoded), np.uint8), starts.reshape(a.shape),
+            ends.reshape(a.shape)]
+
+
 def unpack(q: StructuredValue, tensors: list[np.ndarray]) -> object:
     """Output `q`'s value from its tensors: a list of arrays, an array, or None."""
     if q.optional:
         if not bool(tensors[0]):
             return None
         return unpack(_held(q), tensors[1:])
+    if q.string:
+        data, starts, ends = (t.view(np.uint8) if k == 0 else t for k, t in enumerate(tensors))
+        out = np.empty(starts.shape, object)
+        flat = out.reshape(-1)
+        for k, (s, e) in enumerate(zip(starts.reshape(-1), ends.reshape(-1), strict=True)):
+            flat[k] = data[s:e].tobytes().decode()
+        return out
     if q.packed:
         data, offsets, dims, dim_offsets = tensors
         return [data[offsets[k]:offsets[k + 1]]

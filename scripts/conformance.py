@@ -132,7 +132,7 @@ def data_sets(case: Any) -> list[tuple[list[Any], list[Any]]]:
     ]
 
 
-def _similar(expected: list[Any], outputs: list[Any], rtol: float, atol: float) -> None:
+def assert_similar(expected: list[Any], outputs: list[Any], rtol: float, atol: float) -> None:
     """ONNX's `Runner.assert_similar_outputs`, but a sequence output's elements are each
     compared as an output of its own: the runner takes an element for a list of outputs
     and fails on a 0-d element whatever the engine returns."""
@@ -142,7 +142,7 @@ def _similar(expected: list[Any], outputs: list[Any], rtol: float, atol: float) 
         raise AssertionError(f"{len(outputs)} outputs, expected {len(expected)}")
     for ref, out in zip(expected, outputs, strict=True):
         if isinstance(ref, list | tuple) and isinstance(out, list | tuple):
-            _similar(list(ref), list(out), rtol, atol)
+            assert_similar(list(ref), list(out), rtol, atol)
         else:
             Runner.assert_similar_outputs([ref], [out], rtol, atol)
 
@@ -151,7 +151,7 @@ def compared(case: Any, results: list[list[Any]]) -> Outcome:
     """ONNX's rule for each data set's outputs against its reference outputs."""
     for (_, expected), outputs in zip(data_sets(case), results, strict=True):
         try:
-            _similar(expected, outputs, case.rtol, case.atol)
+            assert_similar(expected, outputs, case.rtol, case.atol)
         except (AssertionError, TypeError) as error:
             return Outcome(WRONG, " ".join(str(error).split())[:200])
     return Outcome(PASSED)

@@ -29,7 +29,6 @@ import numpy as np
 import onnx
 import pytest
 from onnx.backend.test.case.node import collect_testcases
-from onnx.backend.test.runner import Runner
 
 import infer.backend
 
@@ -84,7 +83,7 @@ def test_onnx_node_case(name: str) -> None:
     rep = infer.backend.prepare(case.model)
     for inputs, expected in conformance.data_sets(case):
         outputs = list(rep.run(inputs))
-        Runner.assert_similar_outputs(expected, outputs, case.rtol, case.atol)
+        conformance.assert_similar(expected, outputs, case.rtol, case.atol)
 
 
 @functools.cache
@@ -101,4 +100,4 @@ def test_onnx_model_case(name: str) -> None:
     rep = infer.backend.prepare(case.model)
     for inputs, expected in conformance.data_sets(case):
         outputs = list(rep.run(inputs))
-        Runner.assert_similar_outputs(expected, outputs, case.rtol, case.atol)
+        conformance.assert_similar(expected, outputs, case.rtol, case.atol)

@@ -51,14 +51,14 @@ from infer.frontend.onnx_ops.builder import (
 from infer.frontend.onnx_ops.control_flow import Subgraphs
 from infer.frontend.onnx_ops.elementwise import ONNX_ELEMENT_TYPES, element_type
 from infer.frontend.onnx_ops.functions import Expansion
-from infer.frontend.onnx_ops.sequences import Sequences
+from infer.frontend.onnx_ops.sequences import Sequences, Strings
 
 # op type -> {since_version: function, or the expansion of the op's function body}
-OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs | Sequences]] = {
+OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs | Sequences | Strings]] = {
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
     **signal.OPS, **control_flow.OPS, **quantize.OPS, **sorting.OPS, **text.OPS,
-    **recurrent.OPS, **sequences.OPS,
+    **recurrent.OPS, **sequences.OPS, **sequences.STRING_OPS,
 }
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "OpBuilder",
     "OpFn",
     "Sequences",
+    "Strings",
     "Subgraphs",
     "Unsupported",
     "Value",

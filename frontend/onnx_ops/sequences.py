@@ -1,5 +1,6 @@
-"""ONNX's sequence and optional ops, which no graph op stands for: the importer resolves
-them while importing (`onnx_sequences`); this table says which it takes that way."""
+"""ONNX's sequence and optional ops, and those on strings, which no graph op stands for:
+the importer resolves them while importing (`onnx_sequences`, `onnx_strings`); these
+tables say which it takes that way."""
 
 from __future__ import annotations
 
@@ -25,3 +26,15 @@ _VERSIONS = {
 OPS: dict[str, dict[int, Sequences]] = {
     op: dict.fromkeys(versions, Sequences(op)) for op, versions in _VERSIONS.items()
 }
+
+
+@dataclass(frozen=True)
+class Strings:
+    """An op on string tensors, which the importer resolves into ops on their bytes and
+    offsets (`onnx_strings`)."""
+
+    op_type: str
+    built_from_other_ops: bool = True
+
+
+STRING_OPS: dict[str, dict[int, Strings]] = {"StringConcat": {20: Strings("StringConcat")}}
