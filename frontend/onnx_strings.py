@@ -5,16 +5,19 @@ A string tensor of shape S is `StringTensor`: its elements' UTF-8 bytes one afte
 layout runtime/structured.py's `pack_strings` gives a string graph input). Ops that only
 move elements (Identity, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Gather, Slice,
 Expand) are those ops on the starts and ends, sharing the bytes; Concat appends the
-bytes and shifts the second operand's offsets. Ops that read or make bytes are ONNX Loops
-over the elements, built as nodes (onnx_packed_sequences.Emit): Equal compares each pair
-of elements' bytes, StringConcat appends each pair's. A string graph output is its three
-tensors, which the runtime returns as a numpy array of str.
+bytes and shifts the second operand's offsets. Ops that read or make bytes are ONNX
+nodes on these tensors (onnx_packed_sequences.Emit), Loops over the elements where each
+needs its own bytes: Equal compares each pair of elements' bytes, StringConcat appends
+each pair's; StringNormalizer compares every element with every stopword in one such
+Loop, keeps the others (Compress on the offsets) and changes the case of the bytes
+(ASCII's rules: text with other bytes fails the run where case matters). A string graph
+output is its three tensors, which the runtime returns as a numpy array of str.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import onnx
@@ -24,7 +27,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
-from infer.frontend.onnx_packed_sequences import Emit, loop_over
+from infer.frontend.onnx_packed_sequences import Emit, loop_over, require
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
@@ -107,7 +110,63 @@ class StringImport:
         if op in ("Equal", "StringConcat"):
             a, b = (_string(v, op) for v in inputs)
             return [_pairwise(e, a, b, op)]
+        if op == "StringNormalizer":
+            attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+            return [_normalized(self, e, _string(inputs[0], op), attrs)]
         raise UnsupportedError(f"'{op}' on strings is not supported")
+
+
+def _ascii_case(e: Emit, data: str, upper: bool) -> str:
+    """The bytes with ASCII letters of one case made the other's."""
+    lo, hi = (ord("a"), ord("z")) if upper else (ord("A"), ord("Z"))
+    byte = e.bind(e.imp._constant(np.array(32, np.uint8)))
+
+    def bound(v: int) -> str:
+        return e.bind(e.imp._constant(np.array(v, np.uint8)))
+    letter = e("And", e("GreaterOrEqual", data, bound(lo)), e("LessOrEqual", data, bound(hi)))
+    return e("Where", letter, e("Sub" if upper else "Add", data, byte), data)
+
+
+def _normalized(imp: _Importer, e: Emit, x: StringTensor, attrs: dict[str, object]
+                ) -> StringTensor:
+    """StringNormalizer as its specification says: stopwords removed (compared ignoring
+    case unless is_case_sensitive), then the case changed; [""] when nothing is left.
+    Case is ASCII's: text with other bytes is refused at run time where case matters."""
+    action = cast(bytes, attrs.get("case_change_action", b"NONE")).decode()
+    sensitive = bool(attrs.get("is_case_sensitive", 0))
+    stops = [w.decode() for w in cast(list[bytes], attrs.get("stopwords", []))]
+    if action not in ("NONE", "LOWER", "UPPER"):
+        raise InvalidModelError(f"unknown case_change_action '{action}'")
+    rank = cast(TensorType, x.starts.type).get_num_dims()
+    if rank not in (1, 2):
+        raise InvalidModelError(f"the input must be [C] or [1, C], got rank {rank}")
+    data, flat = e.bind(x.data), e.ints(-1)
+    if action != "NONE" or (stops and not sensitive):
+        codes = e("Concat", e("Cast", data, to=onnx.TensorProto.INT32),
+                  e.bind(imp._constant(np.zeros(1, np.int32))), axis=0)  # never empty
+        ascii_only = e("LessOrEqual", e("ReduceMax", codes, keepdims=0),
+                       e.bind(imp._constant(np.array(127, np.int32))))
+        data = require(e, ascii_only, data, "the text is ASCII (case is changed or ignored)")
+    starts, ends = e("Reshape", e.bind(x.starts), flat), e("Reshape", e.bind(x.ends), flat)
+    if stops:
+        seen = data if sensitive else _ascii_case(e, data, upper=False)
+        words = stops if sensitive else [w.lower() for w in stops]
+        column = StringTensor(e.value(seen), e.value(e("Unsqueeze", starts, e.ints(1))),
+                              e.value(e("Unsqueeze", ends, e.ints(1))))
+        hits = _pairwise(e, column, strings_of(imp, np.array(words, object)), "Equal")
+        stopped = e("ReduceMax", e("Cast", e.bind(hits), to=onnx.TensorProto.INT32),
+                    e.ints(1), keepdims=0)
+        keep = e("Not", e("Cast", stopped, to=onnx.TensorProto.BOOL))
+        starts, ends = e("Compress", starts, keep, axis=0), e("Compress", ends, keep, axis=0)
+    # nothing left: one empty string
+    pad = e("Slice", e.ints(0), e.ints(0), e("Sub", e.ints(1), e("Min", e("Unsqueeze",
+            e("Size", starts), e.ints(0)), e.ints(1))))
+    starts, ends = e("Concat", starts, pad, axis=0), e("Concat", ends, pad, axis=0)
+    if action != "NONE":
+        data = _ascii_case(e, data, upper=action == "UPPER")
+    shape = e.ints(1, -1) if rank == 2 else flat
+    return StringTensor(e.value(data), e.value(e("Reshape", starts, shape)),
+                        e.value(e("Reshape", ends, shape)))
 
 
 def string_entry(at: int) -> Attribute:

@@ -76,3 +76,25 @@ def test_ops_that_move_elements() -> None:
     # rows of the transposed and reshaped tensor
     expected = np.concatenate([x.T.reshape(-1, 3)[[1, 0]], x[1:2], x])
     np.testing.assert_array_equal(got, expected)
+
+
+def test_string_normalizer() -> None:
+    """Stopwords removed ignoring case, then the case changed (the specification's
+    order); nothing left gives [""]; text that is not ASCII fails the run where case
+    matters, as its case rules are not ASCII's."""
+    node = helper.make_node("StringNormalizer", ["x"], ["y"], case_change_action="UPPER",
+                            stopwords=["the", "a"], name="norm")
+    model = _model([node], [("x", S, ["C"])], [("y", S, [None])])
+    compiled = infer.compile(model)
+
+    def run(*words: str) -> list[str]:
+        return compiled.run({"x": np.array(words, dtype=object)})["y"].tolist()
+    assert run("The", "cat", "A", "sat", "then") == ["CAT", "SAT", "THEN"]
+    assert run("the", "THE") == [""]
+    with pytest.raises(infer.ShapeError, match="'norm/the text is ASCII"):
+        run("café")
+    node = helper.make_node("StringNormalizer", ["x"], ["y"], is_case_sensitive=1,
+                            stopwords=["the"])
+    model = _model([node], [("x", S, [1, "C"])], [("y", S, [1, None])])
+    (got,) = infer.compile(model).run({"x": np.array([["the", "The", "東京"]], object)}).values()
+    assert got.tolist() == [["The", "東京"]]

@@ -37,4 +37,7 @@ class Strings:
     built_from_other_ops: bool = True
 
 
-STRING_OPS: dict[str, dict[int, Strings]] = {"StringConcat": {20: Strings("StringConcat")}}
+STRING_OPS: dict[str, dict[int, Strings]] = {
+    "StringConcat": {20: Strings("StringConcat")},
+    "StringNormalizer": {10: Strings("StringNormalizer")},
+}
