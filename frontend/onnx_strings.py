@@ -28,6 +28,7 @@ from xdsl.ir import Attribute, SSAValue
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
 from infer.frontend.onnx_packed_sequences import Emit, loop_over, require
+from infer.frontend.onnx_string_split import split
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
@@ -110,6 +111,13 @@ class StringImport:
         if op in ("Equal", "StringConcat"):
             a, b = (_string(v, op) for v in inputs)
             return [_pairwise(e, a, b, op)]
+        if op == "StringSplit":
+            attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+            delimiter = cast(bytes, attrs.get("delimiter", b""))
+            maxsplit = cast("int | None", attrs.get("maxsplit"))
+            if maxsplit is not None and maxsplit < 0:
+                raise InvalidModelError(f"maxsplit must not be negative, got {maxsplit}")
+            return list(split(e, _string(inputs[0], op), delimiter, maxsplit))
         if op == "StringNormalizer":
             attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
             return [_normalized(self, e, _string(inputs[0], op), attrs)]

@@ -98,3 +98,31 @@ def test_string_normalizer() -> None:
     model = _model([node], [("x", S, [1, "C"])], [("y", S, [1, None])])
     (got,) = infer.compile(model).run({"x": np.array([["the", "The", "東京"]], object)}).values()
     assert got.tolist() == [["The", "東京"]]
+
+
+def _python_split(x: np.ndarray, sep: str | None, maxsplit: int | None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """StringSplit's definition: str.split of each element, padded with ""."""
+    parts = [s.split(sep, -1 if maxsplit is None else maxsplit) for s in x.reshape(-1)]
+    longest = max((len(p) for p in parts), default=0)
+    y = np.array([p + [""] * (longest - len(p)) for p in parts], dtype=object)
+    return y.reshape(*x.shape, longest), np.array([len(p) for p in parts]).reshape(x.shape)
+
+
+@pytest.mark.parametrize(("delimiter", "maxsplit"), [
+    (None, None), (None, 1), (None, 0), ("-", None), ("-", 2), ("aa", None), ("🙂", 1)])
+def test_string_split_is_str_split(delimiter: str | None, maxsplit: int | None) -> None:
+    """Unicode whitespace, delimiters of several bytes that could overlap, empty elements,
+    maxsplit (the rest keeps its trailing whitespace)."""
+    attrs: dict[str, object] = {} if delimiter is None else {"delimiter": delimiter}
+    if maxsplit is not None:
+        attrs["maxsplit"] = maxsplit
+    node = helper.make_node("StringSplit", ["x"], ["y", "z"], **attrs)
+    model = _model([node], [("x", S, [2, 4])], [("y", S, [2, 4, None]), ("z", TP.INT64, [2, 4])])
+    x = np.array([[" a  b\u3000c\u00a0 ", "", "aaa-aa--a", "x🙂y🙂🙂z"],
+                  ["\t\n", "naïve  東京 ", "-", "a\u2009b\u2028c\x1cd"]], dtype=object)
+    y, z = infer.compile(model).run({"x": x}).values()
+    want_y, want_z = _python_split(x, delimiter, maxsplit)
+    np.testing.assert_array_equal(z, want_z)
+    assert y.shape == want_y.shape
+    np.testing.assert_array_equal(y, want_y)

@@ -40,4 +40,5 @@ class Strings:
 STRING_OPS: dict[str, dict[int, Strings]] = {
     "StringConcat": {20: Strings("StringConcat")},
     "StringNormalizer": {10: Strings("StringNormalizer")},
+    "StringSplit": {20: Strings("StringSplit")},
 }
