@@ -136,9 +136,9 @@ def split(e: Emit, x: StringTensor, delimiter: bytes, maxsplit: int | None
 
     def padded(pieces: str) -> SSAValue:
         picked = e("Where", valid, e("Gather", pieces, at), e.scalar(0))
-        return e.value(e("Reshape", picked, shape))
+        return e.value(e("Reshape", picked, shape, allowzero=1))
     y = StringTensor(x.data, padded(all_s), padded(all_e))
-    return y, e.value(e("Reshape", counts, e("Shape", e.bind(x.starts))))
+    return y, e.value(e("Reshape", counts, e("Shape", e.bind(x.starts)), allowzero=1))
 
 
 def _not_overlapping(e: Emit, n: _Body, pos: str, k: int) -> str:

@@ -10,8 +10,10 @@ nodes on these tensors (onnx_packed_sequences.Emit), Loops over the elements whe
 needs its own bytes: Equal compares each pair of elements' bytes, StringConcat appends
 each pair's; StringNormalizer compares every element with every stopword in one such
 Loop, keeps the others (Compress on the offsets) and changes the case of the bytes
-(ASCII's rules: text with other bytes fails the run where case matters). A string graph
-output is its three tensors, which the runtime returns as a numpy array of str.
+(ASCII's rules: text with other bytes fails the run where case matters); StringSplit is
+onnx_string_split's; RegexFullMatch runs the DFA its pattern compiles to (onnx_regex) on
+every element at once, a Loop over byte positions. A string graph output is its three
+tensors, which the runtime returns as a numpy array of str.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from xdsl.ir import Attribute, SSAValue
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
 from infer.frontend.onnx_packed_sequences import Emit, loop_over, require
+from infer.frontend.onnx_regex import RegexError, dfa
 from infer.frontend.onnx_string_split import split
 
 if TYPE_CHECKING:
@@ -118,10 +121,47 @@ class StringImport:
             if maxsplit is not None and maxsplit < 0:
                 raise InvalidModelError(f"maxsplit must not be negative, got {maxsplit}")
             return list(split(e, _string(inputs[0], op), delimiter, maxsplit))
+        if op == "RegexFullMatch":
+            attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+            pattern = cast(bytes, attrs.get("pattern", b"")).decode()
+            try:
+                table, accepting = dfa(pattern)
+            except RegexError as err:
+                raise UnsupportedError(str(err)) from None
+            return [_full_match(e, _string(inputs[0], op), table, accepting)]
         if op == "StringNormalizer":
             attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
             return [_normalized(self, e, _string(inputs[0], op), attrs)]
         raise UnsupportedError(f"'{op}' on strings is not supported")
+
+
+def _full_match(e: Emit, x: StringTensor, table: np.ndarray, accepting: np.ndarray
+                ) -> SSAValue:
+    """The DFA run on every element at once: a Loop over byte positions, each element's
+    state moving while the position is inside it; whether it ends accepting."""
+    flat = e.ints(-1)
+    starts, ends = e("Reshape", e.bind(x.starts), flat), e("Reshape", e.bind(x.ends), flat)
+    lengths = e("Sub", ends, starts)
+    longest = e("ReduceMax", e("Concat", lengths, e.ints(0), axis=0), keepdims=0)
+    data = e.bind(x.data)
+    step, state, nxt = e.fresh(), e.fresh(), e.fresh()
+    body = [helper.make_node("Less", [step, lengths], [step + "in"]),
+            helper.make_node("Add", [starts, step], [step + "at"]),
+            helper.make_node("Min", [step + "at", e("Sub", e("Size", data), e.scalar(1))],
+                             [step + "at1"]),
+            helper.make_node("Gather", [data, step + "at1"], [step + "b"]),
+            helper.make_node("Cast", [step + "b"], [step + "bi"], to=onnx.TensorProto.INT32),
+            helper.make_node("Mul", [state, e.bind(e.imp._constant(np.array(256, np.int32)))],
+                             [step + "row"]),
+            helper.make_node("Add", [step + "row", step + "bi"], [step + "key"]),
+            helper.make_node("Gather", [e.bind(e.imp._constant(table)), step + "key"],
+                             [step + "to"]),
+            helper.make_node("Where", [step + "in", step + "to", state], [nxt])]
+    first = e("ConstantOfShape", e("Shape", starts),
+              value=helper.make_tensor("v", onnx.TensorProto.INT32, [1], [0]))
+    (final,) = loop_over(e, longest, [first], body, step, [state], [nxt])
+    accepted = e("Gather", e.bind(e.imp._constant(accepting)), final)
+    return e.value(e("Reshape", accepted, e("Shape", e.bind(x.starts)), allowzero=1))
 
 
 def _ascii_case(e: Emit, data: str, upper: bool) -> str:
@@ -173,8 +213,8 @@ def _normalized(imp: _Importer, e: Emit, x: StringTensor, attrs: dict[str, objec
     if action != "NONE":
         data = _ascii_case(e, data, upper=action == "UPPER")
     shape = e.ints(1, -1) if rank == 2 else flat
-    return StringTensor(e.value(data), e.value(e("Reshape", starts, shape)),
-                        e.value(e("Reshape", ends, shape)))
+    return StringTensor(e.value(data), e.value(e("Reshape", starts, shape, allowzero=1)),
+                        e.value(e("Reshape", ends, shape, allowzero=1)))
 
 
 def string_entry(at: int) -> Attribute:
@@ -239,13 +279,13 @@ def _pairwise(e: Emit, a: StringTensor, b: StringTensor, op: str) -> SSAValue | 
                   helper.make_node("And", [same_length, count + "0"], [row + "1"]),
                   helper.make_node("Squeeze", [row + "1", zero], [row])]
         (rows,) = loop_over(e, n, [], nodes, i, [], [], scans=[row])
-        return e.value(e("Reshape", rows, shape))
+        return e.value(e("Reshape", rows, shape, allowzero=1))
     acc, nxt, start, end = e.fresh(), e.fresh(), e.fresh(), e.fresh()
     nodes += [helper.make_node("Size", [acc], [start]),
               helper.make_node("Concat", [acc, pa, pb], [nxt], axis=0),
               helper.make_node("Size", [nxt], [end])]
     empty = e.bind(e.imp._constant(np.zeros(0, np.uint8)))
     data, starts, ends = loop_over(e, n, [empty], nodes, i, [acc], [nxt], scans=[start, end])
-    return StringTensor(e.value(data), e.value(e("Reshape", starts, shape)),
-                        e.value(e("Reshape", ends, shape)))
+    return StringTensor(e.value(data), e.value(e("Reshape", starts, shape, allowzero=1)),
+                        e.value(e("Reshape", ends, shape, allowzero=1)))
 

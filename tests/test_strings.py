@@ -126,3 +126,31 @@ def test_string_split_is_str_split(delimiter: str | None, maxsplit: int | None) 
     np.testing.assert_array_equal(z, want_z)
     assert y.shape == want_y.shape
     np.testing.assert_array_equal(y, want_y)
+
+
+@pytest.mark.parametrize("pattern", [
+    r"www\.[\w.-]+\.\bcom\b", r"(\W|^)[\w.\-]{0,25}@(yahoo|gmail)\.com(\W|$)",
+    r"(ab|a)*c?", r"[^abc]+", r".*東京.*", r"\d{2,3}-\d+", r"x\By|^$", r"(?:na)+ïve\s?"])
+def test_regex_full_match_is_re2s(pattern: str) -> None:
+    """The compiled DFA against Python's re (ASCII classes, as RE2's) on every element."""
+    import re
+
+    node = helper.make_node("RegexFullMatch", ["x"], ["y"], pattern=pattern)
+    model = _model([node], [("x", S, ["N"])], [("y", TP.BOOL, ["N"])])
+    texts = ["www.google.com", "www.bbc.co.uk", "account@gmail.com", " a@yahoo.com!",
+             "a@hotmail.com", "", "ababac", "xyz", "a東京b", "12-3", "1234-5", "xy", "é",
+             "nanaïve ", "naïve\t", "x y"]
+    compiled = infer.compile(model)
+    (got,) = compiled.run({"x": np.array(texts, dtype=object)}).values()
+    want = [re.fullmatch(pattern, t, re.ASCII) is not None for t in texts]
+    assert got.tolist() == want
+    (empty,) = compiled.run({"x": np.array([], dtype=object)}).values()
+    assert empty.shape == (0,)
+
+
+def test_regex_outside_what_is_compiled_is_refused() -> None:
+    node = helper.make_node("RegexFullMatch", ["x"], ["y"], pattern="a(?=b)", name="re")
+    model = _model([node], [("x", S, [2])], [("y", TP.BOOL, [2])])
+    with pytest.raises(infer.UnsupportedError, match=r"'RegexFullMatch' \(node 're'.*a group "
+                       r"flag or lookaround at offset 2 of the pattern 'a\(\?=b\)'"):
+        infer.compile(model)

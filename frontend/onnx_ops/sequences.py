@@ -41,4 +41,5 @@ STRING_OPS: dict[str, dict[int, Strings]] = {
     "StringConcat": {20: Strings("StringConcat")},
     "StringNormalizer": {10: Strings("StringNormalizer")},
     "StringSplit": {20: Strings("StringSplit")},
+    "RegexFullMatch": {20: Strings("RegexFullMatch")},
 }
