@@ -117,9 +117,10 @@ def _node_args(names: list[str], specs: list[TensorSpec], structured: list[Struc
         q = by_name.get(name)
         if q is None:
             args.append(_node_arg(tensors[name]))
-        else:
-            args.append(NodeArg(name, [], q.onnx_type(_node_arg(TensorSpec(name, q.dtype,
-                                                                            ())).type)))
+        else:  # a string tensor's shape is its offsets' (the last of its tensors)
+            shape = list(tensors[name].shape) if q.string else []
+            args.append(NodeArg(name, shape, q.onnx_type(_node_arg(TensorSpec(
+                name, q.dtype, ())).type)))
     return args
 
 

@@ -447,15 +447,20 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
                 before = len(self.block.args)
                 self.values[vi.name], structured_inputs[vi.name] = (
                     self._string_input(vi, at) if strings else self._structured_input(vi, at))
-                for a in self.block.args[before:]:
+                # a string tensor's offsets have its shape, and its dims' names
+                params = [d.dim_param for d in vi.type.tensor_type.shape.dim]
+                for k, a in enumerate(self.block.args[before:]):
+                    attrs: dict[str, Attribute] = {NAME_ATTR: StringAttr(vi.name)}
+                    if strings and k > 0 and any(params):
+                        attrs[DIMS_ATTR] = ArrayAttr([StringAttr(p) for p in params])
                     arg_types.append(a.type)
-                    arg_attrs.append(DictionaryAttr({NAME_ATTR: StringAttr(vi.name)}))
+                    arg_attrs.append(DictionaryAttr(attrs))
                 continue
             t, params = _tensor_type(vi, "graph input")
             arg = self.block.insert_arg(t, len(self.block.args))
             arg.name_hint = _name_hint(vi.name)
             self.values[vi.name] = arg
-            attrs: dict[str, Attribute] = {NAME_ATTR: StringAttr(vi.name)}
+            attrs = {NAME_ATTR: StringAttr(vi.name)}
             if any(params):
                 attrs[DIMS_ATTR] = ArrayAttr([StringAttr(p) for p in params])
             arg_types.append(t)

@@ -55,7 +55,8 @@ def test_concat_and_equal_broadcast() -> None:
                        "y": np.array([["cats"]], dtype=object)},
                       {"x": _words(0, 3), "s": suffix, "y": _words(0, 1)})
     session = infer.InferenceSession(model.SerializeToString())
-    assert [a.type for a in session.get_inputs()] == ["tensor(string)"] * 3
+    assert [(a.type, a.shape) for a in session.get_inputs()] == [
+        ("tensor(string)", ["N", 3]), ("tensor(string)", [3]), ("tensor(string)", ["N", 1])]
     with pytest.raises(infer.InputError, match="input 'x' holds strings"):
         compiled.run({"x": np.zeros((1, 3)), "s": suffix, "y": _words(1, 1)})
 
