@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
 from infer.codegen.translate import numpy_dtype
 from infer.dialects.llvmx import MODEL_SIGNATURE_ATTR
 from infer.errors import InputError
+from infer.runtime.signature import dtype_from_name
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,17 @@ class StructuredValue:
     sequence: bool
     optional: bool
     packed: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "at": self.at, "count": self.count,
+                "dtype": self.dtype.name, "sequence": self.sequence,
+                "optional": self.optional, "packed": self.packed}
+
+    @staticmethod
+    def from_json(d: dict[str, object]) -> StructuredValue:
+        return StructuredValue(str(d["name"]), int(d["at"]), int(d["count"]),  # type: ignore[arg-type]
+                               dtype_from_name(d["dtype"]), bool(d["sequence"]),
+                               bool(d["optional"]), bool(d["packed"]))
 
     def onnx_type(self, tensor: str) -> str:
         """How onnxruntime types it, given its element's `tensor(...)`."""
