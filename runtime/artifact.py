@@ -65,8 +65,11 @@ class Section:
     sha256: str
 
 
-def is_artifact(path: str | os.PathLike) -> bool:
-    """Whether `path` names an artifact: by its suffix, or else by its first bytes."""
+def is_artifact(path: str | os.PathLike | bytes) -> bool:
+    """Whether `path` names an artifact (by its suffix, or else by its first bytes), or
+    holds one's bytes."""
+    if isinstance(path, bytes):
+        return path.startswith(MAGIC)
     if str(path).endswith(SUFFIX):
         return True
     try:
@@ -238,6 +241,11 @@ def load_artifact(path: str | os.PathLike) -> CompiledModel:
         data = Path(path).read_bytes()
     except OSError as e:
         raise ArtifactError(f"cannot read artifact '{path}': {e.strerror or e}") from None
+    return artifact_from_bytes(data, f"'{path}'")
+
+
+def artifact_from_bytes(data: bytes, where: str = "the artifact") -> CompiledModel:
+    """`load_artifact` of a file's bytes; `where` names them in errors."""
     try:
         sections = read_sections(data)
         meta, target, sig, index = (json.loads(sections[n]) for n in
@@ -255,7 +263,7 @@ def load_artifact(path: str | os.PathLike) -> CompiledModel:
             raise ValueError(f"no entry '{entry}' in the code")
     except (ValueError, TypeError, KeyError, AssertionError) as e:
         reason = str(e) if isinstance(e, ValueError) else f"malformed artifact ({e!r})"
-        raise ArtifactError(f"cannot load '{path}': {reason}") from None
+        raise ArtifactError(f"cannot load {where}: {reason}") from None
     # Only now, every check passed, is the code mapped.
     from infer.codegen.object_code import ObjectModule
 
