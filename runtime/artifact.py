@@ -48,6 +48,7 @@ MAGIC = b"\x89INFER\r\n"  # as PNG's: a non-ASCII byte, and CR LF that text tran
 FORMAT_VERSION = 1
 SUFFIX = ".infer"
 _HEADER = struct.Struct("<8sIIQ32s")
+HEADER_SIZE = _HEADER.size
 SECTIONS = ("meta", "target", "signature", "weight_index", "weights", "object")
 
 
@@ -127,12 +128,12 @@ def pack_artifact(sections: dict[str, bytes]) -> bytes:
         at += len(data)
     # Offsets are from the end of the manifest until its length is known.
     manifest = _json(manifest_entries)
-    base = _HEADER.size + len(manifest)
+    base = HEADER_SIZE + len(manifest)
     while True:  # the offsets' digits count towards the manifest's length
         shifted = _json([[n, o + base, s, h] for n, o, s, h in manifest_entries])
-        if _HEADER.size + len(shifted) == base:
+        if HEADER_SIZE + len(shifted) == base:
             break
-        base = _HEADER.size + len(shifted)
+        base = HEADER_SIZE + len(shifted)
     header = _HEADER.pack(MAGIC, FORMAT_VERSION, 0, len(shifted),
                           hashlib.sha256(shifted).digest())
     return b"".join([header, shifted, *sections.values()])
@@ -160,13 +161,13 @@ def save_artifact(model: CompiledModel, path: str | os.PathLike) -> None:
 # -- reading
 
 
-def read_sections(data: bytes) -> dict[str, bytes]:
-    """The sections of an artifact's bytes, after checking the header, the manifest and
-    every section's hash; ValueError with the reason when one fails."""
-    if len(data) < _HEADER.size:
+def read_manifest(data: bytes) -> list[Section]:
+    """The sections an artifact's bytes list, after checking the header and the manifest's
+    hash (not the sections'); ValueError with the reason when one fails."""
+    if len(data) < HEADER_SIZE:
         if data[:len(MAGIC)] != MAGIC[:len(data)]:
             raise ValueError("not an infer artifact (wrong magic bytes)")
-        raise ValueError(f"truncated: {len(data)} bytes, shorter than the {_HEADER.size}-byte "
+        raise ValueError(f"truncated: {len(data)} bytes, shorter than the {HEADER_SIZE}-byte "
                          "header")
     magic, version, reserved, manifest_size, manifest_hash = _HEADER.unpack_from(data)
     if magic != MAGIC:
@@ -176,11 +177,11 @@ def read_sections(data: bytes) -> dict[str, bytes]:
                          f"{FORMAT_VERSION}: compile the model again")
     if reserved != 0:
         raise ValueError("corrupt header (reserved field is not zero)")
-    end = _HEADER.size + manifest_size
+    end = HEADER_SIZE + manifest_size
     if end > len(data):
         raise ValueError(f"truncated: the manifest ends at byte {end}, the file has "
                          f"{len(data)}")
-    manifest = data[_HEADER.size:end]
+    manifest = data[HEADER_SIZE:end]
     if hashlib.sha256(manifest).digest() != manifest_hash:
         raise ValueError("corrupt manifest (SHA-256 mismatch)")
     try:
@@ -189,10 +190,18 @@ def read_sections(data: bytes) -> dict[str, bytes]:
         raise ValueError(f"malformed manifest: {e}") from None
     if [s.name for s in sections] != list(SECTIONS):
         raise ValueError(f"sections {[s.name for s in sections]}, expected {list(SECTIONS)}")
-    out = {}
     for s in sections:
         if s.offset != end:
             raise ValueError(f"section '{s.name}' starts at byte {s.offset}, not {end}")
+        end = s.offset + s.size
+    return sections
+
+
+def read_sections(data: bytes) -> dict[str, bytes]:
+    """The sections of an artifact's bytes, after checking the header, the manifest and
+    every section's size and hash; ValueError with the reason when one fails."""
+    out = {}
+    for s in read_manifest(data):
         end = s.offset + s.size
         if end > len(data):
             raise ValueError(f"truncated: section '{s.name}' ends at byte {end}, the file "
