@@ -42,8 +42,8 @@ class EntryChecks:
         return [[c.message, list(c.ranks)] for c in self.checks]
 
     @staticmethod
-    def from_json(checks: list[list[object]]) -> EntryChecks:
-        return EntryChecks(tuple(Check(str(message), tuple(int(r) for r in ranks))  # type: ignore[attr-defined]
+    def from_json(checks: list[tuple[str, list[int]]]) -> EntryChecks:
+        return EntryChecks(tuple(Check(str(message), tuple(int(r) for r in ranks))
                                  for message, ranks in checks))
 
     @staticmethod

@@ -19,7 +19,7 @@ from the importer's graph.STRUCTURED_ATTR and graph.STRUCTURED_INPUTS_ATTR):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
@@ -50,8 +50,8 @@ class StructuredValue:
                 "optional": self.optional, "packed": self.packed}
 
     @staticmethod
-    def from_json(d: dict[str, object]) -> StructuredValue:
-        return StructuredValue(str(d["name"]), int(d["at"]), int(d["count"]),  # type: ignore[arg-type]
+    def from_json(d: dict[str, Any]) -> StructuredValue:
+        return StructuredValue(str(d["name"]), int(d["at"]), int(d["count"]),
                                dtype_from_name(d["dtype"]), bool(d["sequence"]),
                                bool(d["optional"]), bool(d["packed"]))
 
