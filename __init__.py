@@ -8,8 +8,12 @@
 
     print(infer.optimization_report("model.onnx", opt_level=3))  # op counts per type
 
+    model.save("model.infer")                    # native code + weights, one file
+    model = infer.load("model.infer")            # mapped again, nothing compiled
+
 Errors: `infer.InferError` and its subclasses `InvalidModelError` (a ValueError),
-`UnsupportedError` (a NotImplementedError), `InputError` (a ValueError) and `ShapeError`.
+`UnsupportedError` (a NotImplementedError), `InputError` (a ValueError), `ShapeError` and
+`ArtifactError` (a ValueError: a saved model that cannot be loaded).
 The API loads lazily, so `import infer.dialects.graph` does not pull in ONNX or LLVM.
 """
 
@@ -24,6 +28,7 @@ except PackageNotFoundError:  # run from a source tree that was never installed
 _API = {
     "compile": "infer.api",
     "compile_module": "infer.api",
+    "load": "infer.api",
     "CompiledModel": "infer.api",
     "optimization_report": "infer.api",
     "InferenceSession": "infer.session",
@@ -37,6 +42,7 @@ _API = {
     "UnsupportedError": "infer.errors",
     "InputError": "infer.errors",
     "ShapeError": "infer.errors",
+    "ArtifactError": "infer.errors",
     "backend": "infer.backend",
 }
 

@@ -3,6 +3,7 @@
     python -m infer                     usage and version
     python -m infer run model.onnx ...  infer-run
     python -m infer opt model.onnx ...  infer-opt
+    python -m infer compile model.onnx  infer-compile
 """
 
 from __future__ import annotations
@@ -13,14 +14,17 @@ from importlib import import_module
 
 import infer
 
-COMMANDS = {"run": "infer.tools.infer_run", "opt": "infer.tools.infer_opt"}
+COMMANDS = {"run": "infer.tools.infer_run", "opt": "infer.tools.infer_opt",
+            "compile": "infer.tools.infer_compile"}
 
 USAGE = f"""infer {infer.__version__}: an MLIR-style compiler for neural-network inference on CPUs
 
 usage: python -m infer run MODEL.onnx [options]   compile and run a model (infer-run)
        python -m infer opt [FILE] [-p PASSES]      print IR, run passes (infer-opt)
+       python -m infer compile MODEL.onnx -o F     save the compiled model (infer-compile)
        python -m infer --version
-each command's --help lists its options; in Python: infer.compile, infer.InferenceSession"""
+each command's --help lists its options; in Python: infer.compile, infer.load,
+infer.InferenceSession"""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""The public Python API: `compile` and `optimization_report` (`InferenceSession`, with
+"""The public Python API: `compile`, `load` and `optimization_report` (`InferenceSession`, with
 onnxruntime's conventions, is in session.py). The target choices the pipeline takes as
 pass options (the NCHWc block, the vector register count) are filled in here, from the
 host (codegen/target.py), unless given."""
@@ -18,7 +18,9 @@ from infer.context import make_context
 from infer.frontend.onnx_import import import_model
 from infer.pipeline import DEFAULT_OPT_LEVEL, compile_passes, graph_optimize_passes, run_passes
 from infer.progress import CompileProgress
-from infer.runtime.compiled_model import CompiledModel, load
+from infer.runtime.artifact import load_artifact
+from infer.runtime.compiled_model import CompiledModel
+from infer.runtime.compiled_model import load as jit_load
 
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
 
@@ -68,7 +70,7 @@ def compile_timed(
         with stages.stage(_stage(name)):
             run_passes(module, ctx, [name])
     with stages.stage(progress.LLVM_JIT):
-        compiled = load(module)
+        compiled = jit_load(module)
     stages.done()
     return compiled
 
@@ -106,6 +108,14 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     with stages.stage(progress.IMPORT):
         module = import_model(model)
     return compile_timed(module, opt_level, nchwc_block, stages)
+
+
+def load(path: str | os.PathLike) -> CompiledModel:
+    """A compiled model saved with `CompiledModel.save`, mapped without compiling again.
+    `infer.ArtifactError` (naming the file and the reason) if the file is truncated or
+    altered, was made by another infer version, or is for a CPU this one is not; nothing
+    of such a file is mapped or run."""
+    return load_artifact(path)
 
 
 @dataclass(frozen=True)

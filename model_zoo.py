@@ -37,9 +37,13 @@ def graph_inputs(model: onnx.ModelProto) -> list[onnx.ValueInfoProto]:
 
 def dummy_input(info: onnx.ValueInfoProto) -> np.ndarray:
     """ONNX BackendTest's input for light models: arange(n) / n, unknown dims as 1."""
-    shape = tuple(
+    return dummy_array(tuple(
         d.dim_value if d.HasField("dim_value") else 1 for d in info.type.tensor_type.shape.dim
-    )
+    ))
+
+
+def dummy_array(shape: tuple[int, ...]) -> np.ndarray:
+    """arange(n) / n in `shape`, as float32."""
     n = int(np.prod(shape))
     return (np.arange(n).reshape(shape) / n).astype(np.float32)
 

@@ -35,6 +35,7 @@ from infer.dialects.graph import elide_weights
 from infer.errors import InputError
 from infer.frontend.onnx_import import import_model, load_model
 from infer.progress import CompileProgress
+from infer.runtime.artifact import artifact_from_bytes, is_artifact, load_artifact
 from infer.runtime.signature import TensorSpec
 from infer.runtime.structured import StructuredValue
 
@@ -254,6 +255,10 @@ class InferenceSession:
     CPUExecutionProvider warns and falls back to it. Keyword-only, infer's own:
     `opt_level` (overrides the session options' level), `nchwc_block`, `verbose` (as in
     `infer.compile`). Any other keyword is a TypeError.
+
+    `path_or_bytes` may also be a compiled model saved with `CompiledModel.save` (a
+    `.infer` file, or its bytes): it is loaded, not compiled, so the options that choose
+    how to compile have no effect, and its model metadata is empty.
     """
 
     def __init__(
@@ -278,6 +283,9 @@ class InferenceSession:
         level = _opt_level(so) if opt_level is None else opt_level
         self._profile = _Profile(so.profile_file_prefix) if so.enable_profiling else None
 
+        if not isinstance(path_or_bytes, onnx.ModelProto) and is_artifact(path_or_bytes):
+            self._load(path_or_bytes, opt_level, nchwc_block)
+            return
         stages = CompileProgress(verbose)
         with stages.stage(progress.IMPORT):
             proto = load_model(path_or_bytes)
@@ -289,6 +297,25 @@ class InferenceSession:
                                optimized=(lambda m: _write_ir(m, path)) if path else None)
         if self._profile is not None:
             self._profile.add_compile(stages.times, isinstance(path_or_bytes, bytes))
+
+    def _load(self, artifact: str | os.PathLike | bytes, opt_level: int | None,
+              nchwc_block: int | None) -> None:
+        """A saved compiled model (`.infer`, or its bytes), mapped without compiling: the
+        options that choose how to compile change nothing, and warn when set."""
+        if opt_level is not None or nchwc_block is not None:
+            warnings.warn("opt_level and nchwc_block have no effect on a compiled artifact",
+                          stacklevel=3)
+        if self._options.optimized_model_filepath:
+            warnings.warn("optimized_model_filepath has no effect on a compiled artifact",
+                          stacklevel=3)
+        start = time.perf_counter()
+        self._model = (artifact_from_bytes(artifact) if isinstance(artifact, bytes)
+                       else load_artifact(artifact))
+        # The ONNX model's metadata is not in the artifact: onnxruntime's defaults.
+        self._meta = ModelMetadata("", "", "", "", "", 2**63 - 1)
+        if self._profile is not None:
+            self._profile.add("model_loading_array" if isinstance(artifact, bytes)
+                              else "model_loading_uri", start, time.perf_counter() - start)
 
     def get_inputs(self) -> list[NodeArg]:
         """One per input, a sequence's or optional's typed as onnxruntime types it."""

@@ -8,11 +8,15 @@ wrapped as numpy arrays without a copy and freed when the last view dies. A resu
 allocated pointer is null (a global) or belongs to an input is copied instead.
 """
 
+from __future__ import annotations
+
 import ctypes
 import ctypes.util
-import itertools
+import re
+import secrets
 import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import llvmlite.binding as llvm
 import numpy as np
@@ -32,7 +36,6 @@ _LIBC.free.restype = None
 # such as __truncdfhf2, which the JIT must find in the process: an unresolved one is a null
 # call at run time.
 llvm.load_library_permanently(ctypes.util.find_library("gcc_s") or "libgcc_s.so.1")
-_UNIQUE = itertools.count()
 WEIGHT_ALIGNMENT = 64
 
 Entry = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
@@ -62,47 +65,73 @@ def compile_llvm_ir(
     return ref, translation.weights
 
 
-class JitModule:
-    """A module compiled in-process; keep it alive as long as its entries are used."""
+@dataclass(frozen=True)
+class ArgSpec:
+    """How one argument or result of a packed entry is passed: its numpy dtype, its rank
+    (None for a scalar), and whether it must be C-contiguous (a memref of identity
+    layout)."""
 
-    def __init__(self, module: ModuleOp) -> None:
-        self._tm = host_target_machine()
-        prefix = f"__infer_m{next(_UNIQUE)}_"
-        ref, weights = compile_llvm_ir(module, self._tm, optimized=True, prefix=prefix)
-        self.optimized_ir = str(ref)
-        # Bound before the engine resolves symbols; add_symbol is process-global, hence
-        # the per-module prefix. The buffers live as long as this object.
-        self._weights = {name: _aligned_copy(data) for name, data in weights.items()}
-        for name, buf in self._weights.items():
-            llvm.add_symbol(name, buf.ctypes.data)
-        self._engine = llvm.create_mcjit_compiler(ref, self._tm)
-        self._engine.finalize_object()
-        self._signatures = {
-            op.sym_name.data[len(PACKED_PREFIX) :]: op.attributes[SIGNATURE_ATTR]
-            for op in module.ops
-            if isinstance(op, llvm_d.FuncOp) and SIGNATURE_ATTR in op.attributes
-        }
+    dtype: np.dtype
+    rank: int | None
+    contiguous: bool
+
+    def to_json(self) -> list[object]:
+        return [self.dtype.name, self.rank, self.contiguous]
+
+    @staticmethod
+    def from_json(value: list[object]) -> ArgSpec:
+        dtype, rank, contiguous = value
+        assert isinstance(dtype, str) and (rank is None or isinstance(rank, int))
+        return ArgSpec(np.dtype(dtype), rank, bool(contiguous))
+
+
+# An entry's inputs and results.
+EntrySignature = tuple[list[ArgSpec], list[ArgSpec]]
+
+
+SYMBOL_PREFIX = re.compile(r"__infer_[0-9a-f]{32}_")
+
+
+def new_symbol_prefix() -> str:
+    """A prefix for the weight symbols of one module, unique in the process (add_symbol is
+    process-global) and of fixed length, so that a saved object file's symbol names can be
+    rewritten in place for each copy loaded (codegen/object_code.py)."""
+    return f"__infer_{secrets.token_hex(16)}_"
+
+
+class NativeModule:
+    """Native code mapped into an execution engine, with the weights it binds; keep it
+    alive as long as its entries are used."""
+
+    def __init__(self, engine: llvm.ExecutionEngine, prefix: str,
+                 weights: dict[str, np.ndarray], signatures: dict[str, EntrySignature]
+                 ) -> None:  # fmt: skip
+        self._engine = engine
+        self.symbol_prefix = prefix
+        self._weights = weights  # by symbol name, bound into the code
+        self.signatures = signatures
 
     @property
     def entries(self) -> list[str]:
-        return sorted(self._signatures)
+        return sorted(self.signatures)
+
+    def weights(self) -> dict[str, np.ndarray]:
+        """The weight buffers by symbol name without the prefix."""
+        n = len(self.symbol_prefix)
+        return {name[n:]: buf for name, buf in self._weights.items()}
 
     def get_entry(self, name: str = "main") -> Entry:
         """A callable taking the inputs of function `name` and returning its results."""
-        signature = self._signatures[name]
-        assert isinstance(signature, FunctionType)
+        in_specs, out_specs = self.signatures[name]
         address = self._engine.get_function_address(PACKED_PREFIX + name)
+        assert address, f"no entry {name} in the native code"
         cfunc = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
-        inputs = list(signature.inputs.data)
-        outputs = list(signature.outputs.data)
-        # Read once, not per call: each input's and result's numpy dtype and rank.
-        in_specs = [_spec(t) for t in inputs]
-        out_specs = [_spec(t) for t in outputs]
         engine_owner = self  # the entry keeps the engine (and so its code) alive
 
         def call(args: Sequence[np.ndarray]) -> list[np.ndarray]:
-            assert len(args) == len(inputs), f"{name} takes {len(inputs)} inputs"
-            arrays = [_conform(a, t) for a, t in zip(args, inputs, strict=True)]
+            assert len(args) == len(in_specs), f"{name} takes {len(in_specs)} inputs"
+            arrays = [np.require(a, requirements="C") if spec.contiguous else a
+                      for a, spec in zip(args, in_specs, strict=True)]  # keeps 0-d arrays 0-d
             keep = [_marshal_input(a, spec) for a, spec in zip(arrays, in_specs, strict=True)]
             slots = [_result_slot(spec) for spec in out_specs]
             pointers = [k.ctypes.data for k in keep] + [s.ctypes.data for s in slots]
@@ -115,23 +144,50 @@ class JitModule:
         return call
 
 
-def _conform(value: np.ndarray, typ: Attribute) -> np.ndarray:
-    """A C-contiguous copy when the memref type promises the identity layout."""
-    if isinstance(typ, MemRefType) and isinstance(typ.layout, NoneAttr):
-        return np.require(value, requirements="C")  # keeps 0-d arrays 0-d
-    return value
+def bind_weights(prefix: str, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """64-byte-aligned copies of `weights` (by name without the prefix), each bound to its
+    prefixed symbol name for the engines created after; by symbol name."""
+    bound = {prefix + name: _aligned_copy(data) for name, data in weights.items()}
+    for name, buf in bound.items():
+        llvm.add_symbol(name, buf.ctypes.data)
+    return bound
 
 
-def _spec(typ: Attribute) -> tuple[np.dtype, int | None]:
-    """(numpy dtype, rank) of a memref argument or result; rank None for a scalar."""
+class JitModule(NativeModule):
+    """A module compiled in-process."""
+
+    def __init__(self, module: ModuleOp) -> None:
+        tm = host_target_machine()
+        prefix = new_symbol_prefix()
+        ref, weights = compile_llvm_ir(module, tm, optimized=True, prefix=prefix)
+        self.optimized_ir = str(ref)
+        # Bound before the engine resolves symbols; the buffers live as long as this object.
+        n = len(prefix)
+        bound = bind_weights(prefix, {name[n:]: data for name, data in weights.items()})
+        engine = llvm.create_mcjit_compiler(ref, tm)
+        engine.finalize_object()
+        signatures = {}
+        for op in module.ops:
+            if isinstance(op, llvm_d.FuncOp) and SIGNATURE_ATTR in op.attributes:
+                signature = op.attributes[SIGNATURE_ATTR]
+                assert isinstance(signature, FunctionType)
+                signatures[op.sym_name.data[len(PACKED_PREFIX):]] = (
+                    [_spec(t) for t in signature.inputs.data],
+                    [_spec(t) for t in signature.outputs.data])
+        super().__init__(engine, prefix, bound, signatures)
+
+
+def _spec(typ: Attribute) -> ArgSpec:
+    """How a memref or scalar argument or result is passed."""
     if isinstance(typ, MemRefType):
-        return numpy_dtype(typ.get_element_type()), typ.get_num_dims()
-    return numpy_dtype(typ), None
+        return ArgSpec(numpy_dtype(typ.get_element_type()), typ.get_num_dims(),
+                       isinstance(typ.layout, NoneAttr))
+    return ArgSpec(numpy_dtype(typ), None, False)
 
 
-def _marshal_input(value: np.ndarray, spec: tuple[np.dtype, int | None]) -> np.ndarray:
+def _marshal_input(value: np.ndarray, spec: ArgSpec) -> np.ndarray:
     """A descriptor (int64 array) for a memref input, a 0-d array for a scalar."""
-    dtype, rank = spec
+    dtype, rank = spec.dtype, spec.rank
     if rank is None:
         return np.array(value, dtype=dtype)
     assert value.dtype == dtype, f"expected {dtype}, got {value.dtype}"
@@ -141,8 +197,8 @@ def _marshal_input(value: np.ndarray, spec: tuple[np.dtype, int | None]) -> np.n
     return np.array([ptr, ptr, 0, *value.shape, *strides], dtype=np.int64)
 
 
-def _result_slot(spec: tuple[np.dtype, int | None]) -> np.ndarray:
-    dtype, rank = spec
+def _result_slot(spec: ArgSpec) -> np.ndarray:
+    dtype, rank = spec.dtype, spec.rank
     if rank is not None:
         return np.zeros(3 + 2 * rank, dtype=np.int64)
     return np.zeros((), dtype=dtype)
@@ -156,11 +212,12 @@ class _Allocation:
 
 
 def _wrap_results(
-    slots: list[np.ndarray], specs: list[tuple[np.dtype, int | None]], inputs: set[int]
+    slots: list[np.ndarray], specs: list[ArgSpec], inputs: set[int]
 ) -> list[np.ndarray]:
     allocations: dict[int, _Allocation] = {}  # one free per allocation, however many views
     out = []
-    for slot, (dtype, rank) in zip(slots, specs, strict=True):
+    for slot, spec in zip(slots, specs, strict=True):
+        dtype, rank = spec.dtype, spec.rank
         if rank is None:
             out.append(slot)
             continue

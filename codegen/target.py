@@ -12,8 +12,8 @@ def host_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
     """A TargetMachine for this CPU with all its features (AVX2/AVX-512, FMA, ...)."""
     target = llvm.Target.from_default_triple()
     return target.create_target_machine(
-        cpu=llvm.get_host_cpu_name(),
-        features=llvm.get_host_cpu_features().flatten(),
+        cpu=host_cpu_name(),
+        features=host_cpu_features(),
         opt=opt_level,
         codemodel="jitdefault",
         jit=True,
@@ -22,6 +22,22 @@ def host_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
 
 def host_triple() -> str:
     return llvm.get_process_triple()
+
+
+def host_cpu_name() -> str:
+    return llvm.get_host_cpu_name()
+
+
+def host_cpu_features() -> str:
+    """LLVM's features string of this CPU: `+avx2,-avx512fp16,...`, every feature LLVM
+    knows, enabled or not."""
+    return llvm.get_host_cpu_features().flatten()
+
+
+def missing_features(features: str) -> list[str]:
+    """The features a features string enables (`+name`) that this CPU lacks."""
+    host = llvm.get_host_cpu_features()
+    return [f[1:] for f in features.split(",") if f.startswith("+") and not host.get(f[1:])]
 
 
 def host_vector_bits() -> int:

@@ -38,6 +38,14 @@ class EntryChecks:
             checks.append(Check(message.data, tuple(int(r) for r in ranks.get_values())))
         return EntryChecks(tuple(checks))
 
+    def to_json(self) -> list[list[object]]:
+        return [[c.message, list(c.ranks)] for c in self.checks]
+
+    @staticmethod
+    def from_json(checks: list[tuple[str, list[int]]]) -> EntryChecks:
+        return EntryChecks(tuple(Check(str(message), tuple(int(r) for r in ranks))
+                                 for message, ranks in checks))
+
     @staticmethod
     def status() -> np.ndarray:
         return np.zeros(CHECK_STATUS_SIZE, dtype=np.int64)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -12,6 +14,9 @@ from infer.errors import InputError
 from infer.runtime.checks import EntryChecks
 from infer.runtime.signature import TensorSpec, check_feeds, read_signature
 from infer.runtime.structured import StructuredValue, pack, read_structured, unpack
+
+if TYPE_CHECKING:
+    from infer.codegen.jit import NativeModule
 
 Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 
@@ -33,11 +38,11 @@ class CompiledModel:
         self,
         inputs: list[TensorSpec],
         outputs: list[TensorSpec],
-        entry: Entry,
-        keepalive: object,
+        native: NativeModule,
         checks: EntryChecks | None = None,
         structured: list[StructuredValue] | None = None,
         structured_inputs: list[StructuredValue] | None = None,
+        entry: str = "main",
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
@@ -60,9 +65,10 @@ class CompiledModel:
             if q.name not in names:
                 names.insert(q.at, q.name)
         self._output_names = names
-        self._entry = entry
-        self._checks = checks
-        self._keepalive = keepalive  # the JIT engine and weight buffers the code points into
+        self.checks = checks
+        self.entry_name = entry
+        self.native = native  # the engine and the weight buffers the code points into
+        self._entry = native.get_entry(entry)
 
     @property
     def input_names(self) -> list[str]:
@@ -72,17 +78,24 @@ class CompiledModel:
     def output_names(self) -> list[str]:
         return list(self._output_names)
 
+    def save(self, path: str | os.PathLike) -> None:
+        """Writes the model's native code, weights and signature to one file that
+        `infer.load` maps again without compiling (see runtime/artifact.py)."""
+        from infer.runtime.artifact import save_artifact
+
+        save_artifact(self, path)
+
     def run(self, feeds: Mapping[str, np.ndarray]
             ) -> dict[str, np.ndarray | list[np.ndarray] | None]:
         if self._packed_names:
             feeds = self._pack(feeds)
         arrays = [_storage_view(a) for a in check_feeds(self._feed_specs, feeds)]
-        if self._checks is None:
+        if self.checks is None:
             results = self._entry(arrays)
         else:  # sizes and indices that contradict the model fail a check in the code
-            status = self._checks.status()
+            status = self.checks.status()
             results = self._entry([*arrays, status])
-            self._checks.raise_failed(status)  # the empty results are dropped
+            self.checks.raise_failed(status)  # the empty results are dropped
         if not self.structured:
             return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
         tensors: dict[str, list[np.ndarray]] = {}
@@ -114,9 +127,9 @@ def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
 
     inputs, outputs = read_signature(module, entry)
     jit = JitModule(module)
-    return CompiledModel(inputs, outputs, jit.get_entry(entry), jit,
-                         EntryChecks.read(module, entry), read_structured(module, entry),
-                         read_structured(module, entry, "structured_inputs"))
+    return CompiledModel(inputs, outputs, jit, EntryChecks.read(module, entry),
+                         read_structured(module, entry),
+                         read_structured(module, entry, "structured_inputs"), entry)
 
 
 _NARROW_DTYPES = frozenset(NARROW_TYPES.values())

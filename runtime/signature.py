@@ -36,6 +36,23 @@ class TensorSpec:
         dims = ", ".join("?" if d is None else str(d) for d in self.shape)
         return f"{self.dtype}[{dims}]"
 
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "dtype": self.dtype.name, "shape": list(self.shape)}
+
+    @staticmethod
+    def from_json(d: dict[str, object]) -> TensorSpec:
+        shape = d["shape"]
+        assert isinstance(shape, list)
+        return TensorSpec(str(d["name"]), dtype_from_name(d["dtype"]), tuple(shape))
+
+
+def dtype_from_name(name: object) -> np.dtype:
+    """The dtype of a `dtype.name` (ml_dtypes' narrow types included: imported with the
+    graph types)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a dtype name must be a string, got {name!r}")
+    return np.dtype(name)
+
 
 def _spec(d: DictionaryAttr) -> TensorSpec:
     """One `{name, type[, dims]}` entry of the signature (see transforms/signature.py)."""

@@ -22,7 +22,7 @@ from the importer's graph.STRUCTURED_ATTR and graph.STRUCTURED_INPUTS_ATTR):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
 from infer.codegen.translate import numpy_dtype
 from infer.dialects.llvmx import MODEL_SIGNATURE_ATTR
 from infer.errors import InputError
+from infer.runtime.signature import dtype_from_name
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,18 @@ class StructuredValue:
     optional: bool
     packed: bool = False
     string: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "at": self.at, "count": self.count,
+                "dtype": self.dtype.name, "sequence": self.sequence,
+                "optional": self.optional, "packed": self.packed, "string": self.string}
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> StructuredValue:
+        return StructuredValue(str(d["name"]), int(d["at"]), int(d["count"]),
+                               dtype_from_name(d["dtype"]), bool(d["sequence"]),
+                               bool(d["optional"]), bool(d["packed"]),
+                               bool(d.get("string", False)))
 
     def onnx_type(self, tensor: str) -> str:
         """How onnxruntime types it, given its element's `tensor(...)`."""

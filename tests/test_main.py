@@ -33,9 +33,10 @@ def test_usage_and_unknown_command() -> None:
     done = _run()
     assert done.returncode == 0 and done.stdout.startswith(f"infer {infer.__version__}:")
     assert "python -m infer run MODEL.onnx" in done.stdout
-    done = _run("compile")
+    done = _run("build")
     assert done.returncode == 2
-    assert done.stderr == "python -m infer: unknown command 'compile' (commands: run, opt)\n"
+    assert done.stderr == ("python -m infer: unknown command 'build' (commands: run, opt, "
+                           "compile)\n")
 
 
 def test_commands_dispatch(tmp_path: Path) -> None:
@@ -48,3 +49,6 @@ def test_commands_dispatch(tmp_path: Path) -> None:
     done = _run("run", str(path))
     assert done.returncode == 0, done.stderr
     assert "y" in done.stdout
+    done = _run("compile", str(path))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "relu.infer").read_bytes().startswith(b"\x89INFER")

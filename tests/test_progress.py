@@ -67,7 +67,7 @@ def test_keyboard_interrupt_propagates(relu_model, monkeypatch) -> None:
     def interrupted(module):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(api, "load", interrupted)
+    monkeypatch.setattr(api, "jit_load", interrupted)
     term = _Terminal()
     monkeypatch.setattr(progress.sys, "stderr", term)
     with pytest.raises(KeyboardInterrupt):

@@ -1,10 +1,13 @@
-"""`infer-run`: compile an ONNX model, run it, and check it against references.
+"""`infer-run`: compile an ONNX model (or load one compiled by `infer-compile`), run it,
+and check it against references.
 
-    infer-run model.onnx [--input NAME=FILE.npy ...] [--compare onnxruntime]
+    infer-run model.onnx|model.infer [--input NAME=FILE.npy ...] [--compare onnxruntime]
                          [--rtol R] [--atol A] [--bench N] [--threads K] [--top K]
                          [--opt-level N] [--report] [-v]
 
-Without --input, each input gets ONNX BackendTest's data for light models (arange(n)/n,
+A compiled `.infer` artifact is loaded, not compiled (--opt-level has no effect on it, and
+--compare and --report, which need the ONNX model, are refused). Without --input, each
+input gets ONNX BackendTest's data for light models (arange(n)/n,
 unknown dims 1), and reference outputs `<model>_output_<i>.pb` next to the model are
 compared. With --input, every input of the model must be given; the files are checked
 against the model's declared inputs (names, dtypes, ranks, static dims) before compiling.
@@ -21,15 +24,20 @@ message, usage errors included), 130 when interrupted.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from infer.pipeline import DEFAULT_OPT_LEVEL
+from infer.tools.cli import ArgumentParser, run_main
+
+if TYPE_CHECKING:
+    import onnx
+
+    from infer.runtime.compiled_model import CompiledModel
 
 # ONNX BackendTest's tolerances for model outputs (onnx.backend.test.runner).
 RTOL = 1e-3
@@ -208,17 +216,29 @@ def _bench_table(times: dict[str, np.ndarray], threads: int) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
+def _load(args: argparse.Namespace
+          ) -> tuple[onnx.ModelProto | None, dict[str, np.ndarray], CompiledModel]:
+    """(the ONNX model or None for a compiled artifact, the feeds, the compiled model);
+    prints how it was compiled or loaded."""
     import onnx
 
     import infer
-    from infer.model_zoo import reference_outputs
+    from infer.runtime.artifact import is_artifact
 
+    given = _parse_inputs(args.input or [])
+    if is_artifact(args.model):
+        if args.compare or args.report:
+            raise ValueError("--compare and --report need the .onnx model, not a compiled "
+                             f"artifact ('{args.model}')")
+        t0 = time.perf_counter()
+        compiled = infer.load(args.model)
+        print(f"loaded {args.model} in {time.perf_counter() - t0:.3f} s (compiled already)")
+        return None, given or _artifact_feeds(compiled), compiled
     try:
         model = onnx.load(args.model)
     except Exception as e:  # noqa: BLE001 - protobuf raises several unrelated types
         raise ValueError(f"cannot read ONNX model '{args.model}': {e}") from e
-    feeds = _feeds(model, _parse_inputs(args.input or []))
+    feeds = _feeds(model, given)
 
     if args.report:
         print(infer.optimization_report(model, args.opt_level))
@@ -226,8 +246,26 @@ def run(args: argparse.Namespace) -> int:
     # Stage times with -v; otherwise a status line while compiling on a terminal.
     compiled = infer.compile(model, opt_level=args.opt_level, verbose=args.verbose or None)
     compile_s = time.perf_counter() - t0
-    outputs = _flat(compiled.run(feeds).items())
     print(f"compiled {args.model} at opt level {args.opt_level} in {compile_s:.2f} s")
+    return model, feeds, compiled
+
+
+def _artifact_feeds(compiled: CompiledModel) -> dict[str, np.ndarray]:
+    """The light models' default inputs for a compiled model's tensor inputs."""
+    from infer.model_zoo import dummy_array
+
+    if compiled.structured_inputs:
+        raise ValueError(f"input '{compiled.structured_inputs[0].name}' is a sequence or "
+                         "optional, which --input cannot give")
+    return {s.name: dummy_array(tuple(d if isinstance(d, int) else 1 for d in s.shape))
+            .astype(s.dtype) for s in compiled.inputs}
+
+
+def run(args: argparse.Namespace) -> int:
+    from infer.model_zoo import reference_outputs
+
+    model, feeds, compiled = _load(args)
+    outputs = _flat(compiled.run(feeds).items())
     print("outputs:")
     for name, a in outputs.items():
         print(_describe(name, a, args.top))
@@ -245,6 +283,7 @@ def run(args: argparse.Namespace) -> int:
         so = ort.SessionOptions()
         so.intra_op_num_threads = args.threads
         so.inter_op_num_threads = 1
+        assert model is not None  # refused for an artifact
         sess = ort.InferenceSession(
             model.SerializeToString(), so, providers=["CPUExecutionProvider"]
         )
@@ -261,16 +300,10 @@ def run(args: argparse.Namespace) -> int:
     return 0 if ok else 2
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        """A usage error is one line too (argparse prints the usage first), exit 1."""
-        self.exit(1, f"{self.prog}: error: {message} (see --help)\n")
-
-
 def main(argv: Sequence[str] | None = None) -> None:
-    p = _ArgumentParser(prog="infer-run", description=__doc__.split("\n\n")[0],
+    p = ArgumentParser(prog="infer-run", description=__doc__.split("\n\n")[0],
                         epilog="exit status: 0 all PASS, 2 a FAIL, 1 an error, 130 Ctrl-C")
-    p.add_argument("model", help="path to an .onnx model")
+    p.add_argument("model", help="path to an .onnx model or a compiled .infer artifact")
     p.add_argument("--input", action="append", metavar="NAME=FILE.npy", help="an input array")
     p.add_argument("--compare", choices=["onnxruntime"], help="also run onnxruntime and compare")
     p.add_argument("--rtol", type=float, default=RTOL, metavar="R",
@@ -294,15 +327,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         p.error("--threads must be >= 1, --bench and --top >= 0")
     if not (args.rtol >= 0 and args.atol >= 0):  # also refuses NaN
         p.error("--rtol and --atol must be >= 0")
-    try:
-        sys.exit(run(args))
-    except KeyboardInterrupt:
-        print("infer-run: interrupted", file=sys.stderr)
-        sys.exit(130)
-    except Exception as e:  # noqa: BLE001 - the CLI's contract: one line, exit 1
-        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        print(f"infer-run: error: {msg}", file=sys.stderr)
-        sys.exit(1)
+    run_main("infer-run", lambda: run(args))
 
 
 if __name__ == "__main__":

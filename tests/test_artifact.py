@@ -1,0 +1,405 @@
+"""Compiled models saved to one file and loaded without compiling: the same outputs and
+run-time errors as the JIT-compiled model, copies that do not share weights, and every
+kind of damage to every part of the file refused before any code is mapped."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
+
+import infer
+from infer.codegen import object_code
+from infer.errors import ArtifactError, InputError, ShapeError
+from infer.runtime import artifact
+
+from .helpers import make_model
+
+R = np.random.default_rng(0)
+BIN = Path(sys.executable).parent
+
+
+def _floats(*shape: int) -> np.ndarray:
+    return R.standard_normal(shape).astype(np.float32)
+
+
+def _conv_model() -> onnx.ModelProto:
+    """Conv + bias + Relu, with weights large enough to be bound by symbol."""
+    w = numpy_helper.from_array(_floats(16, 3, 3, 3), "w")
+    b = numpy_helper.from_array(_floats(16), "b")
+    return make_model(
+        [helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1]),
+         helper.make_node("Relu", ["y"], ["z"])],
+        [("x", TP.FLOAT, [1, 3, 12, 12])], [("z", TP.FLOAT, [1, 16, 12, 12])], [w, b])
+
+
+def _dynamic_model() -> onnx.ModelProto:
+    """(a + b) @ w with run-time batch dims that must broadcast: a run-time check."""
+    w = numpy_helper.from_array(_floats(4, 80), "w")
+    return make_model(
+        [helper.make_node("Add", ["a", "b"], ["s"], name="n"),
+         helper.make_node("MatMul", ["s", "w"], ["y"])],
+        [("a", TP.FLOAT, ["N", 4]), ("b", TP.FLOAT, ["M", 4])], [("y", TP.FLOAT, [None, 80])],
+        [w])
+
+
+def _sequence_model() -> onnx.ModelProto:
+    """A sequence input of any length and shapes, and a sequence output."""
+    nodes = [helper.make_node("SequenceLength", ["s"], ["n"]),
+             helper.make_node("SequenceInsert", ["s", "x"], ["grown"]),
+             helper.make_node("ConcatFromSequence", ["s"], ["joined"], axis=1)]
+    graph = helper.make_graph(
+        nodes, "g",
+        [helper.make_tensor_sequence_value_info("s", TP.FLOAT, [2, None]),
+         helper.make_tensor_value_info("x", TP.FLOAT, [2, 2])],
+        [helper.make_tensor_value_info("n", TP.INT64, []),
+         helper.make_tensor_sequence_value_info("grown", TP.FLOAT, None),
+         helper.make_tensor_value_info("joined", TP.FLOAT, [2, None])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+MODELS = {
+    "conv": (_conv_model, [{"x": _floats(1, 3, 12, 12)}]),
+    "dynamic": (_dynamic_model, [{"a": _floats(3, 4), "b": _floats(1, 4)},
+                                 {"a": _floats(5, 4), "b": _floats(5, 4)}]),
+    "sequence": (_sequence_model, [{"s": [_floats(2, 3), _floats(2, 1)], "x": _floats(2, 2)},
+                                   {"s": [_floats(2, 5)], "x": _floats(2, 2)}]),
+}
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory
+             ) -> dict[str, tuple[infer.CompiledModel, Path]]:
+    """Each model compiled once and saved; compile and load times printed."""
+    out = {}
+    root = tmp_path_factory.mktemp("artifacts")
+    for name, (make, _) in MODELS.items():
+        t0 = time.perf_counter()
+        model = infer.compile(make())
+        t1 = time.perf_counter()
+        path = root / f"{name}.infer"
+        model.save(path)
+        t2 = time.perf_counter()
+        infer.load(path)
+        t3 = time.perf_counter()
+        print(f"{name}: compile {t1 - t0:.3f} s, save {t2 - t1:.3f} s, load {t3 - t2:.4f} s")
+        out[name] = (model, path)
+    return out
+
+
+def _same(ours: object, theirs: object) -> None:
+    """Equal outputs, bit for bit: arrays, lists of arrays, None."""
+    if isinstance(theirs, list):
+        assert isinstance(ours, list) and len(ours) == len(theirs)
+        for a, b in zip(ours, theirs, strict=True):
+            _same(a, b)
+        return
+    assert isinstance(ours, np.ndarray) and isinstance(theirs, np.ndarray)
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_loaded_model_gives_the_jit_models_outputs(compiled, name: str) -> None:
+    jit, path = compiled[name]
+    loaded = infer.load(path)
+    assert loaded.input_names == jit.input_names
+    assert loaded.output_names == jit.output_names
+    assert loaded.inputs == jit.inputs and loaded.outputs == jit.outputs
+    assert loaded.structured == jit.structured
+    assert loaded.structured_inputs == jit.structured_inputs
+    for feeds in MODELS[name][1]:
+        expected = jit.run(feeds)
+        got = loaded.run(feeds)
+        assert list(got) == list(expected)
+        for k in expected:
+            _same(got[k], expected[k])
+
+
+def test_loaded_model_raises_the_same_run_time_errors(compiled) -> None:
+    jit, path = compiled["dynamic"]
+    loaded = infer.load(path)
+    assert loaded.checks is not None and loaded.checks == jit.checks
+    feeds = {"a": _floats(2, 4), "b": _floats(5, 4)}  # 2 and 5 do not broadcast
+    with pytest.raises(ShapeError) as expected:
+        jit.run(feeds)
+    with pytest.raises(ShapeError) as got:
+        loaded.run(feeds)
+    assert str(got.value) == str(expected.value)
+    assert "dims do not broadcast: 2 and 5" in str(got.value)
+    with pytest.raises(InputError, match=r"input 'a': expected rank 2"):
+        loaded.run({"a": _floats(4), "b": _floats(1, 4)})
+
+
+def test_copies_bind_their_own_weights(compiled) -> None:
+    """Two loaded copies and the JIT-compiled model: each binds its weight symbols under
+    a prefix of its own, so changing one copy's weights changes only its outputs."""
+    jit, path = compiled["conv"]
+    first, second = infer.load(path), infer.load(path)
+    prefixes = {m.native.symbol_prefix for m in (jit, first, second)}
+    assert len(prefixes) == 3
+    feeds = MODELS["conv"][1][0]
+    before = jit.run(feeds)["z"]
+    weights = first.native.weights()
+    assert weights and all(w.ctypes.data % 64 == 0 for w in weights.values())
+    for w in weights.values():
+        w[...] = 0
+    assert not np.array_equal(first.run(feeds)["z"], before)
+    _same(second.run(feeds)["z"], before)
+    _same(jit.run(feeds)["z"], before)
+    del first
+    gc.collect()
+    _same(second.run(feeds)["z"], before)
+
+
+def test_a_loaded_model_saves_again(compiled, tmp_path: Path) -> None:
+    jit, path = compiled["dynamic"]
+    again = tmp_path / "again.infer"
+    infer.load(path).save(again)
+    feeds = MODELS["dynamic"][1][0]
+    _same(infer.load(again).run(feeds)["y"], jit.run(feeds)["y"])
+
+
+def test_sections_repack_to_the_same_bytes(compiled) -> None:
+    """`pack_artifact(read_sections(data)) == data`: the tampering tests below change one
+    field and nothing else."""
+    data = compiled["conv"][1].read_bytes()
+    sections = artifact.read_sections(data)
+    assert list(sections) == list(artifact.SECTIONS)
+    assert sections["object"][:4] == b"\x7fELF"
+    assert artifact.pack_artifact(sections) == data
+
+
+# -- damage: every part of the file, truncated and flipped
+
+
+def _regions(data: bytes) -> dict[str, tuple[int, int]]:
+    """(start, end) of each header field, the manifest and each section."""
+    manifest = artifact.read_manifest(data)
+    out = {"header.magic": (0, 8), "header.version": (8, 12), "header.reserved": (12, 16),
+           "header.manifest_size": (16, 24), "header.manifest_sha256": (24, 56),
+           "manifest": (56, manifest[0].offset)}
+    out.update({s.name: (s.offset, s.offset + s.size) for s in manifest})
+    assert out["header.manifest_sha256"][1] == artifact.HEADER_SIZE
+    assert max(end for _, end in out.values()) == len(data)
+    return out
+
+
+REGIONS = ["header.magic", "header.version", "header.reserved", "header.manifest_size",
+           "header.manifest_sha256", "manifest", *artifact.SECTIONS]
+# What a flipped byte in each is refused as.
+FLIPPED = {"header.magic": "not an infer artifact (wrong magic bytes)",
+           "header.version": "artifact format version",
+           "header.reserved": "corrupt header",
+           "header.manifest_size": "corrupt manifest (SHA-256 mismatch)",
+           "header.manifest_sha256": "corrupt manifest (SHA-256 mismatch)",
+           "manifest": "corrupt manifest (SHA-256 mismatch)",
+           **{s: f"corrupt section '{s}' (SHA-256 mismatch)" for s in artifact.SECTIONS}}
+
+
+@pytest.fixture
+def nothing_mapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fails the test if an artifact's code is mapped."""
+    def refuse(*args: object) -> None:
+        pytest.fail("the artifact's code was mapped")
+
+    monkeypatch.setattr(object_code, "ObjectModule", refuse)
+
+
+def _refused(data: bytes, path: Path, reason: str) -> None:
+    path.write_bytes(data)
+    with pytest.raises(ArtifactError) as err:
+        infer.load(path)
+    message = str(err.value)
+    assert message.startswith(f"cannot load '{path}': ")
+    assert reason in message
+    assert "\n" not in message
+
+
+def test_every_region_is_listed(compiled) -> None:
+    assert sorted(_regions(compiled["conv"][1].read_bytes())) == sorted(REGIONS)
+
+
+@pytest.mark.parametrize("where", ["start", "middle"])
+@pytest.mark.parametrize("region", REGIONS)
+def test_truncated_in_each_region_is_refused(compiled, tmp_path: Path, nothing_mapped,
+                                             region: str, where: str) -> None:
+    data = compiled["conv"][1].read_bytes()
+    start, end = _regions(data)[region]
+    assert end > start
+    cut = start if where == "start" else (start + end) // 2
+    _refused(data[:cut], tmp_path / "cut.infer",
+             "truncated" if cut or region != "header.magic" else "truncated: 0 bytes")
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("region", REGIONS)
+def test_a_flipped_byte_in_each_region_is_refused(compiled, tmp_path: Path, nothing_mapped,
+                                                  region: str, where: str) -> None:
+    data = bytearray(compiled["conv"][1].read_bytes())
+    start, end = _regions(bytes(data))[region]
+    at = {"first": start, "middle": (start + end) // 2, "last": end - 1}[where]
+    if region == "header.manifest_size":
+        at = start  # the low byte: a size a little off, not one past the end of the file
+    data[at] ^= 0x01
+    _refused(bytes(data), tmp_path / "flipped.infer", FLIPPED[region])
+
+
+def test_extra_bytes_at_the_end_are_refused(compiled, tmp_path: Path, nothing_mapped) -> None:
+    data = compiled["conv"][1].read_bytes()
+    _refused(data + b"\0", tmp_path / "long.infer", "1 bytes after the last section")
+
+
+def test_other_files_are_refused(tmp_path: Path, nothing_mapped) -> None:
+    _refused(_conv_model().SerializeToString(), tmp_path / "model.infer", "wrong magic bytes")
+    _refused(b"", tmp_path / "empty.infer", "truncated: 0 bytes")
+    with pytest.raises(ArtifactError, match=r"^cannot read artifact '.*missing.infer': No such"):
+        infer.load(tmp_path / "missing.infer")
+
+
+def _tampered(data: bytes, section: str, **changes: object) -> bytes:
+    """The artifact with fields of a JSON section changed and its hashes made to match, as
+    an artifact from another infer or machine would be."""
+    sections = artifact.read_sections(data)
+    fields = json.loads(sections[section])
+    fields.update(changes)
+    sections[section] = json.dumps(fields).encode()
+    return artifact.pack_artifact(sections)
+
+
+def test_another_format_version_is_refused(compiled, tmp_path: Path, nothing_mapped) -> None:
+    data = bytearray(compiled["conv"][1].read_bytes())
+    struct.pack_into("<I", data, 8, artifact.FORMAT_VERSION + 1)
+    _refused(bytes(data), tmp_path / "v.infer",
+             f"artifact format version {artifact.FORMAT_VERSION + 1}, this infer reads "
+             f"version {artifact.FORMAT_VERSION}")
+
+
+def test_another_infer_version_is_refused(compiled, tmp_path: Path, nothing_mapped) -> None:
+    data = _tampered(compiled["conv"][1].read_bytes(), "meta", infer_version="0.0.1")
+    _refused(data, tmp_path / "old.infer",
+             f"made by infer 0.0.1, this is infer {infer.__version__}")
+
+
+def test_a_cpu_without_a_feature_the_code_uses_is_refused(compiled, tmp_path: Path,
+                                                          nothing_mapped) -> None:
+    data = compiled["conv"][1].read_bytes()
+    target = json.loads(artifact.read_sections(data)["target"])
+    features = target["features"] + ",+not-on-this-cpu"
+    _refused(_tampered(data, "target", cpu="future-cpu", features=features),
+             tmp_path / "cpu.infer",
+             "compiled for a CPU (future-cpu) with feature 'not-on-this-cpu', which this CPU")
+    _refused(_tampered(data, "target", triple="aarch64-unknown-linux-gnu"),
+             tmp_path / "arch.infer", "compiled for aarch64-unknown-linux-gnu, this machine is")
+
+
+def test_another_cpu_name_with_the_same_features_loads(compiled, tmp_path: Path) -> None:
+    """The code needs the CPU's features, not its name."""
+    jit, path = compiled["conv"]
+    other = tmp_path / "renamed.infer"
+    other.write_bytes(_tampered(path.read_bytes(), "target", cpu="another-cpu"))
+    feeds = MODELS["conv"][1][0]
+    _same(infer.load(other).run(feeds)["z"], jit.run(feeds)["z"])
+
+
+# -- writing
+
+
+def test_a_failed_save_leaves_the_old_file(compiled, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    jit, path = compiled["conv"]
+    target = tmp_path / "model.infer"
+    target.write_bytes(b"old")
+
+    def disk_full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        jit.save(target)
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.infer"]
+    monkeypatch.undo()
+    jit.save(target)
+    assert target.read_bytes().startswith(artifact.MAGIC)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.infer"]
+
+
+# -- InferenceSession and the command line
+
+
+def test_inference_session_loads_an_artifact(compiled) -> None:
+    jit, path = compiled["dynamic"]
+    feeds = MODELS["dynamic"][1][0]
+    for source in (str(path), path, path.read_bytes()):
+        sess = infer.InferenceSession(source)
+        assert [i.name for i in sess.get_inputs()] == ["a", "b"]
+        assert [i.shape for i in sess.get_inputs()] == [["N", 4], ["M", 4]]
+        (y,) = sess.run(None, feeds)
+        _same(y, jit.run(feeds)["y"])
+    with pytest.warns(UserWarning, match="no effect on a compiled artifact"):
+        infer.InferenceSession(path, opt_level=1)
+    with pytest.raises(ArtifactError, match="corrupt section 'object'"):
+        damaged = bytearray(path.read_bytes())
+        damaged[-1] ^= 1
+        infer.InferenceSession(bytes(damaged))
+
+
+def _run(tool: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / tool), *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_infer_compile_then_infer_run(tmp_path: Path) -> None:
+    model = tmp_path / "conv.onnx"
+    onnx.save(_conv_model(), model)
+    out = tmp_path / "conv.infer"
+    r = _run("infer-compile", str(model), "-o", str(out), "--opt-level", "2")
+    assert r.returncode == 0, r.stderr
+    assert f"wrote {out}" in r.stdout and out.read_bytes().startswith(artifact.MAGIC)
+
+    x = tmp_path / "x.npy"
+    np.save(x, MODELS["conv"][1][0]["x"])
+    from_onnx = _run("infer-run", str(model), "--input", f"x={x}", "--opt-level", "2")
+    from_artifact = _run("infer-run", str(out), "--input", f"x={x}")
+    assert from_onnx.returncode == 0 and from_artifact.returncode == 0, from_artifact.stderr
+    assert from_artifact.stdout.startswith(f"loaded {out} in ")
+    # the same output summary (range and top values) either way
+    assert (from_artifact.stdout.split("outputs:")[1]
+            == from_onnx.stdout.split("outputs:")[1])
+
+
+def test_command_line_errors_are_one_line(tmp_path: Path, compiled) -> None:
+    bad = tmp_path / "bad.infer"
+    bad.write_bytes(compiled["conv"][1].read_bytes()[:-10])
+    r = _run("infer-run", str(bad))
+    assert r.returncode == 1
+    assert r.stderr == (f"infer-run: error: cannot load '{bad}': truncated: section 'object' "
+                        f"ends at byte {bad.stat().st_size + 10}, the file has "
+                        f"{bad.stat().st_size}\n")
+    r = _run("infer-run", str(compiled["conv"][1]), "--compare", "onnxruntime")
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert "--compare and --report need the .onnx model" in r.stderr
+
+    not_onnx = tmp_path / "junk.onnx"
+    not_onnx.write_bytes(b"\xff" * 10)
+    out = tmp_path / "junk.infer"
+    r = _run("infer-compile", str(not_onnx), "-o", str(out))
+    assert r.returncode == 1 and r.stderr.startswith("infer-compile: error: ")
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == [
+        "bad.infer", "junk.onnx"]
