@@ -183,6 +183,14 @@ def test_lp_pool_matches_onnxruntime(attrs: dict[str, object]) -> None:
     check_against_onnxruntime(model, {"x": x})
 
 
+@pytest.mark.parametrize(("p", "opset"), [(1, 2), (2, 2), (3, 2)])
+def test_global_lp_pool_matches_onnxruntime(p: float, opset: int) -> None:
+    m = node_model("GlobalLpPool", [("x", TP.FLOAT, ["N", 3, 5, "W"])], {"p": p}, opset=opset)
+    rng = np.random.default_rng(3)
+    check_against_onnxruntime(m, [{"x": rng.standard_normal((n, 3, 5, w)).astype(np.float32)}
+                                  for n, w in ((1, 4), (2, 7))])
+
+
 @pytest.mark.parametrize("runtime", [False, True], ids=["constant", "runtime"])
 def test_col2im_matches_onnxruntime(runtime: bool) -> None:
     image, block = np.array([9, 8], np.int64), np.array([3, 2], np.int64)

@@ -219,6 +219,21 @@ def lp_pool(
                  strides, p=None if p is None else int(p))
 
 
+@built_from_other_ops
+def global_lp_pool(b: OpBuilder, x: Value, *, p: float = 2) -> Value:
+    """(sum over each image of |x|^p)^(1/p), as the reductions over the spatial axes
+    (p a float in opset 1, an int since 2)."""
+    if p != int(p) or p < 1:
+        raise Unsupported(f"GlobalLpPool with p = {p} (a positive integer is supported)")
+    axes = b.ints(range(2, len(dims(x))))
+    if p in (1, 2):
+        return b.emit1(G.ReduceL1Op if p == 1 else G.ReduceL2Op, x, axes, keepdims=1)
+    dtype = G.numpy_dtype(element(x))
+    powered = b.emit1(G.PowOp, b.emit1(G.AbsOp, x), b.const(np.array(p, dtype)))
+    total = b.emit1(G.ReduceSumOp, powered, axes, keepdims=1)
+    return b.emit1(G.PowOp, total, b.const(np.array(1 / p, dtype)))
+
+
 def col2im(b: OpBuilder, input: Value, image_shape: Value, block_shape: Value, *,
            dilations: list[int] | None = None, pads: list[int] | None = None,
            strides: list[int] | None = None) -> Value:
@@ -300,6 +315,7 @@ OPS: dict[str, dict[int, OpFn]] = {
     "ConvTranspose": {1: conv_transpose},
     "GridSample": {16: grid_sample},
     "LpPool": {1: lp_pool},
+    "GlobalLpPool": {1: global_lp_pool},
     "Col2Im": {18: col2im},
     "MaxUnpool": {9: max_unpool},
     "RoiAlign": {10: roi_align_v10, 16: roi_align},
