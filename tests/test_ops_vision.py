@@ -191,6 +191,25 @@ def test_global_lp_pool_matches_onnxruntime(p: float, opset: int) -> None:
                                   for n, w in ((1, 4), (2, 7))])
 
 
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+def test_max_roi_pool_matches_onnxruntime(scale: float) -> None:
+    """Rois inside, across and outside the image (empty bins give 0), of both images, at
+    two roi counts from one compile; a batch index past the images fails the run."""
+    m = node_model("MaxRoiPool", [("x", TP.FLOAT, [2, 3, 8, 10]), ("rois", TP.FLOAT, ["R", 5])],
+                   {"pooled_shape": [3, 2], "spatial_scale": scale})
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 3, 8, 10)).astype(np.float32)
+    rois = np.array([[0, 1, 1, 6, 5], [1, 0, 0, 9, 7], [1, 5.5, 2.5, 30, 20],
+                     [0, 20, 20, 40, 40], [1, 3, 3, 3, 3]], np.float32) / [1, scale, scale,
+                                                                           scale, scale]
+    rois = rois.astype(np.float32)
+    compiled = check_against_onnxruntime(m, [{"x": x, "rois": rois}, {"x": x, "rois": rois[:2]}])
+    bad = rois[:1].copy()
+    bad[0, 0] = 2
+    with pytest.raises(infer.ShapeError, match="out of range"):
+        compiled.run({"x": x, "rois": bad})
+
+
 @pytest.mark.parametrize("runtime", [False, True], ids=["constant", "runtime"])
 def test_col2im_matches_onnxruntime(runtime: bool) -> None:
     image, block = np.array([9, 8], np.int64), np.array([3, 2], np.int64)

@@ -462,6 +462,40 @@ class RoiAlignOp(GraphOp):
 
 
 @irdl_op_definition
+class MaxRoiPoolOp(GraphOp):
+    """MaxRoiPool (Fast R-CNN): Y [R, C, pooled_h, pooled_w], each bin of roi r (batch
+    index, x1, y1, x2, y2; the corners times spatial_scale, rounded half away from zero)
+    the max of its pixels, 0 when it holds none."""
+
+    name = "graph.max_roi_pool"
+    ONNX_OP: ClassVar[str | None] = "MaxRoiPool"
+    FOLDABLE: ClassVar[bool] = False
+    FLOAT_ONLY: ClassVar[bool] = True
+    X = operand_def(TensorType)
+    rois = operand_def(TensorType)
+    Y = result_def(TensorType)
+    pooled_shape = prop_def(DenseArrayBase)
+    spatial_scale = prop_def(FloatAttr, default_value=float_attr(1.0))
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        if types[1].element_type != types[0].element_type:
+            raise VerifyException("'graph.max_roi_pool' takes rois of X's type")
+        pooled = cls.prop(props, "pooled_shape")
+        if len(pooled) != 2 or min(pooled) < 1:
+            raise VerifyException("'graph.max_roi_pool' pooled_shape must be two dims >= 1, "
+                                  f"got {pooled}")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x, rois = dims
+        if len(x) != 4 or len(rois) != 2 or rois[1] != 5:
+            raise ValueError("MaxRoiPool takes X [N, C, H, W] and rois [R, 5]")
+        return [[rois[0], x[1], *cls.prop(props, "pooled_shape")]]
+
+
+@irdl_op_definition
 class AffineGridOp(GraphOp):
     """AffineGrid: grid [N, *spatial, k] of the normalized coordinates theta[n] maps each
     output position to, size = [N, C, *spatial] (k = 2 or 3; a 1-D i64 operand,
@@ -642,5 +676,5 @@ class DeformConvOp(GraphOp):
 
 __all__ = [
     "AffineGridOp", "Col2ImOp", "ConvTransposeOp", "DeformConvOp", "GridSampleOp", "LpPoolOp",
-    "MaxUnpoolOp", "ResizeOp", "RoiAlignOp", "Taps", "resize_plan", "resize_taps",
+    "MaxRoiPoolOp", "MaxUnpoolOp", "ResizeOp", "RoiAlignOp", "Taps", "resize_plan", "resize_taps",
 ]

@@ -234,6 +234,12 @@ def global_lp_pool(b: OpBuilder, x: Value, *, p: float = 2) -> Value:
     return b.emit1(G.PowOp, total, b.const(np.array(1 / p, dtype)))
 
 
+def max_roi_pool(b: OpBuilder, X: Value, rois: Value, *, pooled_shape: list[int],  # noqa: N803
+                 spatial_scale: float | None = None) -> Value:
+    return b.emit1(G.MaxRoiPoolOp, X, rois, pooled_shape=pooled_shape,
+                   spatial_scale=spatial_scale)
+
+
 def col2im(b: OpBuilder, input: Value, image_shape: Value, block_shape: Value, *,
            dilations: list[int] | None = None, pads: list[int] | None = None,
            strides: list[int] | None = None) -> Value:
@@ -316,6 +322,7 @@ OPS: dict[str, dict[int, OpFn]] = {
     "GridSample": {16: grid_sample},
     "LpPool": {1: lp_pool},
     "GlobalLpPool": {1: global_lp_pool},
+    "MaxRoiPool": {1: max_roi_pool},
     "Col2Im": {18: col2im},
     "MaxUnpool": {9: max_unpool},
     "RoiAlign": {10: roi_align_v10, 16: roi_align},

@@ -1,4 +1,4 @@
-"""Lowerings of the vision ops: Resize, GridSample, LpPool, MaxUnpool and RoiAlign
+"""Lowerings of the vision ops: Resize, GridSample, LpPool, MaxUnpool, RoiAlign, MaxRoiPool
 (ConvTranspose and Col2Im: conv_transpose.py).
 
 Resize computes, per resized axis, tables of the input indices and weights each output
@@ -602,6 +602,58 @@ def _roi_align(s: Lowering, op: graph.RoiAlignOp, ins: list[SSAValue]) -> list[S
             else:
                 value = f.div(total, count_f)
             b.store(value, y, [r, c, *bin_at])
+    return [y]
+
+
+@lowers(graph.MaxRoiPoolOp)
+def _max_roi_pool(s: Lowering, op: graph.MaxRoiPoolOp, ins: list[SSAValue]
+                  ) -> list[SSAValue]:
+    """onnxruntime's MaxRoiPool: per roi its image (the batch index truncated, checked
+    in range before any pixel is read) and window (the corners times spatial_scale,
+    rounded; at least one pixel), split in pooled bins [floor(i * bin), ceil((i + 1) *
+    bin)) clamped to the image; each bin's max, 0 for an empty one."""
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    x, rois = ins
+    xd = b.dims(x)
+    f = _FloatOps(b, operand_element(op))
+    pooled = list(op.pooled_shape.get_values())
+    scale = op.spatial_scale.value.data
+    count = b.dims(y)[0]
+    images = s.alloc([count], i64)
+    with b.loop(0, count) as r:
+        b.store(_to_i64(f, b.load(rois, [r, 0])), images, [r])
+    check_indices(b, images, xd[0], to_index, lo=0)
+    zero, one = b.const(0, i64), b.const(1, i64)
+    sizes = [b.insert(arith.IndexCastOp(b.idx(d), i64)).results[0] for d in xd[2:]]
+    with b.loop(0, count) as r:
+        image = to_index(b, b.load(images, [r]))
+        # x1, y1, x2, y2 scaled and rounded: (h, w) starts and extents
+        corner = [_to_i64(f, b.unary(math.RoundOp, f.mul(b.load(rois, [r, k]), scale)))
+                  for k in range(1, 5)]
+        start = [corner[1], corner[0]]
+        extent = [b.max(b.add(b.sub(corner[3], corner[1]), one), one),
+                  b.max(b.add(b.sub(corner[2], corner[0]), one), one)]
+        bins = [f.div(b.insert(arith.SIToFPOp(e, f.t)).results[0], float(p))
+                for e, p in zip(extent, pooled, strict=True)]
+        with b.loop_nest([xd[1], *pooled]) as (c, *at):
+            bounds = []
+            for j in range(2):
+                pos = b.insert(arith.SIToFPOp(b.insert(arith.IndexCastOp(
+                    at[j], i64)).results[0], f.t)).results[0]
+                lo = _to_i64(f, b.unary(math.FloorOp, f.mul(pos, bins[j])))
+                hi = _to_i64(f, b.unary(math.CeilOp, f.mul(f.add(pos, 1.0), bins[j])))
+                bounds.append([b.min(b.max(b.add(v, start[j]), zero), sizes[j])
+                               for v in (lo, hi)])
+            empty = b.insert(arith.OrIOp(b.cmpi("sle", bounds[0][1], bounds[0][0]),
+                                         b.cmpi("sle", bounds[1][1], bounds[1][0]))).results[0]
+            (h_lo, h_hi), (w_lo, w_hi) = ([to_index(b, v) for v in pair] for pair in bounds)
+
+            def row(h: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+                return b.reduce_loop(w_lo, w_hi, acc, lambda w, a: [
+                    b.max(a[0], b.load(x, [image, c, h, w]))])
+            (best,) = b.reduce_loop(h_lo, h_hi, [f.c(float("-inf"))], row)
+            b.store(b.select(empty, f.c(0.0), best), y, [r, c, *at])
     return [y]
 
 

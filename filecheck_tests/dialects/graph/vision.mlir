@@ -43,6 +43,10 @@ builtin.module {
     func.return
   }
 
+  func.func @max_roi_pool(%x: tensor<2x3x10x12xf32>, %rois: tensor<?x5xf32>) {
+    %y = graph.max_roi_pool %x, %rois {pooled_shape = array<i64: 3, 2>, spatial_scale = 6.250000e-02 : f32} : (tensor<2x3x10x12xf32>, tensor<?x5xf32>) -> tensor<?x3x3x2xf32>
+    func.return
+  }
   func.func @roi_align(%x: tensor<2x3x10x12xf32>, %rois: tensor<4x4xf32>, %b: tensor<4xi64>) {
     %avg = graph.roi_align %x, %rois, %b {output_height = 3 : i64, output_width = 4 : i64} : (tensor<2x3x10x12xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x3x4xf32>
     %max = graph.roi_align %x, %rois, %b {mode = "max", sampling_ratio = 2 : i64, spatial_scale = 5.000000e-01 : f32} : (tensor<2x3x10x12xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x1x1xf32>
@@ -85,6 +89,8 @@ builtin.module {
 // CHECK:       graph.max_unpool %{{.*}}, %{{.*}} {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xi64>) -> tensor<1x2x6x8xf32>
 // CHECK-NEXT:  graph.max_unpool %{{.*}}, %{{.*}}, %{{.*}} {kernel_shape = array<i64: 2, 2>} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xi64>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
 
+// CHECK-LABEL: func.func @max_roi_pool
+// CHECK:       graph.max_roi_pool %{{.*}}, %{{.*}} {pooled_shape = array<i64: 3, 2>, spatial_scale = 6.250000e-02 : f32} : (tensor<2x3x10x12xf32>, tensor<?x5xf32>) -> tensor<?x3x3x2xf32>
 // CHECK-LABEL: func.func @roi_align
 // CHECK:       graph.roi_align %{{.*}}, %{{.*}}, %{{.*}} {output_height = 3 : i64, output_width = 4 : i64} : (tensor<2x3x10x12xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x3x4xf32>
 // CHECK-NEXT:  graph.roi_align %{{.*}}, %{{.*}}, %{{.*}} {mode = "max", sampling_ratio = 2 : i64, spatial_scale = 5.000000e-01 : f32} : (tensor<2x3x10x12xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x1x1xf32>
