@@ -81,6 +81,7 @@ from infer.frontend.onnx_ops.functions import (
     body_opset,
     instantiate,
 )
+from infer.frontend.onnx_ops.random import U64
 from infer.frontend.onnx_ops.sequences import Sequences, Strings
 from infer.frontend.onnx_packed_sequences import PackedSequence
 from infer.frontend.onnx_sequences import (
@@ -429,6 +430,8 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
         self.values: dict[str, Value] = {}
         self.initializers = {t.name: t for t in graph.initializer}
         self.block = Block()
+        self.main = self.block  # the function's own block (subgraphs have theirs)
+        self.counter: SSAValue | None = None
         self.consumed = {n for node in graph.node for n in node.input if n} | {
             o.name for o in graph.output
         }
@@ -468,6 +471,9 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
 
         for i, (node, fn) in enumerate(zip(self.graph.node, self.variants, strict=True)):
             self._node(i, node, fn, self.opset)
+        if self.counter is not None:  # the random ops' run number: the last argument
+            arg_types.append(self.counter.type)
+            arg_attrs.append(DictionaryAttr({NAME_ATTR: StringAttr(G.RUN_COUNTER)}))
 
         results: list[SSAValue] = []
         res_attrs = []
@@ -499,6 +505,13 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
         if structured_inputs:
             func.attributes[G.STRUCTURED_INPUTS_ATTR] = DictionaryAttr(structured_inputs)
         return ModuleOp([func])
+
+    def _run_counter(self) -> SSAValue:
+        """The hidden input numbering the runs (G.RUN_COUNTER), added on first use."""
+        if self.counter is None:
+            self.counter = self.main.insert_arg(TensorType(U64, []), len(self.main.args))
+            self.counter.name_hint = "run"
+        return self.counter
 
     def _value(self, name: str, what: str) -> SSAValue:
         """The tensor named `name`; initializers become constants at their first use."""
@@ -541,7 +554,7 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
             inputs = [self._value(n, "input") if n else None for n in node.input]
             attrs = {a.name: _attr_value(a) for a in node.attribute}
             used = [bool(n) and n in self.consumed for n in node.output]
-            b = OpBuilder(self.block, len(node.output), used)
+            b = OpBuilder(self.block, len(node.output), used, self._run_counter)
             before = self.block.last_op
             results = _call(fn, b, inputs, attrs)
             if node.name:  # errors of later stages name the node (printed by --print-debuginfo)

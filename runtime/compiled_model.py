@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from infer.dialects.graph.types import NARROW_TYPES
+from infer.dialects.graph.types import NARROW_TYPES, RUN_COUNTER
 from infer.errors import InputError
 from infer.runtime.checks import EntryChecks
 from infer.runtime.signature import TensorSpec, check_feeds, read_signature
@@ -65,6 +66,8 @@ class CompiledModel:
             if q.name not in names:
                 names.insert(q.at, q.name)
         self._output_names = names
+        # A model with random ops numbers its runs (RUN_COUNTER, a hidden input).
+        self._runs = itertools.count() if any(s.name == RUN_COUNTER for s in inputs) else None
         self.checks = checks
         self.entry_name = entry
         self.native = native  # the engine and the weight buffers the code points into
@@ -72,7 +75,7 @@ class CompiledModel:
 
     @property
     def input_names(self) -> list[str]:
-        return list(dict.fromkeys(s.name for s in self.inputs))
+        return list(dict.fromkeys(s.name for s in self.inputs if s.name != RUN_COUNTER))
 
     @property
     def output_names(self) -> list[str]:
@@ -89,6 +92,8 @@ class CompiledModel:
             ) -> dict[str, np.ndarray | list[np.ndarray] | None]:
         if self._packed_names:
             feeds = self._pack(feeds)
+        if self._runs is not None:
+            feeds = {**feeds, RUN_COUNTER: np.array(next(self._runs), np.uint64)}
         arrays = [_storage_view(a) for a in check_feeds(self._feed_specs, feeds)]
         if self.checks is None:
             results = self._entry(arrays)

@@ -167,6 +167,9 @@ DIMS_ATTR = "graph.dims"
 # is the output's name. STRUCTURED_INPUTS_ATTR says the same of arguments.
 STRUCTURED_ATTR = "graph.structured_outputs"
 STRUCTURED_INPUTS_ATTR = "graph.structured_inputs"
+# The hidden input the runtime fills with the number of the run (a u64 scalar: 0, 1, 2,
+# ... per compiled model), from which the random ops draw; no user passes it.
+RUN_COUNTER = "infer.run_counter"
 # The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
 # symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
 ANONYMOUS_DIM = "?"
@@ -178,6 +181,7 @@ __all__ = [
     "STRUCTURED_ATTR",
     "STRUCTURED_INPUTS_ATTR",
     "ANONYMOUS_DIM",
+    "RUN_COUNTER",
     "FLOAT_TYPES",
     "SMALL_FLOAT_TYPES",
     "NARROW_TYPES",

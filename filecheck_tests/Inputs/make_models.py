@@ -248,8 +248,8 @@ def good_models() -> None:
 
 def bad_models() -> None:
     x, y = vi("x", T.FLOAT, [1, 3, 4, 4]), vi("y", T.FLOAT, [None] * 4)
-    save("bad_op", [h.make_node("Multinomial", ["x"], ["y"], name="multinomial_3")],
-         [x], [y])
+    save("bad_op", [h.make_node("ImageDecoder", ["b"], ["y"], name="decode_3")],
+         [vi("b", T.UINT8, [None])], [vi("y", T.UINT8, [None] * 3)], opset=20)
     save("bad_domain", [h.make_node("FusedConv", ["x"], ["y"], name="fc",
                                      domain="com.microsoft")],
          [x], [y], extra_opsets=[("com.microsoft", 1)])

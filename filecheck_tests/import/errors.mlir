@@ -2,7 +2,7 @@
 // unsupported op of a model in one message, with its domain and that domain's opset.
 
 // RUN: not infer-opt %inputs/bad_op.onnx 2>&1 | filecheck %s --check-prefix=OP
-// OP: infer-opt: error: 1 unsupported op: 'Multinomial' (node 'multinomial_3', domain 'ai.onnx' opset 13)
+// OP: infer-opt: error: 1 unsupported op: 'ImageDecoder' (node 'decode_3', domain 'ai.onnx' opset 20)
 
 // RUN: not infer-opt %inputs/bad_domain.onnx 2>&1 | filecheck %s --check-prefix=DOMAIN
 // DOMAIN: infer-opt: error: 1 unsupported op: 'FusedConv' (node 'fc', domain 'com.microsoft' opset 1)

@@ -30,6 +30,7 @@ from infer.frontend.onnx_ops import (
     math,
     nn,
     quantize,
+    random,
     recurrent,
     sequences,
     signal,
@@ -58,7 +59,7 @@ OPS: dict[str, dict[int, OpFn | Expansion | Subgraphs | Sequences | Strings]] = 
     **functions.OPS,
     **tensor.OPS, **indexing.OPS, **elementwise.OPS, **math.OPS, **nn.OPS, **vision.OPS,
     **signal.OPS, **control_flow.OPS, **quantize.OPS, **sorting.OPS, **text.OPS,
-    **recurrent.OPS, **sequences.OPS, **sequences.STRING_OPS,
+    **recurrent.OPS, **sequences.OPS, **sequences.STRING_OPS, **random.OPS,
 }
 
 __all__ = [

@@ -52,10 +52,13 @@ def _prop(value: object) -> Attribute:
 class OpBuilder:
     """Appends graph ops for one ONNX node to the function body."""
 
-    def __init__(self, block: Block, num_outputs: int, used: Sequence[bool]):
+    def __init__(self, block: Block, num_outputs: int, used: Sequence[bool],
+                 run_counter: Callable[[], Value] | None = None):
         self.block = block
         self.num_outputs = num_outputs  # outputs the node declares
         self.used = list(used)  # per output: consumed by a node or a graph output
+        # the hidden input numbering the runs (random ops draw from it), made on first use
+        self.run_counter = run_counter
 
     def emit(
         self, cls: type[G.GraphOp], *operands: Value | None, **props: object

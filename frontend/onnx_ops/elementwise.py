@@ -263,14 +263,17 @@ def dropout(
     *,
     seed: int | None = None,
 ) -> Value | list[Value]:
-    """Inference Dropout is the identity and its mask all true; training mode is too when
-    its ratio is a constant 0 (ONNX's zero-ratio cases), else random, which we refuse."""
+    """Inference Dropout is the identity and its mask all true; so is training mode with a
+    constant ratio of 0. Otherwise training mode keeps the elements whose uniform draw is
+    at least the ratio, scaled by 1 / (1 - ratio) (random.training_dropout)."""
     if training_mode is not None:
         mode = G.constant_value(training_mode)
         drop = G.constant_value(ratio) if ratio is not None else np.array(0.5)
         if mode is None or (mode.any() and (drop is None or drop.any())):
-            raise Unsupported("training mode with a non-zero ratio is not supported "
-                              "(training_mode must be false)")
+            from infer.frontend.onnx_ops.random import training_dropout
+
+            y, mask = training_dropout(b, data, ratio, training_mode, seed)
+            return [y, mask] if len(b.used) > 1 and b.used[1] else y
     y = b.emit1(G.DropoutOp, data)
     if len(b.used) < 2 or not b.used[1]:  # no mask, or one nothing reads
         return y
