@@ -85,13 +85,18 @@ def test_body_names_derive_from_the_node_and_meet_no_graph_name() -> None:
 
 
 def test_failing_body_node_names_the_original_node() -> None:
-    # Bernoulli's body draws with RandomUniformLike, which infer does not import
-    m = model([h.make_node("Bernoulli", ["x"], ["y"], name="coin")], [X], 15)
+    # HannWindow's body casts the window to its output type: complex, which infer lacks
+    node = h.make_node("HannWindow", ["n"], ["y"], name="window",
+                       output_datatype=T.COMPLEX64)
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("n", T.INT64, [])],
+                         [h.make_tensor_value_info("y", T.COMPLEX64, [None])])
+    m = h.make_model(graph, opset_imports=[h.make_opsetid("", 17)])
     with pytest.raises(UnsupportedError) as info:
         import_model(m)
-    assert str(info.value).startswith(
-        "unsupported op 'Bernoulli' (node 'coin', opset 15): expanded body: unsupported op "
-        "'RandomUniformLike' (node 'coin/0', opset 15)")
+    message = str(info.value)
+    assert message.startswith("unsupported op 'HannWindow' (node 'window', opset 17): "
+                              "expanded body: unsupported op 'Cast' (node 'window/")
+    assert message.endswith("element type COMPLEX64 is not supported")
 
 
 def test_native_importer_wins_over_the_body() -> None:
