@@ -95,11 +95,18 @@ class Emit:
         self.imp.values[name] = value  # type: ignore[assignment]
         return name
 
+    def const(self, value: np.ndarray) -> str:
+        """A constant under a fresh name."""
+        return self.bind(self.imp._constant(value))
+
     def ints(self, *values: int) -> str:
-        return self.bind(self.imp._constant(np.array(values, np.int64)))
+        return self.const(np.array(values, np.int64))
 
     def scalar(self, value: int) -> str:
-        return self.bind(self.imp._constant(np.array(value, np.int64)))
+        return self.const(np.array(value, np.int64))
+
+    def byte(self, value: int) -> str:
+        return self.const(np.array(value, np.uint8))
 
     def __call__(self, op_type: str, *inputs: str, label: str | None = None,
                  **attrs: object) -> str:
@@ -144,7 +151,7 @@ def pack(e: Emit, seq: StaticSequence) -> PackedSequence:
     flat = [e("Reshape", n, e.ints(-1)) for n in names]
     sizes = [e("ReduceProd", e("Shape", n), keepdims=1) for n in names]
     offsets = e("CumSum", e("Concat", e.ints(0), *sizes, axis=0), e.ints(0))
-    dims = e("Concat", e.bind(e.imp._constant(np.zeros(0, np.int64))),
+    dims = e("Concat", e.const(np.zeros(0, np.int64)),
              *(e("Shape", n) for n in names), axis=0)
     dim_offsets = e.ints(*np.cumsum([0, *(rank_of(t) for t in seq.elements)]).tolist())
     return e.packed([e("Concat", *flat, axis=0), offsets, dims, dim_offsets],
@@ -255,7 +262,7 @@ def loop_over(e: Emit, count: str, carried: list[str], body_nodes: list[onnx.Nod
         [helper.make_tensor_value_info(keep, onnx.TensorProto.BOOL, []),
          *(helper.make_value_info(n, onnx.TypeProto()) for n in [*carried_out, *scans])],
         initializer=initializers)
-    go = e.bind(e.imp._constant(np.array(True)))
+    go = e.const(np.array(True))
     return e.node("Loop", [count, go, *carried], len(carried) + len(scans), body=body)
 
 
@@ -319,6 +326,6 @@ def sequence_map(e: Emit, inputs: list[str], sequences: list[bool], body: onnx.G
 
 def empty(e: Emit, element: Attribute) -> PackedSequence:
     """A sequence of no `element` tensors."""
-    none = e.bind(e.imp._constant(np.zeros(0, np.int64)))
-    return e.packed([e.bind(e.imp._constant(np.zeros(0, G.numpy_dtype(element)))),
+    none = e.const(np.zeros(0, np.int64))
+    return e.packed([e.const(np.zeros(0, G.numpy_dtype(element))),
                      e.ints(0), none, e.ints(0)], element, NO_ELEMENTS)

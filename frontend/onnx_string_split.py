@@ -47,19 +47,15 @@ class _Body(list[onnx.NodeProto]):
         return out
 
 
-def _byte(e: Emit, v: int) -> str:
-    return e.bind(e.imp._constant(np.array(v, np.uint8)))
-
-
 def _between(n: _Body, e: Emit, b: str, low: int, high: int) -> str:
-    return n("And", n("GreaterOrEqual", b, _byte(e, low)), n("LessOrEqual", b, _byte(e, high)))
+    return n("And", n("GreaterOrEqual", b, e.byte(low)), n("LessOrEqual", b, e.byte(high)))
 
 
 def _whitespace(n: _Body, e: Emit, b: str, length: str) -> str:
     """Which bytes of b (of `length`) belong to a whitespace character."""
     ws = n("Or", _between(n, e, b, 9, 13), _between(n, e, b, 28, 32))
-    padded = n("Concat", e.bind(e.imp._constant(np.zeros(2, np.uint8))), b,
-               e.bind(e.imp._constant(np.zeros(2, np.uint8))), axis=0)  # q = p + 2
+    padded = n("Concat", e.const(np.zeros(2, np.uint8)), b,
+               e.const(np.zeros(2, np.uint8)), axis=0)  # q = p + 2
 
     def shifted(k: int) -> str:
         """padded[k : length + 2 + k]: the byte k - 2 after each q's."""
@@ -68,7 +64,7 @@ def _whitespace(n: _Body, e: Emit, b: str, length: str) -> str:
         size = len(lead) + 1
         starts = _between(n, e, shifted(len(lead)), low, high)
         for k, byte in enumerate(lead):
-            starts = n("And", starts, n("Equal", shifted(k), _byte(e, byte)))
+            starts = n("And", starts, n("Equal", shifted(k), e.byte(byte)))
         # starts[q]: a sequence at p = q - 2, covering p .. p + size - 1; so byte p is
         # covered by the one starting j before it, starts[p + 2 - j]
         for j in range(size):
@@ -92,11 +88,11 @@ def split(e: Emit, x: StringTensor, delimiter: bytes, maxsplit: int | None
     length = n("Unsqueeze", n("Size", b), zero)
     if delimiter:
         k = len(delimiter)
-        grown = n("Concat", b, e.bind(e.imp._constant(np.zeros(k - 1, np.uint8))), axis=0)
+        grown = n("Concat", b, e.const(np.zeros(k - 1, np.uint8)), axis=0)
         match = None
         for j, byte in enumerate(delimiter):
             at_j = n("Equal", n("Slice", grown, e.ints(j), n("Add", length, e.ints(j))),
-                     _byte(e, byte))
+                     e.byte(byte))
             match = at_j if match is None else n("And", match, at_j)
         pos = n("Reshape", n("NonZero", match), flat)
         if k > 1:
@@ -107,7 +103,7 @@ def split(e: Emit, x: StringTensor, delimiter: bytes, maxsplit: int | None
         rel_e = n("Concat", pos, length, axis=0)
     else:
         ws = _whitespace(n, e, b, length)
-        true = e.bind(e.imp._constant(np.ones(1, bool)))
+        true = e.const(np.ones(1, bool))
         word = n("Not", ws)
         before = n("Slice", n("Concat", true, ws, axis=0), zero, length)
         after = n("Slice", n("Concat", ws, true, axis=0), e.ints(1), n("Add", length, e.ints(1)))
@@ -122,7 +118,7 @@ def split(e: Emit, x: StringTensor, delimiter: bytes, maxsplit: int | None
     count = n("Size", rel_s)
     nxt_s = n("Concat", acc_s, n("Add", rel_s, s), axis=0)
     nxt_e = n("Concat", acc_e, n("Add", rel_e, s), axis=0)
-    none = e.bind(e.imp._constant(np.zeros(0, np.int64)))
+    none = e.const(np.zeros(0, np.int64))
     all_s, all_e, counts = loop_over(e, e("Size", starts), [none, none], n, i, [acc_s, acc_e],
                                      [nxt_s, nxt_e], scans=[count])
     # pad each element's pieces to the longest count with "" (offsets 0, 0)
@@ -166,6 +162,6 @@ def _loop(e: Emit, n: _Body, count: str, carried: list[str], body: list[onnx.Nod
         [helper.make_tensor_value_info(keep, BOOL, []),
          *(helper.make_value_info(c, onnx.TypeProto()) for c in [*carried_out, *scans])])
     outs = [e.fresh() for _ in [*carried_out, *scans]]
-    n.append(helper.make_node("Loop", [count, e.bind(e.imp._constant(np.array(True))),
+    n.append(helper.make_node("Loop", [count, e.const(np.array(True)),
                                        *carried], outs, body=graph))
     return outs

@@ -151,28 +151,24 @@ def _full_match(e: Emit, x: StringTensor, table: np.ndarray, accepting: np.ndarr
                              [step + "at1"]),
             helper.make_node("Gather", [data, step + "at1"], [step + "b"]),
             helper.make_node("Cast", [step + "b"], [step + "bi"], to=onnx.TensorProto.INT32),
-            helper.make_node("Mul", [state, e.bind(e.imp._constant(np.array(256, np.int32)))],
+            helper.make_node("Mul", [state, e.const(np.array(256, np.int32))],
                              [step + "row"]),
             helper.make_node("Add", [step + "row", step + "bi"], [step + "key"]),
-            helper.make_node("Gather", [e.bind(e.imp._constant(table)), step + "key"],
+            helper.make_node("Gather", [e.const(table), step + "key"],
                              [step + "to"]),
             helper.make_node("Where", [step + "in", step + "to", state], [nxt])]
     first = e("ConstantOfShape", e("Shape", starts),
               value=helper.make_tensor("v", onnx.TensorProto.INT32, [1], [0]))
     (final,) = loop_over(e, longest, [first], body, step, [state], [nxt])
-    accepted = e("Gather", e.bind(e.imp._constant(accepting)), final)
+    accepted = e("Gather", e.const(accepting), final)
     return e.value(e("Reshape", accepted, e("Shape", e.bind(x.starts)), allowzero=1))
 
 
 def _ascii_case(e: Emit, data: str, upper: bool) -> str:
     """The bytes with ASCII letters of one case made the other's."""
     lo, hi = (ord("a"), ord("z")) if upper else (ord("A"), ord("Z"))
-    byte = e.bind(e.imp._constant(np.array(32, np.uint8)))
-
-    def bound(v: int) -> str:
-        return e.bind(e.imp._constant(np.array(v, np.uint8)))
-    letter = e("And", e("GreaterOrEqual", data, bound(lo)), e("LessOrEqual", data, bound(hi)))
-    return e("Where", letter, e("Sub" if upper else "Add", data, byte), data)
+    letter = e("And", e("GreaterOrEqual", data, e.byte(lo)), e("LessOrEqual", data, e.byte(hi)))
+    return e("Where", letter, e("Sub" if upper else "Add", data, e.byte(32)), data)
 
 
 def _normalized(imp: _Importer, e: Emit, x: StringTensor, attrs: dict[str, object]
@@ -191,9 +187,9 @@ def _normalized(imp: _Importer, e: Emit, x: StringTensor, attrs: dict[str, objec
     data, flat = e.bind(x.data), e.ints(-1)
     if action != "NONE" or (stops and not sensitive):
         codes = e("Concat", e("Cast", data, to=onnx.TensorProto.INT32),
-                  e.bind(imp._constant(np.zeros(1, np.int32))), axis=0)  # never empty
+                  e.const(np.zeros(1, np.int32)), axis=0)  # never empty
         ascii_only = e("LessOrEqual", e("ReduceMax", codes, keepdims=0),
-                       e.bind(imp._constant(np.array(127, np.int32))))
+                       e.const(np.array(127, np.int32)))
         data = require(e, ascii_only, data, "the text is ASCII (case is changed or ignored)")
     starts, ends = e("Reshape", e.bind(x.starts), flat), e("Reshape", e.bind(x.ends), flat)
     if stops:
@@ -284,7 +280,7 @@ def _pairwise(e: Emit, a: StringTensor, b: StringTensor, op: str) -> SSAValue | 
     nodes += [helper.make_node("Size", [acc], [start]),
               helper.make_node("Concat", [acc, pa, pb], [nxt], axis=0),
               helper.make_node("Size", [nxt], [end])]
-    empty = e.bind(e.imp._constant(np.zeros(0, np.uint8)))
+    empty = e.const(np.zeros(0, np.uint8))
     data, starts, ends = loop_over(e, n, [empty], nodes, i, [acc], [nxt], scans=[start, end])
     return StringTensor(e.value(data), e.value(e("Reshape", starts, shape, allowzero=1)),
                         e.value(e("Reshape", ends, shape, allowzero=1)))
