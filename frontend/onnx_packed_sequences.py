@@ -244,6 +244,23 @@ def require(e: Emit, holds: str, value: str, what: str) -> str:
 
 # -- the ops with a loop in their meaning, as ONNX Loops over positions -------------------
 
+def loop_body(e: Emit, body_nodes: list[onnx.NodeProto], step: str, carried_in: list[str],
+              outputs: list[str], initializers: list[onnx.TensorProto] | None = None
+              ) -> onnx.GraphProto:
+    """The body of a Loop that runs to its trip count: its iteration number named `step`,
+    its carried values `carried_in`, its `outputs` the next carried values then the
+    stacked ones."""
+    cond, keep = e.fresh(), e.fresh()
+    return helper.make_graph(
+        [helper.make_node("Identity", [cond], [keep]), *body_nodes], e.fresh(),
+        [helper.make_tensor_value_info(step, onnx.TensorProto.INT64, []),
+         helper.make_tensor_value_info(cond, onnx.TensorProto.BOOL, []),
+         *(helper.make_value_info(n, onnx.TypeProto()) for n in carried_in)],
+        [helper.make_tensor_value_info(keep, onnx.TensorProto.BOOL, []),
+         *(helper.make_value_info(n, onnx.TypeProto()) for n in outputs)],
+        initializer=initializers)
+
+
 def loop_over(e: Emit, count: str, carried: list[str], body_nodes: list[onnx.NodeProto],
               step: str, carried_in: list[str], carried_out: list[str],
               initializers: list[onnx.TensorProto] | None = None,
@@ -251,19 +268,9 @@ def loop_over(e: Emit, count: str, carried: list[str], body_nodes: list[onnx.Nod
     """An ONNX Loop of `count` iterations (its iteration number named `step` in the body)
     carrying `carried` (named `carried_in` in the body, `carried_out` after it) and
     stacking the body's values `scans` (one row per iteration); its results."""
-    cond = e.fresh()
-    keep = e.fresh()
-    scans = scans or []
-    body = helper.make_graph(
-        [helper.make_node("Identity", [cond], [keep]), *body_nodes], e.fresh(),
-        [helper.make_tensor_value_info(step, onnx.TensorProto.INT64, []),
-         helper.make_tensor_value_info(cond, onnx.TensorProto.BOOL, []),
-         *(helper.make_value_info(n, onnx.TypeProto()) for n in carried_in)],
-        [helper.make_tensor_value_info(keep, onnx.TensorProto.BOOL, []),
-         *(helper.make_value_info(n, onnx.TypeProto()) for n in [*carried_out, *scans])],
-        initializer=initializers)
-    go = e.const(np.array(True))
-    return e.node("Loop", [count, go, *carried], len(carried) + len(scans), body=body)
+    outputs = [*carried_out, *(scans or [])]
+    body = loop_body(e, body_nodes, step, carried_in, outputs, initializers)
+    return e.node("Loop", [count, e.const(np.array(True)), *carried], len(outputs), body=body)
 
 
 def concat_from(e: Emit, seq: PackedSequence, axis: int, new_axis: bool) -> str:

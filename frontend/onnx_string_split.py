@@ -19,14 +19,13 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from infer.frontend.onnx_packed_sequences import Emit, loop_over
+from infer.frontend.onnx_packed_sequences import Emit, loop_body, loop_over
 
 if TYPE_CHECKING:
     from xdsl.ir import SSAValue
 
     from infer.frontend.onnx_strings import StringTensor
 
-I64, U8, BOOL = onnx.TensorProto.INT64, onnx.TensorProto.UINT8, onnx.TensorProto.BOOL
 # Unicode whitespace beyond ASCII's as UTF-8: (lead bytes..., (low, high) of the last)
 _WIDE_SPACES = [((0xC2,), (0x85, 0x85)), ((0xC2,), (0xA0, 0xA0)),
                 ((0xE1, 0x9A), (0x80, 0x80)), ((0xE2, 0x80), (0x80, 0x8A)),
@@ -153,15 +152,8 @@ def _loop(e: Emit, n: _Body, count: str, carried: list[str], body: list[onnx.Nod
           step: str, carried_in: list[str], carried_out: list[str], scans: list[str]
           ) -> list[str]:
     """A Loop node added to body `n` (a Loop inside the element Loop)."""
-    cond, keep = e.fresh(), e.fresh()
-    graph = helper.make_graph(
-        [helper.make_node("Identity", [cond], [keep]), *body], e.fresh(),
-        [helper.make_tensor_value_info(step, I64, []),
-         helper.make_tensor_value_info(cond, BOOL, []),
-         *(helper.make_value_info(c, onnx.TypeProto()) for c in carried_in)],
-        [helper.make_tensor_value_info(keep, BOOL, []),
-         *(helper.make_value_info(c, onnx.TypeProto()) for c in [*carried_out, *scans])])
-    outs = [e.fresh() for _ in [*carried_out, *scans]]
-    n.append(helper.make_node("Loop", [count, e.const(np.array(True)),
-                                       *carried], outs, body=graph))
+    outputs = [*carried_out, *scans]
+    outs = [e.fresh() for _ in outputs]
+    n.append(helper.make_node("Loop", [count, e.const(np.array(True)), *carried], outs,
+                              body=loop_body(e, body, step, carried_in, outputs)))
     return outs
