@@ -80,27 +80,36 @@ def _minus(q: np.ndarray, zero_point: np.ndarray) -> np.ndarray:
     return q.astype(np.int32) - zero_point.astype(np.int32)
 
 
+class _ProductOp(GraphOp):
+    """What qnn.matmul and qnn.conv share: two 8-bit operands, then their zero points of
+    their types; an int32 result; rewritten by qnn-canonicalize."""
+
+    EXPANDED_BY: ClassVar[str] = CANONICALIZE
+
+    @classmethod
+    def check(cls, props, types):
+        names = [name for name, _ in cls.get_irdl_definition().operands]
+        for k in range(2):
+            _quantized(cls, types[k], names[k])
+            _zero_point(cls, types[k + 2], types[k], names[k + 2])
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [i32]
+
+
 @irdl_op_definition
-class MatMulOp(GraphOp):
+class MatMulOp(_ProductOp):
     """(a - a_zero_point) @ (b - b_zero_point) in int32, numpy.matmul's broadcasting."""
 
     name = "qnn.matmul"
     ONNX_OP: ClassVar[str | None] = "MatMulInteger"
-    EXPANDED_BY: ClassVar[str] = CANONICALIZE
     a = operand_def(TensorType)
     b = operand_def(TensorType)
     a_zero_point = operand_def(TensorType)
     b_zero_point = operand_def(TensorType)
     y = result_def(TensorType)
     traits = TRAITS
-
-    @classmethod
-    def check(cls, props, types):
-        a, b, a_zp, b_zp = types
-        _quantized(cls, a, "a")
-        _quantized(cls, b, "b")
-        _zero_point(cls, a_zp, a, "a_zero_point")
-        _zero_point(cls, b_zp, b, "b_zero_point")
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -110,10 +119,6 @@ class MatMulOp(GraphOp):
         _per(b_zp, b[-1] if len(b) > 1 else 1, "b_zero_point (one per column of b)")
         return out
 
-    @classmethod
-    def output_elements(cls, props, elements):
-        return [i32]
-
     def numpy(self, a: np.ndarray, b: np.ndarray, a_zp: np.ndarray, b_zp: np.ndarray
               ) -> np.ndarray:
         rows = a_zp.reshape(-1, 1) if a.ndim > 1 and a_zp.ndim == 1 else a_zp
@@ -121,13 +126,12 @@ class MatMulOp(GraphOp):
 
 
 @irdl_op_definition
-class ConvOp(GraphOp):
+class ConvOp(_ProductOp):
     """conv(x - x_zero_point, w - w_zero_point) in int32: graph.conv's layout (NCHW),
     window properties and groups; w_zero_point per tensor or per output channel."""
 
     name = "qnn.conv"
     ONNX_OP: ClassVar[str | None] = "ConvInteger"
-    EXPANDED_BY: ClassVar[str] = CANONICALIZE
     x = operand_def(TensorType)
     w = operand_def(TensorType)
     x_zero_point = operand_def(TensorType)
@@ -140,24 +144,12 @@ class ConvOp(GraphOp):
     traits = TRAITS
 
     @classmethod
-    def check(cls, props, types):
-        x, w, x_zp, w_zp = types
-        _quantized(cls, x, "x")
-        _quantized(cls, w, "w")
-        _zero_point(cls, x_zp, x, "x_zero_point")
-        _zero_point(cls, w_zp, w, "w_zero_point")
-
-    @classmethod
     def output_dims(cls, props, dims, consts):
         x, w, x_zp, w_zp = dims
         out = G.ConvOp._conv_dims(props, [x, w])
         _per(x_zp, 1, "x_zero_point (one per tensor)")
         _per(w_zp, w[0], "w_zero_point (one per output channel)")
         return out
-
-    @classmethod
-    def output_elements(cls, props, elements):
-        return [i32]
 
     def numpy(self, x: np.ndarray, w: np.ndarray, x_zp: np.ndarray, w_zp: np.ndarray
               ) -> np.ndarray:
