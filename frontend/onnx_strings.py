@@ -32,6 +32,7 @@ from infer.errors import InferError, InvalidModelError, UnsupportedError
 from infer.frontend.onnx_packed_sequences import Emit, loop_over, require
 from infer.frontend.onnx_regex import RegexError, dfa
 from infer.frontend.onnx_string_split import split
+from infer.runtime.structured import encode_strings
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
@@ -55,14 +56,9 @@ class StringTensor:
 
 
 def strings_of(imp: _Importer, values: np.ndarray) -> StringTensor:
-    """A constant string tensor."""
-    encoded = [(v.decode() if isinstance(v, bytes) else str(v)).encode()
-               for v in values.reshape(-1)]
-    ends = np.cumsum([len(b) for b in encoded], dtype=np.int64)
-    data = np.frombuffer(b"".join(encoded), np.uint8).copy()
-    return StringTensor(imp._constant(data), imp._constant((ends - [len(b) for b in encoded])
-                                                            .reshape(values.shape)),
-                        imp._constant(ends.reshape(values.shape)))
+    """A constant string tensor (str or bytes elements)."""
+    data, starts, ends = encode_strings(values)
+    return StringTensor(imp._constant(data), imp._constant(starts), imp._constant(ends))
 
 
 class StringImport:

@@ -129,19 +129,25 @@ def pack_sequence(q: StructuredValue, elements: list[object]) -> list[np.ndarray
             np.cumsum([0, *ranks], dtype=np.int64)]
 
 
+def encode_strings(values: np.ndarray) -> list[np.ndarray]:
+    """A string tensor's bytes, starts and ends (str elements as UTF-8, bytes as they
+    are); TypeError or UnicodeError for an element that is neither."""
+    encoded = [v.encode() if isinstance(v, str) else bytes(v) for v in values.reshape(-1)]
+    sizes = np.array([len(b) for b in encoded], np.int64)
+    ends = np.cumsum(sizes, dtype=np.int64)
+    return [np.frombuffer(bytearray(b"".join(encoded)), np.uint8),
+            (ends - sizes).reshape(values.shape), ends.reshape(values.shape)]
+
+
 def pack_strings(q: StructuredValue, value: object) -> list[np.ndarray]:
     a = np.asarray(value)
     if a.dtype.kind not in "OUS":
         raise InputError(f"input '{q.name}' holds strings: pass an array of str, got "
                          f"{a.dtype}")
     try:
-        encoded = [v.encode() if isinstance(v, str) else bytes(v) for v in a.reshape(-1)]
+        return encode_strings(a)
     except (TypeError, UnicodeError) as e:
         raise InputError(f"input '{q.name}': an element is not a string ({e})") from None
-    ends = np.cumsum([len(b) for b in encoded], dtype=np.int64)
-    starts = ends - np.array([len(b) for b in encoded], np.int64)
-    return [np.frombuffer(b"".join(encoded), np.uint8), starts.reshape(a.shape),
-            ends.reshape(a.shape)]
 
 
 def unpack(q: StructuredValue, tensors: list[np.ndarray]) -> object:
