@@ -59,8 +59,6 @@ from infer.frontend.onnx_strings import StringTensor, string_entry
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
 
-# The opset of the nodes the sequence ops add (Split and Unsqueeze with operand sizes/axes).
-SEQUENCE_HELPER_OPSET = 13
 
 
 @dataclass(frozen=True)
@@ -492,20 +490,10 @@ class SequenceImport:
 
     def _helper(self: _Importer, node: onnx.NodeProto, op_type: str,
                 inputs: list[SSAValue | str], outputs: int, **attrs: object) -> list[SSAValue]:
-        """Import an ONNX node of the helper opset on these values; its outputs."""
-        p = self._prefix(node.name or node.op_type)
-        names = []
-        for j, v in enumerate(inputs):
-            if isinstance(v, str):
-                names.append(v)
-            else:
-                names.append(p + f"in{j}")
-                self.values[names[-1]] = v
-        out = [p + f"out{j}" for j in range(outputs)]
-        self.consumed |= set(out)
-        self._import_node(0, helper.make_node(op_type, names, out, **attrs),
-                          SEQUENCE_HELPER_OPSET)
-        return [cast(SSAValue, self.values[n]) for n in out]
+        """Import an ONNX node (Emit's opset) on these values; its outputs."""
+        e = self._emit(node)
+        names = [v if isinstance(v, str) else e.bind(v) for v in inputs]
+        return [e.value(n) for n in e.node(op_type, names, outputs, **attrs)]
 
     def _ints(self: _Importer, values: list[int]) -> SSAValue:
         return self._constant(np.array(values, np.int64))
