@@ -53,12 +53,18 @@ class CompiledModel:
         # after `pack` made them from its value.
         self._feed_specs = list(inputs)
         self._packed_names = {q.name for q in self.structured_inputs}
+        # per structured input, the shapes of an empty optional tensor's placeholders
+        # (its tensors' after the flag), worked out once
+        self._placeholders: dict[str, list[tuple[int, ...]]] = {}
         if self._packed_names:
             seen: dict[str, int] = {}
             for i, s in enumerate(inputs):
                 if s.name in self._packed_names:
                     j = seen[s.name] = seen.get(s.name, -1) + 1
                     self._feed_specs[i] = TensorSpec(f"{s.name}#{j}", s.dtype, s.shape)
+                    if j > 0:
+                        self._placeholders.setdefault(s.name, []).append(
+                            tuple(d if isinstance(d, int) else 0 for d in s.shape))
         # The model's outputs in order, a sequence or optional once (its tensors share its
         # name; an empty one, with no tensor to show it, goes in by its place).
         names = list(dict.fromkeys(s.name for s in outputs))
@@ -117,10 +123,7 @@ class CompiledModel:
         for q in self.structured_inputs:
             if q.name not in feeds:
                 raise InputError(f"missing input '{q.name}' ({q.onnx_type(q.dtype.name)})")
-            specs = [s for s in self.inputs if s.name == q.name]
-            placeholders = [tuple(d if isinstance(d, int) else 0 for d in s.shape)
-                            for s in specs[1:]]  # an optional tensor's, after its flag
-            for j, a in enumerate(pack(q, feeds[q.name], placeholders)):
+            for j, a in enumerate(pack(q, feeds[q.name], self._placeholders.get(q.name, []))):
                 out[f"{q.name}#{j}"] = a
         return out
 
