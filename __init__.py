@@ -10,6 +10,7 @@
 
     model.save("model.infer")                    # native code + weights, one file
     model = infer.load("model.infer")            # mapped again, nothing compiled
+    infer.compile_to_file("model.onnx", "model.infer", target="x86-64-v3", sign_key=pem)
 
 Errors: `infer.InferError` and its subclasses `InvalidModelError` (a ValueError),
 `UnsupportedError` (a NotImplementedError), `InputError` (a ValueError), `ShapeError` and
@@ -28,6 +29,7 @@ except PackageNotFoundError:  # run from a source tree that was never installed
 _API = {
     "compile": "infer.api",
     "compile_module": "infer.api",
+    "compile_to_file": "infer.api",
     "load": "infer.api",
     "CompiledModel": "infer.api",
     "optimization_report": "infer.api",

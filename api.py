@@ -1,7 +1,8 @@
-"""The public Python API: `compile`, `load` and `optimization_report` (`InferenceSession`, with
-onnxruntime's conventions, is in session.py). The target choices the pipeline takes as
-pass options (the NCHWc block, the vector register count) are filled in here, from the
-host (codegen/target.py), unless given."""
+"""The public Python API: `compile`, `compile_to_file`, `load` and `optimization_report`
+(`InferenceSession`, with onnxruntime's conventions, is in session.py). The target choices
+the pipeline takes as pass options (the NCHWc block, the vector register count) are filled
+in here, from the target (codegen/target.py: this CPU unless another is named), unless
+given. A compile looks in the compile cache first (runtime/cache.py)."""
 
 from __future__ import annotations
 
@@ -9,37 +10,40 @@ import os
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import onnx
 from xdsl.dialects.builtin import ModuleOp
 
 from infer import pipeline, progress
 from infer.context import make_context
-from infer.frontend.onnx_import import import_model
+from infer.frontend.onnx_import import import_model, load_model
 from infer.pipeline import DEFAULT_OPT_LEVEL, compile_passes, graph_optimize_passes, run_passes
 from infer.progress import CompileProgress
-from infer.runtime.artifact import load_artifact
-from infer.runtime.compiled_model import CompiledModel
-from infer.runtime.compiled_model import load as jit_load
+from infer.runtime.artifact import WEIGHT_STORAGE, load_artifact, save_artifact
+from infer.runtime.cache import CompileCache, cache_key
+from infer.runtime.compiled_model import CompiledCode, CompiledModel, compile_code
+
+if TYPE_CHECKING:
+    from infer.codegen.target import Target
 
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
 
 
 
-def _block(nchwc_block: int | None) -> int:
-    """`nchwc_block`, or the host's block when None: one vector register of f32."""
-    if nchwc_block is not None:
-        return nchwc_block
-    from infer.codegen import target  # LLVM's target set-up: only when compiling
+def resolve_target(target: str | Target | None) -> Target:
+    """The Target of `target`: this CPU when None, else a Target or a name such as
+    "x86-64-v3" (codegen/target.py)."""
+    from infer.codegen.target import Target, host_target, named_target
 
-    return target.nchwc_block()
+    if target is None:
+        return host_target()
+    return target if isinstance(target, Target) else named_target(target)
 
 
-def _registers() -> int:
-    """The host's vector register count, for the blocked convs' register tile."""
-    from infer.codegen import target
-
-    return target.vector_registers()
+def _block(nchwc_block: int | None, target: Target | None = None) -> int:
+    """`nchwc_block`, or the target's block when None: one vector register of f32."""
+    return nchwc_block if nchwc_block is not None else resolve_target(target).nchwc_block()
 
 
 def _stage(pass_name: str) -> str:
@@ -57,11 +61,13 @@ def compile_timed(
     nchwc_block: int | None,
     stages: CompileProgress,
     optimized: Callable[[ModuleOp], None] | None = None,
-) -> CompiledModel:
-    """Compile `module` as `compile_module` does, running the pipeline pass by pass, each
-    timed in its stage on `stages`; `optimized` sees the module when the graph stage is
-    done."""
-    passes = compile_passes(opt_level, _block(nchwc_block), _registers())
+    target: Target | None = None,
+) -> CompiledCode:
+    """The native code of `module` for `target` (this CPU when None), the pipeline run
+    pass by pass, each timed in its stage on `stages`; `optimized` sees the module when
+    the graph stage is done."""
+    target = resolve_target(target)
+    passes = compile_passes(opt_level, _block(nchwc_block, target), target.vector_registers())
     ctx = make_context()
     for name in passes:
         if optimized is not None and _stage(name) != progress.GRAPH_OPTIMIZE:
@@ -70,9 +76,7 @@ def compile_timed(
         with stages.stage(_stage(name)):
             run_passes(module, ctx, [name])
     with stages.stage(progress.LLVM_JIT):
-        compiled = jit_load(module)
-    stages.done()
-    return compiled
+        return compile_code(module, target=target)
 
 
 def compile_module(
@@ -88,7 +92,58 @@ def compile_module(
     at level 3 convs are blocked by `nchwc_block` channels (default: the host's).
     `verbose`: see `compile`.
     """
-    return compile_timed(module, opt_level, nchwc_block, CompileProgress(verbose))
+    stages = CompileProgress(verbose)
+    code = compile_timed(module, opt_level, nchwc_block, stages)
+    with stages.stage(progress.LLVM_JIT):
+        compiled = code.map()
+    stages.done()
+    return compiled
+
+
+def _runnable(target: Target) -> None:
+    missing = target.missing_on_host()
+    if missing:
+        raise ValueError(f"target {target.cpu} has feature '{missing[0]}', which this CPU "
+                         "lacks: infer.compile_to_file (infer-compile) writes a compiled model "
+                         "for it without running it")
+
+
+def compile_proto(
+    proto: onnx.ModelProto,
+    opt_level: int,
+    nchwc_block: int | None,
+    stages: CompileProgress,
+    target: Target | None = None,
+    cache: bool = True,
+    optimized: Callable[[ModuleOp], None] | None = None,
+) -> CompiledModel:
+    """`proto` compiled for `target` (this CPU when None) and mapped, from the compile
+    cache (runtime/cache.py) when it holds it and `cache` is on and nothing wants to see
+    the optimized module; the stages timed on `stages`, which this ends."""
+    target = resolve_target(target)
+    _runnable(target)
+    store = CompileCache.from_environment() if cache and optimized is None else None
+    if store is not None:
+        with stages.stage(progress.CACHE):
+            options = {"opt_level": opt_level, "nchwc_block": _block(nchwc_block, target),
+                       "target": target.to_json()}
+            key = cache_key(proto.SerializeToString(), options)
+            hit = store.get(key)
+            if hit is not None:
+                compiled = hit.map()
+        if hit is not None:
+            stages.done()
+            return compiled
+    with stages.stage(progress.IMPORT):
+        module = import_model(proto)
+    code = compile_timed(module, opt_level, nchwc_block, stages, optimized, target)
+    with stages.stage(progress.LLVM_JIT):
+        compiled = code.map()
+    if store is not None:
+        with stages.stage(progress.CACHE):
+            store.put(key, code)
+    stages.done()
+    return compiled
 
 
 def compile(  # noqa: A001 - the API's name, like torch.compile
@@ -96,26 +151,61 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     opt_level: int = DEFAULT_OPT_LEVEL,
     nchwc_block: int | None = None,
     verbose: bool | None = None,
+    target: str | Target | None = None,
+    cache: bool = True,
 ) -> CompiledModel:
     """Import an ONNX model (ModelProto, serialized bytes or a path) and compile it at
     graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all: the
     default).
 
+    `target`: the CPU to compile for, this one by default, or a portable level such as
+    "x86-64-v3" that this CPU has (`compile_to_file` writes one for any CPU).
+    `cache`: look the model up in the compile cache, and store it there after a compile
+    (runtime/cache.py: `$INFER_CACHE_DIR`, empty to turn it off).
     `verbose=True` prints the time of each stage (import, graph optimize, lower to loops,
     lower to llvm, llvm optimize + jit) to stderr; `None` shows the current stage on a
     terminal only; `False` is silent."""
     stages = CompileProgress(verbose)
+    target = resolve_target(target)
+    _runnable(target)  # before the model is read
+    with stages.stage(progress.IMPORT):
+        proto = load_model(model)
+    return compile_proto(proto, opt_level, nchwc_block, stages, target, cache)
+
+
+def compile_to_file(
+    model: ModelLike,
+    path: str | os.PathLike,
+    opt_level: int = DEFAULT_OPT_LEVEL,
+    nchwc_block: int | None = None,
+    target: str | Target | None = None,
+    sign_key: object = None,
+    weights: str = "f32",
+    verbose: bool | None = None,
+) -> None:
+    """Compile `model` for `target` (this CPU, a level such as "x86-64-v4" or a named CPU,
+    which this one need not be) and write the artifact to `path` without running it:
+    signed with `sign_key` and its weights stored as `weights` as `CompiledModel.save`
+    does. Nothing is written if the compile fails."""
+    target = resolve_target(target)
+    if weights not in WEIGHT_STORAGE:
+        raise ValueError(f"weights must be one of {', '.join(WEIGHT_STORAGE)}, not '{weights}'")
+    stages = CompileProgress(verbose)
     with stages.stage(progress.IMPORT):
         module = import_model(model)
-    return compile_timed(module, opt_level, nchwc_block, stages)
+    code = compile_timed(module, opt_level, nchwc_block, stages, target=target)
+    stages.done()
+    save_artifact(code, path, sign_key, weights)
 
 
-def load(path: str | os.PathLike) -> CompiledModel:
+def load(path: str | os.PathLike, verify_key: object = None) -> CompiledModel:
     """A compiled model saved with `CompiledModel.save`, mapped without compiling again.
     `infer.ArtifactError` (naming the file and the reason) if the file is truncated or
-    altered, was made by another infer version, or is for a CPU this one is not; nothing
-    of such a file is mapped or run."""
-    return load_artifact(path)
+    altered, was made by another infer version, or is for a CPU this one is not, or,
+    given `verify_key` (the Ed25519 public key, as PEM bytes or a `cryptography` key
+    object, or the HMAC secret), is unsigned or not signed by it; nothing of such a file
+    is mapped or run."""
+    return load_artifact(path, verify_key)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ LOWER_TO_LOOPS = "lower to loops"
 LOWER_TO_LLVM = "lower to llvm"
 LLVM_JIT = "llvm optimize + jit"
 STAGES = (IMPORT, GRAPH_OPTIMIZE, LOWER_TO_LOOPS, LOWER_TO_LLVM, LLVM_JIT)
+CACHE = "compile cache"  # looking the model up, or storing it: not a step of a compile
 
 
 class CompileProgress:
@@ -38,7 +39,7 @@ class CompileProgress:
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
-        """Times the block as stage `name` (consecutive blocks of one stage add up)."""
+        """Times the block as stage `name` (the blocks of one stage add up)."""
         if self.status:
             step = STAGES.index(name) + 1 if name in STAGES else len(STAGES)
             self.stream.write(f"\r\033[Kinfer: compiling [{step}/{len(STAGES)}] {name} ...")
@@ -51,9 +52,10 @@ class CompileProgress:
                 self.stream.write("\n")
             raise
         seconds = time.perf_counter() - start
-        if self.times and self.times[-1][0] == name:
-            _, first, before = self.times.pop()
-            self.times.append((name, first, before + seconds))
+        for i, (seen, first, before) in enumerate(self.times):
+            if seen == name:
+                self.times[i] = (name, first, before + seconds)
+                break
         else:
             self.times.append((name, start, seconds))
 

@@ -30,10 +30,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
 from infer import progress
-from infer.api import ModelLike, compile_timed
+from infer.api import ModelLike, compile_proto
 from infer.dialects.graph import elide_weights
 from infer.errors import InputError
-from infer.frontend.onnx_import import import_model, load_model
+from infer.frontend.onnx_import import load_model
 from infer.progress import CompileProgress
 from infer.runtime.artifact import artifact_from_bytes, is_artifact, load_artifact
 from infer.runtime.signature import TensorSpec
@@ -253,12 +253,13 @@ class InferenceSession:
         non-default value warns that it has no effect.
     `providers`: names or (name, options) as in onnxruntime; anything but
     CPUExecutionProvider warns and falls back to it. Keyword-only, infer's own:
-    `opt_level` (overrides the session options' level), `nchwc_block`, `verbose` (as in
-    `infer.compile`). Any other keyword is a TypeError.
+    `opt_level` (overrides the session options' level), `nchwc_block`, `verbose`, `cache`
+    (as in `infer.compile`). Any other keyword is a TypeError.
 
     `path_or_bytes` may also be a compiled model saved with `CompiledModel.save` (a
     `.infer` file, or its bytes): it is loaded, not compiled, so the options that choose
-    how to compile have no effect, and its model metadata is empty.
+    how to compile have no effect, and its model metadata is empty; `verify_key` refuses
+    it unless it is signed by that key (as `infer.load`).
     """
 
     def __init__(
@@ -271,6 +272,8 @@ class InferenceSession:
         opt_level: int | None = None,
         nchwc_block: int | None = None,
         verbose: bool | None = None,
+        cache: bool = True,
+        verify_key: object = None,
     ) -> None:
         so = SessionOptions() if sess_options is None else sess_options
         missing = [n for n in _ALL_OPTIONS if not hasattr(so, n)]
@@ -284,22 +287,23 @@ class InferenceSession:
         self._profile = _Profile(so.profile_file_prefix) if so.enable_profiling else None
 
         if not isinstance(path_or_bytes, onnx.ModelProto) and is_artifact(path_or_bytes):
-            self._load(path_or_bytes, opt_level, nchwc_block)
+            self._load(path_or_bytes, opt_level, nchwc_block, verify_key)
             return
+        if verify_key is not None:
+            raise ValueError("verify_key is for a compiled artifact (.infer), not an ONNX model")
         stages = CompileProgress(verbose)
         with stages.stage(progress.IMPORT):
             proto = load_model(path_or_bytes)
-            module = import_model(proto)
         self._meta = _metadata(proto)
-        del proto  # the weights live on in the module, then in the compiled model
         path = so.optimized_model_filepath
-        self._model = compile_timed(module, level, nchwc_block, stages,
-                               optimized=(lambda m: _write_ir(m, path)) if path else None)
+        self._model = compile_proto(proto, level, nchwc_block, stages, cache=cache,
+                                    optimized=(lambda m: _write_ir(m, path)) if path else None)
+        del proto  # the weights live on in the compiled model
         if self._profile is not None:
             self._profile.add_compile(stages.times, isinstance(path_or_bytes, bytes))
 
     def _load(self, artifact: str | os.PathLike | bytes, opt_level: int | None,
-              nchwc_block: int | None) -> None:
+              nchwc_block: int | None, verify_key: object) -> None:
         """A saved compiled model (`.infer`, or its bytes), mapped without compiling: the
         options that choose how to compile change nothing, and warn when set."""
         if opt_level is not None or nchwc_block is not None:
@@ -309,8 +313,8 @@ class InferenceSession:
             warnings.warn("optimized_model_filepath has no effect on a compiled artifact",
                           stacklevel=3)
         start = time.perf_counter()
-        self._model = (artifact_from_bytes(artifact) if isinstance(artifact, bytes)
-                       else load_artifact(artifact))
+        self._model = (artifact_from_bytes(artifact, verify_key=verify_key)
+                       if isinstance(artifact, bytes) else load_artifact(artifact, verify_key))
         # The ONNX model's metadata is not in the artifact: onnxruntime's defaults.
         self._meta = ModelMetadata("", "", "", "", "", 2**63 - 1)
         if self._profile is not None:

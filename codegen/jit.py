@@ -1,4 +1,5 @@
-"""JIT-compile an `llvm`-dialect module and call its packed entry points with numpy arrays.
+"""Compile an `llvm`-dialect module to object code, map it, and call its packed entry points
+with numpy arrays.
 
 Calling convention (see `convert-func-to-llvm`): `_infer_packed_<name>(void **args)` with
 one pointer per input (to a memref descriptor `{ptr allocated, ptr aligned, i64 offset,
@@ -25,7 +26,7 @@ from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute
 
 from infer.codegen.optimize import optimize
-from infer.codegen.target import host_target_machine, host_triple
+from infer.codegen.target import Target, host_target, host_triple
 from infer.codegen.translate import INLINE_LIMIT, numpy_dtype, translate_module
 from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
 
@@ -153,28 +154,78 @@ def bind_weights(prefix: str, weights: dict[str, np.ndarray]) -> dict[str, np.nd
     return bound
 
 
-class JitModule(NativeModule):
-    """A module compiled in-process."""
+@dataclass(frozen=True)
+class ObjectCode:
+    """Compiled code, not yet mapped: an object file for `target`, the prefix of the
+    weight symbols it refers to, the weights by name without the prefix, and the entries'
+    ways of passing arguments."""
+
+    obj: bytes
+    symbol_prefix: str
+    weights: dict[str, np.ndarray]
+    signatures: dict[str, EntrySignature]
+    target: Target
+
+
+def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode:
+    """The object code of an llvm-dialect module for `target` (the host when None):
+    translated, optimized at O3 and emitted once; mapping it (`ObjectModule`) compiles
+    nothing more."""
+    target = target or host_target()
+    prefix = new_symbol_prefix()
+    ref, weights = compile_llvm_ir(module, target.machine(), optimized=True, prefix=prefix)
+    obj = target.machine().emit_object(ref)
+    n = len(prefix)
+    signatures = {}
+    for op in module.ops:
+        if isinstance(op, llvm_d.FuncOp) and SIGNATURE_ATTR in op.attributes:
+            signature = op.attributes[SIGNATURE_ATTR]
+            assert isinstance(signature, FunctionType)
+            signatures[op.sym_name.data[len(PACKED_PREFIX):]] = (
+                [_spec(t) for t in signature.inputs.data],
+                [_spec(t) for t in signature.outputs.data])
+    return ObjectCode(obj, prefix, {name[n:]: data for name, data in weights.items()},
+                      signatures, target)
+
+
+class ObjectModule(NativeModule):
+    """Object code mapped into an engine of its own, its weights bound.
+
+    The object file refers to each weight by its symbol name, `<prefix><name>`, bound with
+    the process-global `llvm.add_symbol`. Each copy mapped therefore gets a fresh prefix
+    (`new_symbol_prefix`), written over the old one in the object's bytes: both have the
+    same length, so the string table keeps its offsets, and the old one holds 128 random
+    bits, so it occurs nowhere but in the symbol names."""
+
+    def __init__(self, code: ObjectCode) -> None:
+        if not SYMBOL_PREFIX.fullmatch(code.symbol_prefix):
+            raise ValueError(f"malformed weight symbol prefix '{code.symbol_prefix}'")
+        missing = code.target.missing_on_host()
+        if missing:
+            raise ValueError(f"the code is for a CPU ({code.target.cpu}) with feature "
+                             f"'{missing[0]}', which this CPU ({host_target().cpu}) lacks"
+                             + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+        prefix = new_symbol_prefix()
+        obj = code.obj.replace(code.symbol_prefix.encode(), prefix.encode())
+        bound = bind_weights(prefix, code.weights)  # before the engine resolves symbols
+        tm = code.target.machine()
+        # An engine is made from a module: an empty one, the code comes from the object.
+        empty = llvm.parse_assembly(
+            f'target triple = "{code.target.triple}"\n'
+            f'target datalayout = "{tm.target_data}"\n')
+        engine = llvm.create_mcjit_compiler(empty, tm)
+        engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        engine.finalize_object()
+        super().__init__(engine, prefix, bound, code.signatures)
+        # the aligned copies the code reads, so that the weights are held once
+        self.code = ObjectCode(obj, prefix, self.weights(), code.signatures, code.target)
+
+
+class JitModule(ObjectModule):
+    """An llvm-dialect module compiled in-process for this CPU and mapped."""
 
     def __init__(self, module: ModuleOp) -> None:
-        tm = host_target_machine()
-        prefix = new_symbol_prefix()
-        ref, weights = compile_llvm_ir(module, tm, optimized=True, prefix=prefix)
-        self.optimized_ir = str(ref)
-        # Bound before the engine resolves symbols; the buffers live as long as this object.
-        n = len(prefix)
-        bound = bind_weights(prefix, {name[n:]: data for name, data in weights.items()})
-        engine = llvm.create_mcjit_compiler(ref, tm)
-        engine.finalize_object()
-        signatures = {}
-        for op in module.ops:
-            if isinstance(op, llvm_d.FuncOp) and SIGNATURE_ATTR in op.attributes:
-                signature = op.attributes[SIGNATURE_ATTR]
-                assert isinstance(signature, FunctionType)
-                signatures[op.sym_name.data[len(PACKED_PREFIX):]] = (
-                    [_spec(t) for t in signature.inputs.data],
-                    [_spec(t) for t in signature.outputs.data])
-        super().__init__(engine, prefix, bound, signatures)
+        super().__init__(compile_object(module))
 
 
 def _spec(typ: Attribute) -> ArgSpec:

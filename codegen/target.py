@@ -1,5 +1,15 @@
-"""The host target: one fresh TargetMachine per use, since MCJIT takes ownership of the
-one it is given (sharing a TargetMachine between engines aborted the process)."""
+"""The CPU the code is compiled for: the host, a portable x86-64 level (x86-64-v3) or a
+named CPU, as a `Target` (triple, CPU name, LLVM features string). The pipeline's target
+choices (the NCHWc block, the register tile) are read off its features, and the artifact
+records it, so a file compiled for AVX-512 is refused on a CPU without it.
+
+One fresh TargetMachine per use, since MCJIT takes ownership of the one it is given
+(sharing a TargetMachine between engines aborted the process)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
 
 import llvmlite.binding as llvm
 
@@ -7,53 +17,115 @@ import llvmlite.binding as llvm
 llvm.initialize_native_target()
 llvm.initialize_native_asmprinter()
 
+# The x86-64 micro-architecture levels of the psABI, in LLVM's feature names, each adding
+# to the one before.
+_V1 = frozenset({"64bit", "cmov", "cx8", "fxsr", "mmx", "sse", "sse2", "x87"})
+_V2 = _V1 | {"cx16", "crc32", "popcnt", "sahf", "sse3", "sse4.1", "sse4.2", "ssse3"}
+_V3 = _V2 | {"avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"}
+_V4 = _V3 | {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}
+_VNNI = {"avx512vnni"}
+# What a named CPU is compiled with: its level's features and its int8 dot product, not
+# every extension it has (the generated code uses none of the others).
+NAMED_CPUS: dict[str, frozenset[str]] = {
+    "x86-64": _V1, "x86-64-v2": _V2, "x86-64-v3": _V3, "x86-64-v4": _V4,
+    "haswell": _V3, "broadwell": _V3, "skylake": _V3, "znver1": _V3, "znver2": _V3,
+    "znver3": _V3, "skylake-avx512": _V4, "cascadelake": _V4 | _VNNI,
+    "icelake-server": _V4 | _VNNI, "sapphirerapids": _V4 | _VNNI, "znver4": _V4 | _VNNI,
+    "znver5": _V4 | _VNNI,
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A CPU to compile for: `features` is LLVM's features string (`+avx2,-avx512f,...`)
+    naming every feature LLVM knows on this host, on or off, so that LLVM uses no
+    extension the name implies but the string turns off."""
+
+    triple: str
+    cpu: str
+    features: str
+
+    def enabled(self) -> frozenset[str]:
+        return frozenset(f[1:] for f in self.features.split(",") if f.startswith("+"))
+
+    def machine(self, opt_level: int = 3) -> llvm.TargetMachine:
+        return llvm.Target.from_triple(self.triple).create_target_machine(
+            cpu=self.cpu, features=self.features, opt=opt_level, codemodel="jitdefault",
+            jit=True)
+
+    def vector_bits(self) -> int:
+        """The widest float vector register: 512 (AVX-512), 256 (AVX) or 128."""
+        on = self.enabled()
+        return 512 if "avx512f" in on else 256 if "avx" in on else 128
+
+    def nchwc_block(self) -> int:
+        """Channels per block of the NCHWc layout: one vector register of f32 (16 with
+        AVX-512, 8 with AVX2), as onnxruntime's MlasNchwcGetBlockSize picks it."""
+        return max(self.vector_bits() // 32, 8)
+
+    def vector_registers(self) -> int:
+        """Vector registers: 32 with AVX-512, else 16 (AVX2, SSE on x86-64)."""
+        return 32 if self.vector_bits() == 512 else 16
+
+    def missing_on_host(self) -> list[str]:
+        """The features this target enables that this CPU lacks."""
+        host = llvm.get_host_cpu_features()
+        return [f for f in sorted(self.enabled()) if not host.get(f)]
+
+    def to_json(self) -> dict[str, str]:
+        return {"triple": self.triple, "cpu": self.cpu, "features": self.features}
+
+    @staticmethod
+    def from_json(value: dict[str, object]) -> Target:
+        fields = [value.get(k) for k in ("triple", "cpu", "features")]
+        if not all(isinstance(f, str) for f in fields):
+            raise ValueError(f"malformed target {value!r}")
+        return Target(*fields)  # type: ignore[arg-type]
+
+
+@cache
+def host_target() -> Target:
+    """This CPU with all its features (AVX2/AVX-512, FMA, ...)."""
+    return Target(llvm.get_process_triple(), llvm.get_host_cpu_name(),
+                  llvm.get_host_cpu_features().flatten())
+
+
+def named_target(name: str) -> Target:
+    """The target `name` stands for: "host", an x86-64 level ("x86-64-v3") or a CPU of
+    `NAMED_CPUS`; ValueError naming the choices for any other."""
+    host = host_target()
+    if name in ("host", "native", host.cpu) and name not in NAMED_CPUS:
+        return host
+    if name not in NAMED_CPUS:
+        raise ValueError(f"unknown target CPU '{name}': one of host, "
+                         f"{', '.join(NAMED_CPUS)}")
+    if not host.triple.startswith("x86_64"):
+        raise ValueError(f"target '{name}' is an x86-64 CPU; this machine is {host.triple}")
+    wanted = NAMED_CPUS[name]
+    known = llvm.get_host_cpu_features()  # every feature LLVM knows here, each turned on/off
+    return Target(host.triple, name, ",".join(("+" if f in wanted else "-") + f for f in known))
+
 
 def host_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
-    """A TargetMachine for this CPU with all its features (AVX2/AVX-512, FMA, ...)."""
-    target = llvm.Target.from_default_triple()
-    return target.create_target_machine(
-        cpu=host_cpu_name(),
-        features=host_cpu_features(),
-        opt=opt_level,
-        codemodel="jitdefault",
-        jit=True,
-    )
+    """A TargetMachine for this CPU with all its features."""
+    return host_target().machine(opt_level)
 
 
 def host_triple() -> str:
-    return llvm.get_process_triple()
+    return host_target().triple
 
 
 def host_cpu_name() -> str:
-    return llvm.get_host_cpu_name()
-
-
-def host_cpu_features() -> str:
-    """LLVM's features string of this CPU: `+avx2,-avx512fp16,...`, every feature LLVM
-    knows, enabled or not."""
-    return llvm.get_host_cpu_features().flatten()
-
-
-def missing_features(features: str) -> list[str]:
-    """The features a features string enables (`+name`) that this CPU lacks."""
-    host = llvm.get_host_cpu_features()
-    return [f[1:] for f in features.split(",") if f.startswith("+") and not host.get(f[1:])]
+    return host_target().cpu
 
 
 def host_vector_bits() -> int:
-    """The widest float vector register of this CPU: 512 (AVX-512), 256 (AVX) or 128."""
-    features = llvm.get_host_cpu_features()
-    if features.get("avx512f"):
-        return 512
-    return 256 if features.get("avx") else 128
+    return host_target().vector_bits()
 
 
 def nchwc_block() -> int:
-    """Channels per block of the NCHWc layout on this machine: one vector register of f32
-    (16 with AVX-512, 8 with AVX2), as onnxruntime's MlasNchwcGetBlockSize picks it."""
-    return max(host_vector_bits() // 32, 8)
+    return host_target().nchwc_block()
 
 
 def vector_registers() -> int:
-    """Vector registers of this CPU: 32 with AVX-512, else 16 (AVX2, SSE on x86-64)."""
-    return 32 if host_vector_bits() == 512 else 16
+    return host_target().vector_registers()

@@ -2,23 +2,26 @@
 
 Layout, every byte covered by a check (no padding):
 
-    header    magic, format version (u32), reserved u32 (0), manifest length (u64),
-              SHA-256 of the manifest                                    56 bytes
+    header    magic, format version (u32), seal length (u32), manifest length (u64),
+              SHA-256 of the manifest, SHA-256 of the seal                88 bytes
     manifest  JSON: [[name, offset, size, sha256], ...], one per section
-    sections  back to back in manifest order, the last ending at the end of the file:
+    sections  back to back in manifest order:
       meta          JSON: infer version, the weight symbols' prefix
       target        JSON: triple, CPU name and LLVM features string the code is for
       signature     JSON: inputs, outputs, sequences and optionals, run-time check
                     messages, and how each entry passes its arguments
-      weight_index  JSON: [[name, dtype, shape, offset, size], ...] into `weights`
+      weight_index  JSON: [[name, dtype, stored dtype, shape, offset, size], ...] into
+                    `weights` (stored as f16 when saved with weights="f16")
       weights       the weight arrays' bytes, one after another
       object        the native code: an object file for the target, which refers to
-                    each weight by symbol (codegen/object_code.py)
+                    each weight by symbol (codegen/jit.py)
+    seal      empty, or a signature of the manifest (runtime/signing.py), ending the file
 
 `load_artifact` refuses a file that is truncated, altered, of another format or infer
-version, or for a CPU without a feature the code uses, before any of it is mapped. The
-hashes catch accidents, not attackers: anyone who can write the file can also rewrite
-the hashes, and an artifact is native code, so load only the ones you trust.
+version, or for a CPU without a feature the code uses, before any of it is mapped; given
+a verify key, also one that is unsigned or not signed by that key. Without a key the
+hashes catch accidents, not attackers: anyone who can write the file can also rewrite the
+hashes, and an artifact is native code.
 """
 
 from __future__ import annotations
@@ -37,19 +40,22 @@ import numpy as np
 
 from infer.errors import ArtifactError
 from infer.runtime.checks import EntryChecks
-from infer.runtime.compiled_model import CompiledModel
+from infer.runtime.compiled_model import CompiledCode, CompiledModel
 from infer.runtime.signature import TensorSpec, dtype_from_name
+from infer.runtime.signing import KeyLike, check_seal, seal
 from infer.runtime.structured import StructuredValue
 
 if TYPE_CHECKING:
-    from infer.codegen.object_code import ObjectCode
+    from infer.codegen.jit import ObjectCode
 
 MAGIC = b"\x89INFER\r\n"  # as PNG's: a non-ASCII byte, and CR LF that text transfers mangle
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SUFFIX = ".infer"
-_HEADER = struct.Struct("<8sIIQ32s")
+_HEADER = struct.Struct("<8sIIQ32s32s")
 HEADER_SIZE = _HEADER.size
 SECTIONS = ("meta", "target", "signature", "weight_index", "weights", "object")
+WEIGHT_STORAGE = ("f32", "f16")
+F16_MAX = float(np.finfo(np.float16).max)
 
 
 def infer_version() -> str:
@@ -87,31 +93,38 @@ def _json(value: object) -> bytes:
     return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
 
 
-def _sections(model: CompiledModel) -> dict[str, bytes]:
-    from infer.codegen.object_code import object_code
-    from infer.codegen.target import host_cpu_features, host_cpu_name, host_triple
+def _stored(data: np.ndarray, weights: str) -> np.ndarray:
+    """A weight as it is stored: f32 as f16 when asked and every finite value fits."""
+    if weights == "f16" and data.dtype == np.float32 and data.size:
+        finite = data[np.isfinite(data)]
+        if not finite.size or np.abs(finite).max() <= F16_MAX:
+            return data.astype(np.float16)
+    return data
 
-    code = object_code(model.native)
+
+def _sections(compiled: CompiledCode, weights: str) -> dict[str, bytes]:
+    code = compiled.code
     index, blobs, at = [], [], 0
     for name, data in code.weights.items():
-        blob = np.ascontiguousarray(data).tobytes()
-        index.append([name, data.dtype.name, list(data.shape), at, len(blob)])
+        stored = _stored(data, weights)
+        blob = np.ascontiguousarray(stored).tobytes()
+        index.append([name, data.dtype.name, stored.dtype.name, list(data.shape), at,
+                      len(blob)])
         blobs.append(blob)
         at += len(blob)
     signature = {
-        "entry": model.entry_name,
-        "inputs": [s.to_json() for s in model.inputs],
-        "outputs": [s.to_json() for s in model.outputs],
-        "structured": [q.to_json() for q in model.structured],
-        "structured_inputs": [q.to_json() for q in model.structured_inputs],
-        "checks": None if model.checks is None else model.checks.to_json(),
+        "entry": compiled.entry,
+        "inputs": [s.to_json() for s in compiled.inputs],
+        "outputs": [s.to_json() for s in compiled.outputs],
+        "structured": [q.to_json() for q in compiled.structured],
+        "structured_inputs": [q.to_json() for q in compiled.structured_inputs],
+        "checks": None if compiled.checks is None else compiled.checks.to_json(),
         "entries": {name: [[a.to_json() for a in ins], [a.to_json() for a in outs]]
                     for name, (ins, outs) in code.signatures.items()},
     }
     return {
         "meta": _json({"infer_version": infer_version(), "symbol_prefix": code.symbol_prefix}),
-        "target": _json({"triple": host_triple(), "cpu": host_cpu_name(),
-                         "features": host_cpu_features()}),
+        "target": _json(code.target.to_json()),
         "signature": _json(signature),
         "weight_index": _json(index),
         "weights": b"".join(blobs),
@@ -119,8 +132,14 @@ def _sections(model: CompiledModel) -> dict[str, bytes]:
     }
 
 
-def pack_artifact(sections: dict[str, bytes]) -> bytes:
-    """The file's bytes: header, manifest, then `sections` in their order."""
+def _sealed_message(manifest_sha256: bytes) -> bytes:
+    """What a seal signs: the format and the manifest, which holds every section's hash."""
+    return MAGIC + struct.pack("<I", FORMAT_VERSION) + manifest_sha256
+
+
+def pack_artifact(sections: dict[str, bytes], sign_key: KeyLike | None = None) -> bytes:
+    """The file's bytes: header, manifest, `sections` in their order, and the seal made
+    with `sign_key` (none without)."""
     manifest_entries = []
     at = 0
     for name, data in sections.items():
@@ -134,15 +153,26 @@ def pack_artifact(sections: dict[str, bytes]) -> bytes:
         if HEADER_SIZE + len(shifted) == base:
             break
         base = HEADER_SIZE + len(shifted)
-    header = _HEADER.pack(MAGIC, FORMAT_VERSION, 0, len(shifted),
-                          hashlib.sha256(shifted).digest())
-    return b"".join([header, shifted, *sections.values()])
+    manifest_sha256 = hashlib.sha256(shifted).digest()
+    sealed = b"" if sign_key is None else seal(_sealed_message(manifest_sha256), sign_key)
+    header = _HEADER.pack(MAGIC, FORMAT_VERSION, len(sealed), len(shifted), manifest_sha256,
+                          hashlib.sha256(sealed).digest())
+    return b"".join([header, shifted, *sections.values(), sealed])
 
 
-def save_artifact(model: CompiledModel, path: str | os.PathLike) -> None:
-    """Writes `model` to `path` atomically: to a temporary file in the same directory,
-    then renamed over `path`, so a reader never sees half a file."""
-    data = pack_artifact(_sections(model))
+def artifact_bytes(compiled: CompiledCode, sign_key: KeyLike | None = None,
+                   weights: str = "f32") -> bytes:
+    """The artifact of `compiled`: signed with `sign_key` when given (runtime/signing.py),
+    its f32 weights stored as f16 when `weights` is "f16" (each one whose finite values
+    all fit; loading widens them back, the code computes in f32)."""
+    if weights not in WEIGHT_STORAGE:
+        raise ValueError(f"weights must be one of {', '.join(WEIGHT_STORAGE)}, not '{weights}'")
+    return pack_artifact(_sections(compiled, weights), sign_key)
+
+
+def write_atomically(data: bytes, path: str | os.PathLike) -> None:
+    """Writes `data` to `path` through a temporary file in the same directory renamed over
+    it, so a reader never sees half a file and a failed write leaves the old one."""
     target = Path(path)
     tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     try:
@@ -158,25 +188,35 @@ def save_artifact(model: CompiledModel, path: str | os.PathLike) -> None:
         raise
 
 
+def save_artifact(compiled: CompiledCode, path: str | os.PathLike,
+                  sign_key: KeyLike | None = None, weights: str = "f32") -> None:
+    """Writes the artifact of `compiled` (see `artifact_bytes`) to `path` atomically."""
+    write_atomically(artifact_bytes(compiled, sign_key, weights), path)
+
+
 # -- reading
 
 
-def read_manifest(data: bytes) -> list[Section]:
-    """The sections an artifact's bytes list, after checking the header and the manifest's
-    hash (not the sections'); ValueError with the reason when one fails."""
+def _header(data: bytes) -> tuple[int, int, bytes, bytes]:
+    """The seal's and manifest's sizes and hashes, after checking the header."""
     if len(data) < HEADER_SIZE:
         if data[:len(MAGIC)] != MAGIC[:len(data)]:
             raise ValueError("not an infer artifact (wrong magic bytes)")
         raise ValueError(f"truncated: {len(data)} bytes, shorter than the {HEADER_SIZE}-byte "
                          "header")
-    magic, version, reserved, manifest_size, manifest_hash = _HEADER.unpack_from(data)
+    magic, version, seal_size, manifest_size, manifest_hash, seal_hash = _HEADER.unpack_from(data)
     if magic != MAGIC:
         raise ValueError("not an infer artifact (wrong magic bytes)")
     if version != FORMAT_VERSION:
         raise ValueError(f"artifact format version {version}, this infer reads version "
                          f"{FORMAT_VERSION}: compile the model again")
-    if reserved != 0:
-        raise ValueError("corrupt header (reserved field is not zero)")
+    return seal_size, manifest_size, manifest_hash, seal_hash
+
+
+def read_manifest(data: bytes) -> list[Section]:
+    """The sections an artifact's bytes list, after checking the header and the manifest's
+    hash (not the sections'); ValueError with the reason when one fails."""
+    _, manifest_size, manifest_hash, _ = _header(data)
     end = HEADER_SIZE + manifest_size
     if end > len(data):
         raise ValueError(f"truncated: the manifest ends at byte {end}, the file has "
@@ -197,9 +237,11 @@ def read_manifest(data: bytes) -> list[Section]:
     return sections
 
 
-def read_sections(data: bytes) -> dict[str, bytes]:
-    """The sections of an artifact's bytes, after checking the header, the manifest and
-    every section's size and hash; ValueError with the reason when one fails."""
+def read_sections(data: bytes, verify_key: KeyLike | None = None) -> dict[str, bytes]:
+    """The sections of an artifact's bytes, after checking the header, the manifest, every
+    section's size and hash and the seal's hash, and with `verify_key` the seal itself;
+    ValueError with the reason when one fails."""
+    seal_size, _, manifest_hash, seal_hash = _header(data)
     out = {}
     for s in read_manifest(data):
         end = s.offset + s.size
@@ -210,84 +252,99 @@ def read_sections(data: bytes) -> dict[str, bytes]:
         if hashlib.sha256(body).hexdigest() != s.sha256:
             raise ValueError(f"corrupt section '{s.name}' (SHA-256 mismatch)")
         out[s.name] = body
-    if end != len(data):
-        raise ValueError(f"{len(data) - end} bytes after the last section")
+    if end + seal_size > len(data):
+        raise ValueError(f"truncated: the seal ends at byte {end + seal_size}, the file has "
+                         f"{len(data)}")
+    if end + seal_size != len(data):
+        raise ValueError(f"{len(data) - end - seal_size} bytes after the seal")
+    sealed = data[end:]
+    if hashlib.sha256(sealed).digest() != seal_hash:
+        raise ValueError("corrupt seal (SHA-256 mismatch)")
+    if verify_key is not None:
+        check_seal(sealed, _sealed_message(manifest_hash), verify_key)
     return out
 
 
 def _check_compatible(meta: dict[str, object], target: dict[str, object]) -> None:
-    from infer.codegen.target import host_cpu_name, host_triple, missing_features
+    from infer.codegen.target import Target, host_target
 
     if meta["infer_version"] != infer_version():
         raise ValueError(f"made by infer {meta['infer_version']}, this is infer "
                          f"{infer_version()}: compile the model again")
-    if target["triple"] != host_triple():
-        raise ValueError(f"compiled for {target['triple']}, this machine is {host_triple()}")
-    features = target["features"]
-    assert isinstance(features, str)
-    missing = missing_features(features)
+    code_target, host = Target.from_json(target), host_target()
+    if code_target.triple != host.triple:
+        raise ValueError(f"compiled for {code_target.triple}, this machine is {host.triple}")
+    missing = code_target.missing_on_host()
     if missing:
-        raise ValueError(f"compiled for a CPU ({target['cpu']}) with feature "
-                         f"'{missing[0]}', which this CPU ({host_cpu_name()}) lacks"
+        raise ValueError(f"compiled for a CPU ({code_target.cpu}) with feature "
+                         f"'{missing[0]}', which this CPU ({host.cpu}) lacks"
                          + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
 
 
 def _weights(index: list[list[object]], blob: bytes) -> dict[str, np.ndarray]:
     weights = {}
-    for name, dtype_name, shape, offset, size in index:
-        dtype = dtype_from_name(dtype_name)
+    for name, dtype_name, stored_name, shape, offset, size in index:
+        dtype, stored = dtype_from_name(dtype_name), dtype_from_name(stored_name)
         assert isinstance(shape, list) and isinstance(offset, int) and isinstance(size, int)
-        if size != prod(shape) * dtype.itemsize or offset < 0 or offset + size > len(blob):
+        if stored != dtype and (dtype, stored) != (np.float32, np.float16):
+            raise ValueError(f"weight '{name}' of {dtype} stored as {stored}")
+        if size != prod(shape) * stored.itemsize or offset < 0 or offset + size > len(blob):
             raise ValueError(f"weight '{name}' does not fit its shape or the weights section")
-        weights[str(name)] = np.frombuffer(blob, dtype, prod(shape), offset).reshape(shape)
+        array = np.frombuffer(blob, stored, prod(shape), offset).reshape(shape)
+        weights[str(name)] = array.astype(dtype, copy=False)
     return weights
 
 
-def load_artifact(path: str | os.PathLike) -> CompiledModel:
+def load_artifact(path: str | os.PathLike, verify_key: KeyLike | None = None) -> CompiledModel:
     """The compiled model saved at `path`, its code mapped without compiling; ArtifactError
     naming the file and the reason if it cannot be (nothing of it mapped then)."""
     try:
         data = Path(path).read_bytes()
     except OSError as e:
         raise ArtifactError(f"cannot read artifact '{path}': {e.strerror or e}") from None
-    return artifact_from_bytes(data, f"'{path}'")
+    return artifact_from_bytes(data, f"'{path}'", verify_key)
 
 
-def artifact_from_bytes(data: bytes, where: str = "the artifact") -> CompiledModel:
-    """`load_artifact` of a file's bytes; `where` names them in errors."""
+def read_artifact(data: bytes, where: str = "the artifact",
+                  verify_key: KeyLike | None = None) -> CompiledCode:
+    """The compiled code an artifact's bytes hold, every check passed, not mapped."""
     try:
-        sections = read_sections(data)
+        sections = read_sections(data, verify_key)
         meta, target, sig, index = (json.loads(sections[n]) for n in
                                     ("meta", "target", "signature", "weight_index"))
         _check_compatible(meta, target)
-        code = _object_code(meta, sig, _weights(index, sections["weights"]),
+        code = _object_code(meta, target, sig, _weights(index, sections["weights"]),
                             sections["object"])
         checks = None if sig["checks"] is None else EntryChecks.from_json(sig["checks"])
-        inputs = [TensorSpec.from_json(d) for d in sig["inputs"]]
-        outputs = [TensorSpec.from_json(d) for d in sig["outputs"]]
-        structured = [StructuredValue.from_json(d) for d in sig["structured"]]
-        structured_inputs = [StructuredValue.from_json(d) for d in sig["structured_inputs"]]
         entry = str(sig["entry"])
         if entry not in code.signatures:
             raise ValueError(f"no entry '{entry}' in the code")
+        return CompiledCode(
+            [TensorSpec.from_json(d) for d in sig["inputs"]],
+            [TensorSpec.from_json(d) for d in sig["outputs"]], code, checks,
+            [StructuredValue.from_json(d) for d in sig["structured"]],
+            [StructuredValue.from_json(d) for d in sig["structured_inputs"]], entry)
     except (ValueError, TypeError, KeyError, AssertionError) as e:
         reason = str(e) if isinstance(e, ValueError) else f"malformed artifact ({e!r})"
         raise ArtifactError(f"cannot load {where}: {reason}") from None
-    # Only now, every check passed, is the code mapped.
-    from infer.codegen.object_code import ObjectModule
-
-    return CompiledModel(inputs, outputs, ObjectModule(code), checks, structured,
-                         structured_inputs, entry)
 
 
-def _object_code(meta: dict, sig: dict, weights: dict[str, np.ndarray], obj: bytes
-                 ) -> ObjectCode:
-    from infer.codegen.jit import SYMBOL_PREFIX, ArgSpec
-    from infer.codegen.object_code import ObjectCode
+def artifact_from_bytes(data: bytes, where: str = "the artifact",
+                        verify_key: KeyLike | None = None) -> CompiledModel:
+    """`load_artifact` of a file's bytes; `where` names them in errors."""
+    # Only when every check passed is the code mapped.
+    return read_artifact(data, where, verify_key).map()
+
+
+def _object_code(meta: dict, target: dict, sig: dict, weights: dict[str, np.ndarray],
+                 obj: bytes) -> ObjectCode:
+    from infer.codegen.jit import SYMBOL_PREFIX, ArgSpec, ObjectCode
+    from infer.codegen.target import Target
 
     if not SYMBOL_PREFIX.fullmatch(str(meta["symbol_prefix"])):
         raise ValueError(f"malformed weight symbol prefix {meta['symbol_prefix']!r}")
     signatures = {name: ([ArgSpec.from_json(a) for a in ins],
                          [ArgSpec.from_json(a) for a in outs])
                   for name, (ins, outs) in sig["entries"].items()}
-    return ObjectCode(obj, str(meta["symbol_prefix"]), weights, signatures)
+    return ObjectCode(obj, str(meta["symbol_prefix"]), weights, signatures,
+                      Target.from_json(target))

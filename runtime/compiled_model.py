@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,7 +18,8 @@ from infer.runtime.signature import TensorSpec, check_feeds, read_signature
 from infer.runtime.structured import StructuredValue, pack, read_structured, unpack
 
 if TYPE_CHECKING:
-    from infer.codegen.jit import NativeModule
+    from infer.codegen.jit import NativeModule, ObjectCode
+    from infer.codegen.target import Target
 
 Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 
@@ -44,6 +46,7 @@ class CompiledModel:
         structured: list[StructuredValue] | None = None,
         structured_inputs: list[StructuredValue] | None = None,
         entry: str = "main",
+        compiled: CompiledCode | None = None,
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
@@ -77,6 +80,7 @@ class CompiledModel:
         self.checks = checks
         self.entry_name = entry
         self.native = native  # the engine and the weight buffers the code points into
+        self.compiled = compiled  # what `save` writes
         self._entry = native.get_entry(entry)
 
     @property
@@ -87,12 +91,18 @@ class CompiledModel:
     def output_names(self) -> list[str]:
         return list(self._output_names)
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike, sign_key: object = None, weights: str = "f32"
+             ) -> None:
         """Writes the model's native code, weights and signature to one file that
-        `infer.load` maps again without compiling (see runtime/artifact.py)."""
+        `infer.load` maps again without compiling (see runtime/artifact.py): signed with
+        `sign_key` when given (an Ed25519 private key, as PEM bytes or a `cryptography` key
+        object, or an HMAC secret of 16 bytes or more), its f32 weights stored as f16 when
+        `weights="f16"` (the file is about half the size; the code still computes in f32)."""
         from infer.runtime.artifact import save_artifact
 
-        save_artifact(self, path)
+        if self.compiled is None:
+            raise ValueError("only a model made by infer.compile or infer.load can be saved")
+        save_artifact(self.compiled, path, sign_key, weights)
 
     def run(self, feeds: Mapping[str, np.ndarray]
             ) -> dict[str, np.ndarray | list[np.ndarray] | None]:
@@ -128,16 +138,47 @@ class CompiledModel:
         return out
 
 
-def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
-    """JIT-compile an llvm-level module (as the compile pipeline leaves it) and wrap its
-    function `entry` with the signature recorded on the module."""
-    from infer.codegen import JitModule
+@dataclass(frozen=True)
+class CompiledCode:
+    """A model's native code before it is mapped, with what a caller of its entry needs:
+    the signature, the run-time checks' messages, the structured values. `map()` makes it
+    a `CompiledModel`; an artifact is its serialized form (runtime/artifact.py)."""
+
+    inputs: list[TensorSpec]
+    outputs: list[TensorSpec]
+    code: ObjectCode
+    checks: EntryChecks | None = None
+    structured: list[StructuredValue] = field(default_factory=list)
+    structured_inputs: list[StructuredValue] = field(default_factory=list)
+    entry: str = "main"
+
+    def map(self) -> CompiledModel:
+        """The code mapped for this CPU (ValueError naming the feature if it lacks one
+        the code uses)."""
+        from infer.codegen.jit import ObjectModule
+
+        native = ObjectModule(self.code)
+        # The mapped copy's weights are the aligned buffers the code reads: kept once.
+        compiled = replace(self, code=native.code)
+        return CompiledModel(self.inputs, self.outputs, native, self.checks, self.structured,
+                             self.structured_inputs, self.entry, compiled)
+
+
+def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = None
+                 ) -> CompiledCode:
+    """The native code of an llvm-level module (as the compile pipeline leaves it) for
+    `target` (this CPU when None), with the signature recorded on the module's `entry`."""
+    from infer.codegen.jit import compile_object
 
     inputs, outputs = read_signature(module, entry)
-    jit = JitModule(module)
-    return CompiledModel(inputs, outputs, jit, EntryChecks.read(module, entry),
-                         read_structured(module, entry),
-                         read_structured(module, entry, "structured_inputs"), entry)
+    return CompiledCode(inputs, outputs, compile_object(module, target),
+                        EntryChecks.read(module, entry), read_structured(module, entry),
+                        read_structured(module, entry, "structured_inputs"), entry)
+
+
+def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
+    """Compile an llvm-level module for this CPU and map it."""
+    return compile_code(module, entry).map()
 
 
 _NARROW_DTYPES = frozenset(NARROW_TYPES.values())

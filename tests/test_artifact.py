@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -16,11 +17,13 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
 import infer
-from infer.codegen import object_code
+from infer.codegen import jit as jit_module
 from infer.errors import ArtifactError, InputError, ShapeError
 from infer.runtime import artifact
 
@@ -188,27 +191,37 @@ def test_sections_repack_to_the_same_bytes(compiled) -> None:
 
 
 def _regions(data: bytes) -> dict[str, tuple[int, int]]:
-    """(start, end) of each header field, the manifest and each section."""
+    """(start, end) of each header field, the manifest, each section and the seal."""
     manifest = artifact.read_manifest(data)
-    out = {"header.magic": (0, 8), "header.version": (8, 12), "header.reserved": (12, 16),
+    out = {"header.magic": (0, 8), "header.version": (8, 12), "header.seal_size": (12, 16),
            "header.manifest_size": (16, 24), "header.manifest_sha256": (24, 56),
-           "manifest": (56, manifest[0].offset)}
+           "header.seal_sha256": (56, 88), "manifest": (88, manifest[0].offset)}
     out.update({s.name: (s.offset, s.offset + s.size) for s in manifest})
-    assert out["header.manifest_sha256"][1] == artifact.HEADER_SIZE
-    assert max(end for _, end in out.values()) == len(data)
+    out["seal"] = (manifest[-1].offset + manifest[-1].size, len(data))
+    assert out["header.seal_sha256"][1] == artifact.HEADER_SIZE
     return out
 
 
-REGIONS = ["header.magic", "header.version", "header.reserved", "header.manifest_size",
-           "header.manifest_sha256", "manifest", *artifact.SECTIONS]
-# What a flipped byte in each is refused as.
-FLIPPED = {"header.magic": "not an infer artifact (wrong magic bytes)",
+REGIONS = ["header.magic", "header.version", "header.seal_size", "header.manifest_size",
+           "header.manifest_sha256", "header.seal_sha256", "manifest", *artifact.SECTIONS,
+           "seal"]
+# What a flipped byte in each is refused as (a regular expression).
+FLIPPED = {"header.magic": r"not an infer artifact \(wrong magic bytes\)",
            "header.version": "artifact format version",
-           "header.reserved": "corrupt header",
-           "header.manifest_size": "corrupt manifest (SHA-256 mismatch)",
-           "header.manifest_sha256": "corrupt manifest (SHA-256 mismatch)",
-           "manifest": "corrupt manifest (SHA-256 mismatch)",
-           **{s: f"corrupt section '{s}' (SHA-256 mismatch)" for s in artifact.SECTIONS}}
+           "header.seal_size": r"truncated: the seal ends at byte|1 bytes after the seal",
+           "header.manifest_size": r"corrupt manifest \(SHA-256 mismatch\)",
+           "header.manifest_sha256": r"corrupt manifest \(SHA-256 mismatch\)",
+           "header.seal_sha256": r"corrupt seal \(SHA-256 mismatch\)",
+           "manifest": r"corrupt manifest \(SHA-256 mismatch\)",
+           "seal": r"corrupt seal \(SHA-256 mismatch\)",
+           **{s: f"corrupt section '{s}' \\(SHA-256 mismatch\\)" for s in artifact.SECTIONS}}
+# Each kind of file: unsigned (an empty seal: nothing to damage there) and signed.
+DAMAGED = [(kind, region) for kind in ("unsigned", "signed") for region in REGIONS
+           if (kind, region) != ("unsigned", "seal")]
+HMAC_SECRET = b"a shared secret of 32 bytes!!!!!"
+ED25519_KEY = Ed25519PrivateKey.generate()
+ED25519_PUBLIC = ED25519_KEY.public_key().public_bytes(
+    serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 
 @pytest.fixture
@@ -217,7 +230,7 @@ def nothing_mapped(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object) -> None:
         pytest.fail("the artifact's code was mapped")
 
-    monkeypatch.setattr(object_code, "ObjectModule", refuse)
+    monkeypatch.setattr(jit_module, "ObjectModule", refuse)
 
 
 def _refused(data: bytes, path: Path, reason: str) -> None:
@@ -226,19 +239,32 @@ def _refused(data: bytes, path: Path, reason: str) -> None:
         infer.load(path)
     message = str(err.value)
     assert message.startswith(f"cannot load '{path}': ")
-    assert reason in message
+    assert reason in message or re.search(reason, message), message
     assert "\n" not in message
 
 
-def test_every_region_is_listed(compiled) -> None:
-    assert sorted(_regions(compiled["conv"][1].read_bytes())) == sorted(REGIONS)
+@pytest.fixture(scope="module")
+def files(compiled, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The conv model's artifact unsigned, and signed with an Ed25519 key."""
+    jit, path = compiled["conv"]
+    signed = tmp_path_factory.mktemp("signed") / "conv.infer"
+    jit.save(signed, sign_key=ED25519_KEY)
+    return {"unsigned": path, "signed": signed}
+
+
+@pytest.mark.parametrize("kind", ["unsigned", "signed"])
+def test_every_region_is_listed(files, kind: str) -> None:
+    regions = _regions(files[kind].read_bytes())
+    assert sorted(regions) == sorted(REGIONS)
+    assert max(end for _, end in regions.values()) == files[kind].stat().st_size
+    assert (regions["seal"][1] > regions["seal"][0]) == (kind == "signed")
 
 
 @pytest.mark.parametrize("where", ["start", "middle"])
-@pytest.mark.parametrize("region", REGIONS)
-def test_truncated_in_each_region_is_refused(compiled, tmp_path: Path, nothing_mapped,
-                                             region: str, where: str) -> None:
-    data = compiled["conv"][1].read_bytes()
+@pytest.mark.parametrize(("kind", "region"), DAMAGED)
+def test_truncated_in_each_region_is_refused(files, tmp_path: Path, nothing_mapped,
+                                             kind: str, region: str, where: str) -> None:
+    data = files[kind].read_bytes()
     start, end = _regions(data)[region]
     assert end > start
     cut = start if where == "start" else (start + end) // 2
@@ -247,21 +273,26 @@ def test_truncated_in_each_region_is_refused(compiled, tmp_path: Path, nothing_m
 
 
 @pytest.mark.parametrize("where", ["first", "middle", "last"])
-@pytest.mark.parametrize("region", REGIONS)
-def test_a_flipped_byte_in_each_region_is_refused(compiled, tmp_path: Path, nothing_mapped,
-                                                  region: str, where: str) -> None:
-    data = bytearray(compiled["conv"][1].read_bytes())
+@pytest.mark.parametrize(("kind", "region"), DAMAGED)
+def test_a_flipped_byte_in_each_region_is_refused(files, tmp_path: Path, nothing_mapped,
+                                                  kind: str, region: str, where: str) -> None:
+    data = bytearray(files[kind].read_bytes())
     start, end = _regions(bytes(data))[region]
     at = {"first": start, "middle": (start + end) // 2, "last": end - 1}[where]
     if region == "header.manifest_size":
         at = start  # the low byte: a size a little off, not one past the end of the file
     data[at] ^= 0x01
     _refused(bytes(data), tmp_path / "flipped.infer", FLIPPED[region])
+    if kind == "signed":  # and so with the key: the hashes fail before the signature
+        with pytest.raises(ArtifactError, match=FLIPPED[region]):
+            artifact.artifact_from_bytes(bytes(data), verify_key=ED25519_PUBLIC)
 
 
-def test_extra_bytes_at_the_end_are_refused(compiled, tmp_path: Path, nothing_mapped) -> None:
-    data = compiled["conv"][1].read_bytes()
-    _refused(data + b"\0", tmp_path / "long.infer", "1 bytes after the last section")
+@pytest.mark.parametrize("kind", ["unsigned", "signed"])
+def test_extra_bytes_at_the_end_are_refused(files, tmp_path: Path, nothing_mapped,
+                                            kind: str) -> None:
+    data = files[kind].read_bytes()
+    _refused(data + b"\0", tmp_path / "long.infer", "1 bytes after the seal")
 
 
 def test_other_files_are_refused(tmp_path: Path, nothing_mapped) -> None:

@@ -64,10 +64,10 @@ def test_status_line_on_a_terminal() -> None:
 
 
 def test_keyboard_interrupt_propagates(relu_model, monkeypatch) -> None:
-    def interrupted(module):
+    def interrupted(module, target):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(api, "jit_load", interrupted)
+    monkeypatch.setattr(api, "compile_code", interrupted)
     term = _Terminal()
     monkeypatch.setattr(progress.sys, "stderr", term)
     with pytest.raises(KeyboardInterrupt):
