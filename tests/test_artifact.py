@@ -5,6 +5,7 @@ kind of damage to every part of the file refused before any code is mapped."""
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import os
 import re
@@ -347,6 +348,92 @@ def test_another_cpu_name_with_the_same_features_loads(compiled, tmp_path: Path)
     _same(infer.load(other).run(feeds)["z"], jit.run(feeds)["z"])
 
 
+# -- signatures
+
+
+def _public_pem(key: Ed25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(serialization.Encoding.PEM,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def _private_pem(key: Ed25519PrivateKey) -> bytes:
+    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                             serialization.NoEncryption())
+
+
+@pytest.mark.parametrize("verify", ["public pem", "private pem", "key object"])
+def test_a_signed_artifact_loads_with_its_key(files, verify: str) -> None:
+    key = {"public pem": ED25519_PUBLIC, "private pem": _private_pem(ED25519_KEY),
+           "key object": ED25519_KEY.public_key()}[verify]
+    feeds = MODELS["conv"][1][0]
+    _same(infer.load(files["signed"], verify_key=key).run(feeds)["z"],
+          infer.load(files["signed"]).run(feeds)["z"])
+
+
+def test_hmac_signed_artifact(compiled, tmp_path: Path, nothing_mapped) -> None:
+    jit, _ = compiled["conv"]
+    path = tmp_path / "hmac.infer"
+    jit.save(path, sign_key=HMAC_SECRET)
+    artifact.read_artifact(path.read_bytes(), verify_key=HMAC_SECRET)  # verifies
+    _refused_with_key(path.read_bytes(), tmp_path, HMAC_SECRET[:-1] + b"?",
+                      "signed with another key")
+    _refused_with_key(path.read_bytes(), tmp_path, ED25519_PUBLIC,
+                      "signed with hmac-sha256, the verify key is for ed25519")
+    with pytest.raises(ValueError, match="an HMAC secret of 8 bytes: at least 16"):
+        jit.save(tmp_path / "short.infer", sign_key=b"12345678")
+    assert not (tmp_path / "short.infer").exists()
+
+
+def _refused_with_key(data: bytes, tmp_path: Path, key: object, reason: str) -> None:
+    path = tmp_path / "checked.infer"
+    path.write_bytes(data)
+    with pytest.raises(ArtifactError) as err:
+        infer.load(path, verify_key=key)
+    assert str(err.value) == f"cannot load '{path}': {reason}"
+
+
+def test_unsigned_or_otherwise_signed_artifacts_are_refused_with_a_key(
+        files, tmp_path: Path, nothing_mapped) -> None:
+    signed = files["signed"].read_bytes()
+    _refused_with_key(files["unsigned"].read_bytes(), tmp_path, ED25519_PUBLIC,
+                      "not signed, and a verify key was given")
+    _refused_with_key(signed, tmp_path, _public_pem(Ed25519PrivateKey.generate()),
+                      "signed with another key")
+    _refused_with_key(signed, tmp_path, HMAC_SECRET,
+                      "signed with ed25519, the verify key is for hmac-sha256")
+
+
+def test_a_section_changed_with_its_hashes_rewritten_fails_the_signature(
+        files, tmp_path: Path, nothing_mapped) -> None:
+    """What the hashes cannot catch, the key does: every section changed in turn and its
+    hashes (manifest, header) made to match, the old seal kept."""
+    data = files["signed"].read_bytes()
+    seal = data[_regions(data)["seal"][0]:]
+    for name in artifact.SECTIONS:
+        sections = artifact.read_sections(data)
+        sections[name] = sections[name][:-1] + bytes([sections[name][-1] ^ 1])
+        forged = artifact.pack_artifact(sections)  # unsigned, hashes right
+        header = bytearray(forged[:artifact.HEADER_SIZE])
+        struct.pack_into("<I", header, 12, len(seal))
+        header[56:88] = hashlib.sha256(seal).digest()
+        forged = bytes(header) + forged[artifact.HEADER_SIZE:] + seal
+        artifact.read_sections(forged)  # every hash matches: only the key tells
+        _refused_with_key(forged, tmp_path, ED25519_PUBLIC, "bad signature")
+        _refused_with_key(artifact.pack_artifact(sections), tmp_path, ED25519_PUBLIC,
+                          "not signed, and a verify key was given")
+
+
+def test_bad_keys_are_clear_errors(compiled, tmp_path: Path) -> None:
+    jit, _ = compiled["conv"]
+    with pytest.raises(ValueError, match="signing needs the Ed25519 private key"):
+        jit.save(tmp_path / "x.infer", sign_key=ED25519_PUBLIC)
+    with pytest.raises(ValueError, match="unreadable PEM key"):
+        jit.save(tmp_path / "x.infer", sign_key=b"-----BEGIN PRIVATE KEY-----\nnonsense\n")
+    with pytest.raises(ValueError, match="a key must be PEM or secret bytes"):
+        jit.save(tmp_path / "x.infer", sign_key=42)
+    assert not list(tmp_path.iterdir())
+
+
 # -- writing
 
 
@@ -368,6 +455,41 @@ def test_a_failed_save_leaves_the_old_file(compiled, tmp_path: Path,
     jit.save(target)
     assert target.read_bytes().startswith(artifact.MAGIC)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.infer"]
+
+
+def test_f16_weights_halve_the_weights_and_compute_in_f32(compiled, tmp_path: Path) -> None:
+    jit, path = compiled["conv"]
+    half = tmp_path / "half.infer"
+    jit.save(half, weights="f16")
+    full_sections = artifact.read_sections(path.read_bytes())
+    half_sections = artifact.read_sections(half.read_bytes())
+    assert len(half_sections["weights"]) * 2 == len(full_sections["weights"])
+    assert {e[2] for e in json.loads(half_sections["weight_index"])} == {"float16"}
+    loaded = infer.load(half)
+    ours, theirs = loaded.native.weights(), jit.native.weights()
+    assert ours.keys() == theirs.keys()
+    for name, w in ours.items():  # f32 in memory, holding the f16-rounded values
+        assert w.dtype == np.float32
+        np.testing.assert_array_equal(w, theirs[name].astype(np.float16).astype(np.float32))
+    feeds = MODELS["conv"][1][0]
+    z, expected = loaded.run(feeds)["z"], jit.run(feeds)["z"]
+    assert np.abs(z - expected).max() <= 1e-3 * np.abs(expected).max()
+
+
+def test_f16_keeps_a_weight_that_does_not_fit_f16(tmp_path: Path) -> None:
+    w = _floats(4, 80) * 1e5  # beyond f16's 65504
+    model = make_model([helper.make_node("MatMul", ["x", "w"], ["y"])],
+                       [("x", TP.FLOAT, [2, 4])], [("y", TP.FLOAT, [2, 80])],
+                       [numpy_helper.from_array(w, "w")])
+    path = tmp_path / "big.infer"
+    compiled = infer.compile(model)
+    compiled.save(path, weights="f16")
+    index = json.loads(artifact.read_sections(path.read_bytes())["weight_index"])
+    assert [e[1:3] for e in index] == [["float32", "float32"]]
+    feeds = {"x": _floats(2, 4)}
+    _same(infer.load(path).run(feeds)["y"], compiled.run(feeds)["y"])
+    with pytest.raises(ValueError, match="weights must be one of f32, f16, not 'bf16'"):
+        compiled.save(tmp_path / "x.infer", weights="bf16")
 
 
 # -- InferenceSession and the command line

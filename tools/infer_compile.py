@@ -1,7 +1,13 @@
 """`infer-compile`: compile an ONNX model once and save the native code, for `infer-run`,
 `infer.load` and `infer.InferenceSession` to load without compiling.
 
-    infer-compile model.onnx [-o model.infer] [--opt-level N] [-v]
+    infer-compile model.onnx [-o model.infer] [--opt-level N] [--target CPU]
+                  [--sign-key KEY] [--weights f32|f16] [-v]
+
+--target compiles for another CPU than this one (an x86-64 level such as x86-64-v3, or a
+named CPU), which this one need not be; --sign-key signs the file with an Ed25519 private
+key (a PEM file) or an HMAC secret (any other file), for `infer.load(..., verify_key=)`
+and `infer-run --verify-key` to check.
 
 Exit status: 0 when written, 1 on any error (a one-line message, usage errors included;
 nothing is left at the output path then), 130 when interrupted.
@@ -26,13 +32,19 @@ def run(args: argparse.Namespace) -> int:
     out = args.output or str(Path(args.model).with_suffix(SUFFIX))
     if Path(out).resolve() == Path(args.model).resolve():
         raise ValueError(f"the output '{out}' would overwrite the model")
+    from infer.api import resolve_target
+    from infer.runtime.signing import read_key_file
+
+    target = resolve_target(args.target)  # an unknown name fails before compiling
+    key = None if args.sign_key is None else read_key_file(args.sign_key)
     t0 = time.perf_counter()
-    compiled = infer.compile(args.model, opt_level=args.opt_level,
-                             verbose=args.verbose or None)
+    infer.compile_to_file(args.model, out, opt_level=args.opt_level, target=target,
+                          sign_key=key, weights=args.weights, verbose=args.verbose or None)
     compile_s = time.perf_counter() - t0
-    compiled.save(out)
-    print(f"compiled {args.model} at opt level {args.opt_level} in {compile_s:.2f} s; "
-          f"wrote {out} ({os.path.getsize(out):,} bytes)")
+    signed = "" if key is None else ", signed"
+    print(f"compiled {args.model} at opt level {args.opt_level} for {target.cpu} in "
+          f"{compile_s:.2f} s; wrote {out} ({os.path.getsize(out):,} bytes, "
+          f"{args.weights} weights{signed})")
     return 0
 
 
@@ -45,6 +57,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--opt-level", type=int, default=DEFAULT_OPT_LEVEL, choices=range(4),
                    metavar="N", help="graph optimization level: 0 none, 1 basic, 2 extended, "
                    f"3 all (default {DEFAULT_OPT_LEVEL})")
+    p.add_argument("--target", default="host", metavar="CPU",
+                   help="the CPU to compile for: host (default), x86-64-v2/v3/v4, or a named "
+                   "CPU such as skylake-avx512 or znver4")
+    p.add_argument("--sign-key", metavar="KEY",
+                   help="sign with this key file: Ed25519 private key (PEM) or HMAC secret")
+    p.add_argument("--weights", choices=["f32", "f16"], default="f32",
+                   help="store f32 weights as f16 (half the size; computed in f32)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print the time of each compile stage on stderr")
     args = p.parse_args(argv)

@@ -3,10 +3,12 @@ and check it against references.
 
     infer-run model.onnx|model.infer [--input NAME=FILE.npy ...] [--compare onnxruntime]
                          [--rtol R] [--atol A] [--bench N] [--threads K] [--top K]
-                         [--opt-level N] [--report] [-v]
+                         [--opt-level N] [--report] [--verify-key KEY] [--no-cache] [-v]
 
 A compiled `.infer` artifact is loaded, not compiled (--opt-level has no effect on it, and
---compare and --report, which need the ONNX model, are refused). Without --input, each
+--compare and --report, which need the ONNX model, are refused; --verify-key refuses it
+unless it is signed by that key). An .onnx model comes from the compile cache when it holds
+it (--no-cache compiles it anew). Without --input, each
 input gets ONNX BackendTest's data for light models (arange(n)/n,
 unknown dims 1), and reference outputs `<model>_output_<i>.pb` next to the model are
 compared. With --input, every input of the model must be given; the files are checked
@@ -230,10 +232,15 @@ def _load(args: argparse.Namespace
         if args.compare or args.report:
             raise ValueError("--compare and --report need the .onnx model, not a compiled "
                              f"artifact ('{args.model}')")
+        from infer.runtime.signing import read_key_file
+
+        key = None if args.verify_key is None else read_key_file(args.verify_key)
         t0 = time.perf_counter()
-        compiled = infer.load(args.model)
+        compiled = infer.load(args.model, verify_key=key)
         print(f"loaded {args.model} in {time.perf_counter() - t0:.3f} s (compiled already)")
         return None, given or _artifact_feeds(compiled), compiled
+    if args.verify_key is not None:
+        raise ValueError("--verify-key checks a compiled artifact (.infer), not an ONNX model")
     try:
         model = onnx.load(args.model)
     except Exception as e:  # noqa: BLE001 - protobuf raises several unrelated types
@@ -244,7 +251,8 @@ def _load(args: argparse.Namespace
         print(infer.optimization_report(model, args.opt_level))
     t0 = time.perf_counter()
     # Stage times with -v; otherwise a status line while compiling on a terminal.
-    compiled = infer.compile(model, opt_level=args.opt_level, verbose=args.verbose or None)
+    compiled = infer.compile(model, opt_level=args.opt_level, verbose=args.verbose or None,
+                             cache=not args.no_cache)
     compile_s = time.perf_counter() - t0
     print(f"compiled {args.model} at opt level {args.opt_level} in {compile_s:.2f} s")
     return model, feeds, compiled
@@ -318,6 +326,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--opt-level", type=int, default=DEFAULT_OPT_LEVEL, choices=range(4),
                    metavar="N", help="graph optimization level: 0 none, 1 basic, 2 extended, "
                    f"3 all (default {DEFAULT_OPT_LEVEL})")
+    p.add_argument("--verify-key", metavar="KEY",
+                   help="refuse an artifact not signed by this key (Ed25519 public key PEM, "
+                   "or the HMAC secret)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="compile even if the compile cache holds the model, and store nothing")
     p.add_argument("--report", action="store_true",
                    help="print op counts by type before and after graph optimization")
     p.add_argument("-v", "--verbose", action="store_true",

@@ -1,0 +1,162 @@
+"""The compile cache: a second compile of a model is a load; options, targets and models
+that differ are entries of their own; damaged entries are compiled again; writers do not
+corrupt each other; the least recently used entries go when the cache is over its cap."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
+
+import infer
+from infer import api
+from infer.runtime import cache as cache_module
+from infer.runtime.cache import CompileCache, default_directory, parse_size
+
+from .helpers import make_model
+
+R = np.random.default_rng(2)
+
+
+def _model(scale: float = 1.0) -> onnx.ModelProto:
+    w = numpy_helper.from_array(np.full((8, 64), scale, np.float32), "w")
+    return make_model([helper.make_node("MatMul", ["x", "w"], ["y"]),
+                       helper.make_node("Relu", ["y"], ["z"])],
+                      [("x", TP.FLOAT, ["N", 8])], [("z", TP.FLOAT, ["N", 64])], [w])
+
+
+FEEDS = {"x": R.standard_normal((3, 8)).astype(np.float32)}
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("INFER_CACHE_DIR", str(directory))
+    monkeypatch.delenv("INFER_CACHE_SIZE", raising=False)
+    return directory
+
+
+def _no_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        pytest.fail("compiled, though the cache holds the model")
+
+    monkeypatch.setattr(api, "compile_timed", refuse)
+
+
+def _entries(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.infer"))
+
+
+def test_a_second_compile_is_a_load(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = infer.compile(_model())
+    (entry,) = _entries(cache_dir)
+    _no_compile(monkeypatch)
+    second = infer.compile(_model())
+    np.testing.assert_array_equal(second.run(FEEDS)["z"], first.run(FEEDS)["z"])
+    # a session, and the model given as a path, are hits too
+    path = cache_dir.parent / "m.onnx"
+    onnx.save(_model(), path)
+    (z,) = infer.InferenceSession(str(path)).run(None, FEEDS)
+    np.testing.assert_array_equal(z, first.run(FEEDS)["z"])
+    assert _entries(cache_dir) == [entry]
+
+
+def test_other_options_models_and_targets_are_other_entries(cache_dir: Path) -> None:
+    infer.compile(_model())
+    infer.compile(_model(), opt_level=1)
+    infer.compile(_model(2.0))
+    infer.compile(_model(), nchwc_block=8 if api._block(None) != 8 else 16)
+    assert len(_entries(cache_dir)) == 4
+
+
+def test_off_switches(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    infer.compile(_model(), cache=False)
+    infer.InferenceSession(_model().SerializeToString(), cache=False)
+    assert not cache_dir.exists()
+    monkeypatch.setenv("INFER_CACHE_DIR", "")
+    infer.compile(_model())
+    assert not cache_dir.exists()
+
+
+def test_a_damaged_entry_is_compiled_again(cache_dir: Path) -> None:
+    expected = infer.compile(_model()).run(FEEDS)["z"]
+    (entry,) = _entries(cache_dir)
+    good = entry.read_bytes()
+    for damaged in (good[:-7], good[:40], b"", good[:200] + bytes([good[200] ^ 1]) + good[201:]):
+        entry.write_bytes(damaged)
+        np.testing.assert_array_equal(infer.compile(_model()).run(FEEDS)["z"], expected)
+        np.testing.assert_array_equal(infer.load(entry).run(FEEDS)["z"], expected)
+
+
+def test_least_recently_used_entries_go_over_the_cap(cache_dir: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    infer.compile(_model(1.0))
+    (one,) = _entries(cache_dir)
+    size = one.stat().st_size
+    monkeypatch.setenv("INFER_CACHE_SIZE", str(int(size * 2.5)))
+    infer.compile(_model(2.0))
+    os.utime(one, (1, 1))  # the oldest use, but then it is used again:
+    infer.compile(_model(1.0))
+    (two,) = set(_entries(cache_dir)) - {one}
+    infer.compile(_model(3.0))  # three do not fit: the least recently used (2.0) goes
+    assert one.exists() and not two.exists() and len(_entries(cache_dir)) == 2
+
+
+def test_an_unwritable_cache_still_compiles(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("INFER_CACHE_DIR", str(blocker / "cache"))
+    assert infer.compile(_model()).run(FEEDS)["z"].shape == (3, 64)
+
+
+_WORKER = """
+import sys, numpy as np, infer
+sys.path.insert(0, {root!r})
+from tests.test_cache import _model, FEEDS
+z = infer.compile(_model()).run(FEEDS)["z"]
+np.save(sys.argv[1], z)
+"""
+
+
+def test_processes_compiling_the_same_model_at_once(cache_dir: Path, tmp_path: Path) -> None:
+    root = str(Path(__file__).parents[1])  # the repository, whose tests/ this is
+    script = _WORKER.format(root=root)
+    env = {**os.environ, "INFER_CACHE_DIR": str(cache_dir)}
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path / f"z{i}.npy")],
+                              env=env, stderr=subprocess.PIPE, text=True) for i in range(3)]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    outs = [np.load(tmp_path / f"z{i}.npy") for i in range(3)]
+    for z in outs:
+        np.testing.assert_array_equal(z, outs[0])
+    (entry,) = _entries(cache_dir)
+    assert sorted(p.name for p in cache_dir.iterdir()) == [entry.name]  # no temporary left
+    np.testing.assert_array_equal(infer.load(entry).run(FEEDS)["z"], outs[0])
+
+
+def test_where_the_cache_is(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("INFER_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert default_directory() == tmp_path / "infer"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_directory() == Path.home() / ".cache" / "infer"
+    monkeypatch.setenv("INFER_CACHE_DIR", " ")
+    assert default_directory() is None and CompileCache.from_environment() is None
+
+
+def test_sizes() -> None:
+    assert [parse_size(s) for s in ("1048576", "500M", "2G", "1.5k", "3MB")] == [
+        1 << 20, 500 << 20, 2 << 30, 1536, 3 << 20]
+    for bad in ("lots", "-1G", ""):
+        with pytest.raises(ValueError, match="INFER_CACHE_SIZE"):
+            parse_size(bad)
+    assert cache_module.DEFAULT_SIZE == 2 << 30
