@@ -556,3 +556,31 @@ def test_command_line_errors_are_one_line(tmp_path: Path, compiled) -> None:
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == [
         "bad.infer", "junk.onnx"]
+
+
+def test_signed_portable_f16_artifact_from_the_command_line(tmp_path: Path) -> None:
+    model = tmp_path / "conv.onnx"
+    onnx.save(_conv_model(), model)
+    key, public, other = tmp_path / "key.pem", tmp_path / "key.pub.pem", tmp_path / "o.pem"
+    key.write_bytes(_private_pem(ED25519_KEY))
+    public.write_bytes(ED25519_PUBLIC)
+    other.write_bytes(_public_pem(Ed25519PrivateKey.generate()))
+    out = tmp_path / "conv.infer"
+    r = _run("infer-compile", str(model), "-o", str(out), "--target", "x86-64-v2",
+             "--sign-key", str(key), "--weights", "f16")
+    assert r.returncode == 0, r.stderr
+    assert "for x86-64-v2" in r.stdout and "f16 weights, signed" in r.stdout
+    target = json.loads(artifact.read_sections(out.read_bytes())["target"])
+    assert target["cpu"] == "x86-64-v2" and "-avx" in target["features"].split(",")
+    assert _run("infer-run", str(out), "--verify-key", str(public)).returncode == 0
+    r = _run("infer-run", str(out), "--verify-key", str(other))
+    assert r.returncode == 1
+    assert r.stderr == f"infer-run: error: cannot load '{out}': signed with another key\n"
+    r = _run("infer-run", str(model), "--verify-key", str(public))
+    assert r.returncode == 1 and "--verify-key checks a compiled artifact" in r.stderr
+    r = _run("infer-compile", str(model), "-o", str(tmp_path / "x.infer"), "--target", "p9")
+    assert r.returncode == 1 and r.stderr.startswith("infer-compile: error: unknown target CPU")
+    r = _run("infer-compile", str(model), "-o", str(tmp_path / "x.infer"), "--sign-key",
+             str(tmp_path / "missing.pem"))
+    assert r.returncode == 1 and "cannot read key file" in r.stderr
+    assert not (tmp_path / "x.infer").exists()
