@@ -91,5 +91,5 @@ def predict(dataset: Any, artifact: str | os.PathLike | bytes,
     ref = ray.put(data)  # once in the object store, not once per actor
     return dataset.map_batches(
         ArtifactPredictor, fn_constructor_args=([ref], columns, keep, verify_key),
-        batch_size=batch_size, batch_format="numpy", concurrency=concurrency,
-        num_cpus=num_cpus)
+        batch_size=batch_size, batch_format="numpy",
+        compute=ray.data.ActorPoolStrategy(size=concurrency), num_cpus=num_cpus)

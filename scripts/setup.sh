@@ -9,7 +9,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # shellcheck disable=SC1091
 . .venv/bin/activate
-if ! python -c "import infer, onnxruntime, lit, filecheck, pytest" 2>/dev/null \
+if ! python -c "import infer, onnxruntime, lit, filecheck, pytest, cryptography, ray" 2>/dev/null \
    || [ pyproject.toml -nt .venv/.installed ]; then
   python -m pip install -q --upgrade pip
   python -m pip install -q -e ".[test]"

@@ -1,0 +1,85 @@
+"""Throughput of batch inference on Ray against calling the compiled model directly:
+images/s of SqueezeNet (light, seeded random weights, a dynamic batch dim) over a
+dataset of random 224x224 images, directly on one thread, then through 1 and 2 Ray
+workers of one CPU each (a local cluster; its start is not counted, each run's actor
+start and artifact load are).
+
+    python benchmarks/ray_throughput.py [--images 512] [--batch-size 32] [--write]
+
+--write puts the table in docs/ray_throughput.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+import infer
+from infer.model_zoo import graph_inputs, light_model_path, with_random_weights
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "ray_throughput.md"
+
+
+def _dynamic_batch(model: onnx.ModelProto) -> onnx.ModelProto:
+    for v in [*graph_inputs(model), *model.graph.output]:
+        v.type.tensor_type.shape.dim[0].dim_param = "N"
+    return model
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--images", type=int, default=512)
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--write", action="store_true")
+    args = p.parse_args()
+    os.environ.setdefault("INFER_CACHE_DIR", "")
+    import ray
+
+    model = _dynamic_batch(with_random_weights(onnx.load(light_model_path("squeezenet"))))
+    name = graph_inputs(model)[0].name
+    compiled = infer.compile(model)
+    path = Path(tempfile.mkdtemp()) / "squeezenet.infer"
+    compiled.save(path)
+    images = np.random.default_rng(0).random((args.images, 3, 224, 224), np.float32)
+
+    start = time.perf_counter()
+    for i in range(0, args.images, args.batch_size):
+        compiled.run({name: images[i:i + args.batch_size]})
+    rates = {"direct (1 thread)": args.images / (time.perf_counter() - start)}
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    # blocks of 2 batches, in the object store before timing
+    blocks = np.array_split(images, max(1, args.images // (2 * args.batch_size)))
+    ds = ray.data.from_numpy(blocks).materialize()
+    for workers in (1, 2):
+        start = time.perf_counter()
+        from infer import ray_batch
+
+        out = ray_batch.predict(ds, path, {name: "data"}, concurrency=workers,
+                                batch_size=args.batch_size)
+        n = sum(len(b[next(iter(b))]) for b in out.iter_batches(batch_format="numpy"))
+        assert n == args.images
+        rates[f"Ray, {workers} worker{'s' * (workers > 1)}"] = n / (time.perf_counter() - start)
+    ray.shutdown()
+
+    base = rates["direct (1 thread)"]
+    lines = [f"SqueezeNet 1.0 (light, random weights), {args.images} images of 3x224x224, "
+             f"batches of {args.batch_size}, artifact {path.stat().st_size / 1e6:.1f} MB:",
+             "", "| how | images/s | vs direct |", "|---|---:|---:|"]
+    lines += [f"| {k} | {v:.1f} | {v / base:.2f}x |" for k, v in rates.items()]
+    table = "\n".join(lines)
+    print(table)
+    if args.write:
+        DOC.write_text("# Batch inference on Ray\n\nMade by `python benchmarks/ray_throughput.py "
+                       "--write` on a 2-core machine.\n\n" + table + "\n")
+
+
+if __name__ == "__main__":
+    main()
