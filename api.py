@@ -6,6 +6,7 @@ given. A compile looks in the compile cache first (runtime/cache.py)."""
 
 from __future__ import annotations
 
+import mmap
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from infer.context import make_context
 from infer.frontend.onnx_import import import_model, load_model
 from infer.pipeline import DEFAULT_OPT_LEVEL, compile_passes, graph_optimize_passes, run_passes
 from infer.progress import CompileProgress
-from infer.runtime.artifact import WEIGHT_STORAGE, load_artifact, save_artifact
+from infer.runtime.artifact import WEIGHT_STORAGE, load_artifact, map_file, save_artifact
 from infer.runtime.cache import CompileCache, cache_key
 from infer.runtime.compiled_model import CompiledCode, CompiledModel, compile_code
 
@@ -108,6 +109,57 @@ def _runnable(target: Target) -> None:
                          "for it without running it")
 
 
+def _model_bytes(model: ModelLike) -> bytes | mmap.mmap | None:
+    """The bytes the cache key of `model` is made of: a file's or the given bytes as they
+    are (no parse), a proto serialized; None when there are none (too large, unreadable:
+    then nothing is cached, and reading the model reports what is wrong)."""
+    if isinstance(model, onnx.ModelProto):
+        try:
+            return model.SerializeToString()
+        except ValueError:  # over protobuf's 2 GB
+            return None
+    if isinstance(model, bytes | bytearray | memoryview):
+        return bytes(model)
+    try:
+        data = map_file(model)
+    except OSError:
+        return None
+    # Weights in files beside the model (external data) are part of the model: a file
+    # that names none (no "location" key anywhere in it) is all of it.
+    return data if data.find(b"location") < 0 else _model_bytes(load_model(model))
+
+
+class _Cached:
+    """One compile's use of the compile cache: the lookup, then the store after a miss."""
+
+    def __init__(self, model: ModelLike, opt_level: int, nchwc_block: int | None,
+                 target: Target, stages: CompileProgress) -> None:
+        self.stages = stages
+        self.store = CompileCache.from_environment()
+        self.key = ""
+        if self.store is None:
+            return
+        with stages.stage(progress.CACHE):
+            data = _model_bytes(model)
+            if data is None:
+                self.store = None
+                return
+            self.key = cache_key(data, {"opt_level": opt_level, "target": target.to_json(),
+                                        "nchwc_block": _block(nchwc_block, target)})
+
+    def get(self) -> CompiledModel | None:
+        if self.store is None:
+            return None
+        with self.stages.stage(progress.CACHE):
+            hit = self.store.get(self.key)
+            return None if hit is None else hit.map()
+
+    def put(self, code: CompiledCode) -> None:
+        if self.store is not None:
+            with self.stages.stage(progress.CACHE):
+                self.store.put(self.key, code)
+
+
 def compile_proto(
     proto: onnx.ModelProto,
     opt_level: int,
@@ -116,32 +168,44 @@ def compile_proto(
     target: Target | None = None,
     cache: bool = True,
     optimized: Callable[[ModuleOp], None] | None = None,
+    source: ModelLike | None = None,
 ) -> CompiledModel:
-    """`proto` compiled for `target` (this CPU when None) and mapped, from the compile
-    cache (runtime/cache.py) when it holds it and `cache` is on and nothing wants to see
-    the optimized module; the stages timed on `stages`, which this ends."""
+    """`proto` (read from `source`) compiled for `target` (this CPU when None) and mapped,
+    from the compile cache (runtime/cache.py) when it holds it and `cache` is on and
+    nothing wants to see the optimized module; the stages timed on `stages`, which this
+    ends."""
     target = resolve_target(target)
     _runnable(target)
-    store = CompileCache.from_environment() if cache and optimized is None else None
-    if store is not None:
-        with stages.stage(progress.CACHE):
-            options = {"opt_level": opt_level, "nchwc_block": _block(nchwc_block, target),
-                       "target": target.to_json()}
-            key = cache_key(proto.SerializeToString(), options)
-            hit = store.get(key)
-            if hit is not None:
-                compiled = hit.map()
+    cached = None
+    if cache and optimized is None:
+        cached = _Cached(proto if source is None else source, opt_level, nchwc_block, target,
+                         stages)
+        hit = cached.get()
         if hit is not None:
             stages.done()
-            return compiled
+            return hit
+    return _compile_and_store(proto, opt_level, nchwc_block, stages, target, cached,
+                              optimized)
+
+
+def _compile_and_store(
+    proto: onnx.ModelProto,
+    opt_level: int,
+    nchwc_block: int | None,
+    stages: CompileProgress,
+    target: Target,
+    cached: _Cached | None,
+    optimized: Callable[[ModuleOp], None] | None = None,
+) -> CompiledModel:
+    """A compile after a cache miss (or without the cache): import, pipeline, map, store."""
     with stages.stage(progress.IMPORT):
         module = import_model(proto)
+    del proto  # the weights live on in the module
     code = compile_timed(module, opt_level, nchwc_block, stages, optimized, target)
     with stages.stage(progress.LLVM_JIT):
         compiled = code.map()
-    if store is not None:
-        with stages.stage(progress.CACHE):
-            store.put(key, code)
+    if cached is not None:
+        cached.put(code)
     stages.done()
     return compiled
 
@@ -161,16 +225,22 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     `target`: the CPU to compile for, this one by default, or a portable level such as
     "x86-64-v3" that this CPU has (`compile_to_file` writes one for any CPU).
     `cache`: look the model up in the compile cache, and store it there after a compile
-    (runtime/cache.py: `$INFER_CACHE_DIR`, empty to turn it off).
+    (runtime/cache.py: `$INFER_CACHE_DIR`, empty to turn it off); a hit reads nothing
+    of the model but its bytes.
     `verbose=True` prints the time of each stage (import, graph optimize, lower to loops,
     lower to llvm, llvm optimize + jit) to stderr; `None` shows the current stage on a
     terminal only; `False` is silent."""
     stages = CompileProgress(verbose)
     target = resolve_target(target)
     _runnable(target)  # before the model is read
+    cached = _Cached(model, opt_level, nchwc_block, target, stages) if cache else None
+    hit = cached.get() if cached is not None else None
+    if hit is not None:
+        stages.done()
+        return hit
     with stages.stage(progress.IMPORT):
         proto = load_model(model)
-    return compile_proto(proto, opt_level, nchwc_block, stages, target, cache)
+    return _compile_and_store(proto, opt_level, nchwc_block, stages, target, cached)
 
 
 def compile_to_file(

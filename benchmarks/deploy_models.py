@@ -11,6 +11,7 @@ after the line MARKER (scripts/conformance.py keeps what follows that line).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -42,6 +43,7 @@ def section(rows: list[dict[str, float | str]], reps: int) -> str:
 
 
 def main() -> None:
+    os.environ.setdefault("INFER_CACHE_DIR", "")  # every model compiled, none stored
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--size", type=int, default=1, choices=(0, 1, 2))

@@ -10,6 +10,7 @@ markdown table: compile time, medians, ratio infer/onnxruntime (below 1: infer i
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -81,6 +82,7 @@ def table(rows: list[dict[str, float | str]]) -> list[str]:
 
 
 def main() -> None:
+    os.environ.setdefault("INFER_CACHE_DIR", "")  # every model compiled, none stored
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--models", default=",".join(LIGHT_MODELS))

@@ -14,6 +14,7 @@ not kernels). Prints a markdown table; ratios below 1 mean faster than the first
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -73,6 +74,7 @@ def bench(name: str, reps: int, random_weights: bool, levels: tuple[int, ...] = 
 
 
 def main() -> None:
+    os.environ.setdefault("INFER_CACHE_DIR", "")  # every model compiled, none stored
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--models", default=",".join(LIGHT_MODELS))

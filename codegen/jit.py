@@ -51,6 +51,13 @@ def _aligned_copy(data: np.ndarray) -> np.ndarray:
     return out
 
 
+def _in_place(data: np.ndarray) -> bool:
+    """Whether the code can read `data` where it is: aligned, contiguous, and writable, as
+    the weights of a mapped artifact are (a copy-on-write mapping)."""
+    return (data.ctypes.data % WEIGHT_ALIGNMENT == 0 and data.flags.c_contiguous
+            and data.flags.writeable)
+
+
 def compile_llvm_ir(
     module: ModuleOp, tm: llvm.TargetMachine, *, optimized: bool, prefix: str = ""
 ) -> tuple[llvm.ModuleRef, dict[str, np.ndarray]]:
@@ -146,9 +153,10 @@ class NativeModule:
 
 
 def bind_weights(prefix: str, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """64-byte-aligned copies of `weights` (by name without the prefix), each bound to its
-    prefixed symbol name for the engines created after; by symbol name."""
-    bound = {prefix + name: _aligned_copy(data) for name, data in weights.items()}
+    """`weights` (by name without the prefix), each bound to its prefixed symbol name for
+    the engines created after, in place or as a 64-byte-aligned copy; by symbol name."""
+    bound = {prefix + name: data if _in_place(data) else _aligned_copy(data)
+             for name, data in weights.items()}
     for name, buf in bound.items():
         llvm.add_symbol(name, buf.ctypes.data)
     return bound

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import secrets
 import struct
@@ -56,6 +57,7 @@ HEADER_SIZE = _HEADER.size
 SECTIONS = ("meta", "target", "signature", "weight_index", "weights", "object")
 WEIGHT_STORAGE = ("f32", "f16")
 F16_MAX = float(np.finfo(np.float16).max)
+ALIGNMENT = 64  # of each weight in the file, as the code's wide loads want it (codegen/jit.py)
 
 
 def infer_version() -> str:
@@ -110,8 +112,9 @@ def _sections(compiled: CompiledCode, weights: str) -> dict[str, bytes]:
         blob = np.ascontiguousarray(stored).tobytes()
         index.append([name, data.dtype.name, stored.dtype.name, list(data.shape), at,
                       len(blob)])
-        blobs.append(blob)
-        at += len(blob)
+        pad = -len(blob) % ALIGNMENT  # the next weight on a 64-byte boundary too
+        blobs.append(blob + bytes(pad))
+        at += len(blob) + pad
     signature = {
         "entry": compiled.entry,
         "inputs": [s.to_json() for s in compiled.inputs],
@@ -137,27 +140,43 @@ def _sealed_message(manifest_sha256: bytes) -> bytes:
     return MAGIC + struct.pack("<I", FORMAT_VERSION) + manifest_sha256
 
 
-def pack_artifact(sections: dict[str, bytes], sign_key: KeyLike | None = None) -> bytes:
-    """The file's bytes: header, manifest, `sections` in their order, and the seal made
-    with `sign_key` (none without)."""
-    manifest_entries = []
-    at = 0
+def _layout(sections: dict[str, bytes]) -> bytes:
+    """The manifest of `sections` laid out after the header."""
+    entries, at = [], 0
     for name, data in sections.items():
-        manifest_entries.append([name, at, len(data), hashlib.sha256(data).hexdigest()])
+        entries.append([name, at, len(data), hashlib.sha256(data).hexdigest()])
         at += len(data)
     # Offsets are from the end of the manifest until its length is known.
-    manifest = _json(manifest_entries)
-    base = HEADER_SIZE + len(manifest)
+    base = HEADER_SIZE + len(_json(entries))
     while True:  # the offsets' digits count towards the manifest's length
-        shifted = _json([[n, o + base, s, h] for n, o, s, h in manifest_entries])
+        shifted = _json([[n, o + base, s, h] for n, o, s, h in entries])
         if HEADER_SIZE + len(shifted) == base:
-            break
+            return shifted
         base = HEADER_SIZE + len(shifted)
-    manifest_sha256 = hashlib.sha256(shifted).digest()
+
+
+def _aligned(sections: dict[str, bytes]) -> tuple[dict[str, bytes], bytes]:
+    """`sections` with the weights section starting on a 64-byte boundary of the file, so
+    that a mapped file's weights are read in place: weight_index, the JSON before it, gets
+    trailing spaces (the least number that does it); and their manifest."""
+    sections = dict(sections)
+    while True:
+        manifest = _layout(sections)
+        start = next(o for n, o, _, _ in json.loads(manifest) if n == "weights")
+        if start % ALIGNMENT == 0:
+            return sections, manifest
+        sections["weight_index"] += b" " * (-start % ALIGNMENT)
+
+
+def pack_artifact(sections: dict[str, bytes], sign_key: KeyLike | None = None) -> bytes:
+    """The file's bytes: header, manifest, `sections` in their order (the weights aligned),
+    and the seal made with `sign_key` (none without)."""
+    sections, manifest = _aligned(sections)
+    manifest_sha256 = hashlib.sha256(manifest).digest()
     sealed = b"" if sign_key is None else seal(_sealed_message(manifest_sha256), sign_key)
-    header = _HEADER.pack(MAGIC, FORMAT_VERSION, len(sealed), len(shifted), manifest_sha256,
+    header = _HEADER.pack(MAGIC, FORMAT_VERSION, len(sealed), len(manifest), manifest_sha256,
                           hashlib.sha256(sealed).digest())
-    return b"".join([header, shifted, *sections.values(), sealed])
+    return b"".join([header, manifest, *sections.values(), sealed])
 
 
 def artifact_bytes(compiled: CompiledCode, sign_key: KeyLike | None = None,
@@ -241,14 +260,20 @@ def read_sections(data: bytes, verify_key: KeyLike | None = None) -> dict[str, b
     """The sections of an artifact's bytes, after checking the header, the manifest, every
     section's size and hash and the seal's hash, and with `verify_key` the seal itself;
     ValueError with the reason when one fails."""
+    return {name: bytes(view) for name, view in _section_views(data, verify_key).items()}
+
+
+def _section_views(data: bytes, verify_key: KeyLike | None) -> dict[str, memoryview]:
+    """`read_sections` as views of `data`: the weights are not copied."""
     seal_size, _, manifest_hash, seal_hash = _header(data)
+    whole = memoryview(data)
     out = {}
     for s in read_manifest(data):
         end = s.offset + s.size
         if end > len(data):
             raise ValueError(f"truncated: section '{s.name}' ends at byte {end}, the file "
                              f"has {len(data)}")
-        body = data[s.offset:end]
+        body = whole[s.offset:end]
         if hashlib.sha256(body).hexdigest() != s.sha256:
             raise ValueError(f"corrupt section '{s.name}' (SHA-256 mismatch)")
         out[s.name] = body
@@ -281,7 +306,7 @@ def _check_compatible(meta: dict[str, object], target: dict[str, object]) -> Non
                          + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
 
 
-def _weights(index: list[list[object]], blob: bytes) -> dict[str, np.ndarray]:
+def _weights(index: list[list[object]], blob: memoryview) -> dict[str, np.ndarray]:
     weights = {}
     for name, dtype_name, stored_name, shape, offset, size in index:
         dtype, stored = dtype_from_name(dtype_name), dtype_from_name(stored_name)
@@ -299,22 +324,31 @@ def load_artifact(path: str | os.PathLike, verify_key: KeyLike | None = None) ->
     """The compiled model saved at `path`, its code mapped without compiling; ArtifactError
     naming the file and the reason if it cannot be (nothing of it mapped then)."""
     try:
-        data = Path(path).read_bytes()
+        data = map_file(path)
     except OSError as e:
         raise ArtifactError(f"cannot read artifact '{path}': {e.strerror or e}") from None
     return artifact_from_bytes(data, f"'{path}'", verify_key)
+
+
+def map_file(path: str | os.PathLike) -> bytes | mmap.mmap:
+    """The file's bytes, mapped copy-on-write (its weights then used in place, never
+    written back); an empty file, which cannot be mapped, read."""
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            return b""
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
 
 
 def read_artifact(data: bytes, where: str = "the artifact",
                   verify_key: KeyLike | None = None) -> CompiledCode:
     """The compiled code an artifact's bytes hold, every check passed, not mapped."""
     try:
-        sections = read_sections(data, verify_key)
-        meta, target, sig, index = (json.loads(sections[n]) for n in
+        sections = _section_views(data, verify_key)
+        meta, target, sig, index = (json.loads(bytes(sections[n])) for n in
                                     ("meta", "target", "signature", "weight_index"))
         _check_compatible(meta, target)
         code = _object_code(meta, target, sig, _weights(index, sections["weights"]),
-                            sections["object"])
+                            bytes(sections["object"]))
         checks = None if sig["checks"] is None else EntryChecks.from_json(sig["checks"])
         entry = str(sig["entry"])
         if entry not in code.signatures:

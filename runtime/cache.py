@@ -18,12 +18,19 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import mmap
 import os
 import time
 from pathlib import Path
 
 from infer.errors import ArtifactError
-from infer.runtime.artifact import FORMAT_VERSION, SUFFIX, infer_version, read_artifact
+from infer.runtime.artifact import (
+    FORMAT_VERSION,
+    SUFFIX,
+    infer_version,
+    map_file,
+    read_artifact,
+)
 from infer.runtime.artifact import save_artifact as _save
 from infer.runtime.compiled_model import CompiledCode
 
@@ -54,7 +61,7 @@ def default_directory() -> Path | None:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "infer"
 
 
-def cache_key(model: bytes, options: dict[str, object]) -> str:
+def cache_key(model: bytes | mmap.mmap, options: dict[str, object]) -> str:
     """The entry name of `model`'s serialized bytes compiled with `options` (which include
     the target)."""
     h = hashlib.sha256()
@@ -86,7 +93,7 @@ class CompileCache:
         """The entry of `key`, or None on a miss; a damaged entry is removed (a miss)."""
         path = self.path(key)
         try:
-            data = path.read_bytes()
+            data = map_file(path)
         except OSError:
             return None
         try:

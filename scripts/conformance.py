@@ -442,6 +442,7 @@ def selected(cases: dict[str, Any], ops: dict[str, str], args: argparse.Namespac
 
 
 def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("INFER_CACHE_DIR", "")  # every model compiled, none stored
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", help="comma-separated op types (see docs/conformance.md)")
     parser.add_argument("--cases", help="regular expression searched in case names")
