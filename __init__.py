@@ -33,6 +33,7 @@ _API = {
     "load": "infer.api",
     "CompiledModel": "infer.api",
     "optimization_report": "infer.api",
+    "quantize": "infer.quantization",
     "InferenceSession": "infer.session",
     "SessionOptions": "infer.session",
     "GraphOptimizationLevel": "infer.session",
