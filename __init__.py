@@ -11,6 +11,7 @@
     model.save("model.infer")                    # native code + weights, one file
     model = infer.load("model.infer")            # mapped again, nothing compiled
     infer.compile_to_file("model.onnx", "model.infer", target="x86-64-v3", sign_key=pem)
+    infer.quantize("model.onnx", "calibration.npz", "model_int8.onnx")  # an int8 QDQ model
 
 Errors: `infer.InferError` and its subclasses `InvalidModelError` (a ValueError),
 `UnsupportedError` (a NotImplementedError), `InputError` (a ValueError), `ShapeError` and
