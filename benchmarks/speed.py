@@ -1,0 +1,193 @@
+"""infer against onnxruntime, model by model: latency at 1 and 2 threads, compile time and
+peak memory, as a markdown table and a bar chart.
+
+    python benchmarks/speed.py [--reps 11] [--models squeezenet,...,text_encoder] [--write]
+
+Models: the nine light model-zoo models with seeded random weights, and the BERT-style
+text encoder of tests/models (dynamic sequence length; timed at its second input size).
+Latency: both engines in this process on the same inputs, repetitions interleaved,
+medians; onnxruntime with all graph optimizations at 1 and at 2 intra-op threads. infer
+runs its kernels on one thread whatever the count, so its 2-thread column is its
+1-thread code. Peak RSS: each engine alone in a child process, infer loading the model's
+saved artifact (as a deployment does; compiling is not running) and onnxruntime creating
+its session, then both running the model 10 times. --write puts the table in
+docs/speed.md and the chart in docs/speed.png (matplotlib, the `bench` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+import infer
+from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path, with_random_weights
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.models.deploy_patterns import feeds as pattern_feeds  # noqa: E402
+from tests.models.deploy_patterns import model_path  # noqa: E402
+
+DOC, CHART = ROOT / "docs" / "speed.md", ROOT / "docs" / "speed.png"
+THREADS = (1, 2)
+
+# A child process: peak RSS (KiB) of running a model 10 times, by engine. VmHWM is this
+# process image's own peak; getrusage's ru_maxrss can carry the parent's across a vfork.
+_RSS_CHILD = """
+import sys, numpy as np
+engine, model, feeds = sys.argv[1], sys.argv[2], dict(np.load(sys.argv[3]))
+if engine == "infer":
+    import infer
+    m = infer.load(model)
+    run = lambda: m.run(feeds)
+else:
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    s = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+    run = lambda: s.run(None, feeds)
+for _ in range(10):
+    run()
+print(next(line.split()[1] for line in open("/proc/self/status")
+           if line.startswith("VmHWM")))
+"""
+
+
+def _models(names: list[str]) -> list[tuple[str, onnx.ModelProto, dict[str, np.ndarray]]]:
+    out = []
+    for name in names:
+        if name == "text_encoder":
+            feeds = pattern_feeds(name)[1]
+            size = "x".join(str(d) for d in next(iter(feeds.values())).shape)
+            out.append((f"text_encoder ({size})", onnx.load(model_path(name)), feeds))
+        else:
+            model = with_random_weights(onnx.load(light_model_path(name)))
+            out.append((name, model, dummy_inputs(model)))
+    return out
+
+
+def _session(model: onnx.ModelProto, threads: int) -> ort.InferenceSession:
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(model.SerializeToString(), so,
+                                providers=["CPUExecutionProvider"])
+
+
+def _peak_rss(engine: str, model: str, feeds: str) -> float:
+    """MiB."""
+    r = subprocess.run([sys.executable, "-c", _RSS_CHILD, engine, model, feeds],
+                       capture_output=True, text=True, timeout=600, check=True)
+    return int(r.stdout.split()[-1]) / 1024
+
+
+def measure(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray], reps: int,
+            work: Path) -> dict[str, object]:
+    t0 = time.perf_counter()
+    compiled = infer.compile(model, cache=False)
+    compile_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    sessions = {t: _session(model, t) for t in THREADS}
+    ort_s = (time.perf_counter() - t0) / len(THREADS)
+    fns = {"infer": lambda: compiled.run(feeds)}
+    fns.update({f"ort{t}": (lambda s=s: s.run(None, feeds)) for t, s in sessions.items()})
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for fn in fns.values():
+        fn()
+    for _ in range(reps):
+        for k, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            times[k].append((time.perf_counter() - t) * 1e3)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    stem = "".join(c if c.isalnum() else "_" for c in label)
+    artifact, onnx_file, npz = (work / f"{stem}{s}" for s in (".infer", ".onnx", ".npz"))
+    compiled.save(artifact)
+    onnx.save(model, onnx_file)
+    np.savez(npz, **feeds)
+    return {"model": label, "compile_s": compile_s, "ort_session_s": ort_s,
+            "infer_ms": med["infer"], **{f"ort{t}_ms": med[f"ort{t}"] for t in THREADS},
+            "infer_rss": _peak_rss("infer", str(artifact), str(npz)),
+            "ort_rss": _peak_rss("ort", str(onnx_file), str(npz))}
+
+
+def _geomean(values: list[float]) -> float:
+    return float(np.exp(np.mean(np.log(values))))
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    lines = ["| model | infer (ms) | ort 1 thread (ms) | ratio | ort 2 threads (ms) | ratio "
+             "| infer compile (s) | ort session (s) | infer peak RSS (MiB) | ort peak RSS "
+             "(MiB) | RSS ratio |", "|---|" + "---:|" * 10]
+    for r in rows:
+        i, o1, o2 = (float(r[k]) for k in ("infer_ms", "ort1_ms", "ort2_ms"))
+        lines.append(f"| {r['model']} | {i:.2f} | {o1:.2f} | {i / o1:.2f} | {o2:.2f} | "
+                     f"{i / o2:.2f} | {r['compile_s']:.1f} | {r['ort_session_s']:.2f} | "
+                     f"{r['infer_rss']:.0f} | {r['ort_rss']:.0f} | "
+                     f"{float(r['infer_rss']) / float(r['ort_rss']):.2f} |")
+    light = [r for r in rows if r["model"] in LIGHT_MODELS]
+    if light:
+        lines.append("")
+        for t in THREADS:
+            g = _geomean([float(r["infer_ms"]) / float(r[f"ort{t}_ms"]) for r in light])
+            lines.append(f"Geometric mean of infer / onnxruntime over the {len(light)} light "
+                         f"models at {t} thread{'s' * (t > 1)}: {g:.2f}.")
+    return "\n".join(lines)
+
+
+def chart(rows: list[dict[str, object]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [str(r["model"]).split(" ")[0] for r in rows]
+    x = np.arange(len(rows))
+    fig, ax = plt.subplots(figsize=(max(8, len(rows) * 0.9), 4))
+    for k, (key, label) in enumerate([("ort1_ms", "onnxruntime, 1 thread"),
+                                      ("ort2_ms", "onnxruntime, 2 threads")]):
+        ax.bar(x + (k - 0.5) * 0.4, [float(r["infer_ms"]) / float(r[key]) for r in rows], 0.4,
+               label=f"infer / {label}")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(x, names, rotation=30, ha="right")
+    ax.set_ylabel("latency ratio (below 1: infer faster)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--reps", type=int, default=11)
+    p.add_argument("--models", default=",".join([*LIGHT_MODELS, "text_encoder"]))
+    p.add_argument("--write", action="store_true")
+    args = p.parse_args()
+    work = Path(tempfile.mkdtemp())
+    rows = []
+    for label, model, feeds in _models(args.models.split(",")):
+        rows.append(measure(label, model, feeds, args.reps, work))
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    text = table(rows)
+    print(text)
+    if args.write:
+        DOC.write_text(
+            "# Speed against onnxruntime\n\nMade by `python benchmarks/speed.py --write` "
+            f"(onnxruntime {ort.__version__}, {os.cpu_count()} cores; latency medians of "
+            f"{args.reps} interleaved runs; see the script for how each column is "
+            "measured).\n\n" + text + "\n\n![latency ratios](speed.png)\n")
+        chart(rows, CHART)
+
+
+if __name__ == "__main__":
+    main()
