@@ -1,5 +1,6 @@
-"""The public Python API: `compile`, `compile_to_file`, `load` and `optimization_report`
-(`InferenceSession`, with onnxruntime's conventions, is in session.py). The target choices
+"""The public Python API: `compile`, `compile_to_file` and `optimization_report` (`load` is
+the runtime's, in runtime/artifact.py; `InferenceSession`, with onnxruntime's conventions,
+is in session.py). The target choices
 the pipeline takes as pass options (the NCHWc block, the vector register count) are filled
 in here, from the target (codegen/target.py: this CPU unless another is named), unless
 given. A compile looks in the compile cache first (runtime/cache.py)."""
@@ -21,7 +22,8 @@ from infer.context import make_context
 from infer.frontend.onnx_import import import_model, load_model
 from infer.pipeline import DEFAULT_OPT_LEVEL, compile_passes, graph_optimize_passes, run_passes
 from infer.progress import CompileProgress
-from infer.runtime.artifact import WEIGHT_STORAGE, load_artifact, map_file, save_artifact
+from infer.runtime.artifact import WEIGHT_STORAGE, map_file, save_artifact
+from infer.runtime.artifact import load as load  # infer.load, the runtime's: re-exported
 from infer.runtime.cache import CompileCache, cache_key
 from infer.runtime.compiled_model import CompiledCode, CompiledModel, compile_code
 
@@ -266,16 +268,6 @@ def compile_to_file(
     code = compile_timed(module, opt_level, nchwc_block, stages, target=target)
     stages.done()
     save_artifact(code, path, sign_key, weights)
-
-
-def load(path: str | os.PathLike, verify_key: object = None) -> CompiledModel:
-    """A compiled model saved with `CompiledModel.save`, mapped without compiling again.
-    `infer.ArtifactError` (naming the file and the reason) if the file is truncated or
-    altered, was made by another infer version, or is for a CPU this one is not, or,
-    given `verify_key` (the Ed25519 public key, as PEM bytes or a `cryptography` key
-    object, or the HMAC secret), is unsigned or not signed by it; nothing of such a file
-    is mapped or run."""
-    return load_artifact(path, verify_key)
 
 
 @dataclass(frozen=True)

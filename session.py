@@ -35,7 +35,7 @@ from infer.dialects.graph import elide_weights
 from infer.errors import InputError
 from infer.frontend.onnx_import import load_model
 from infer.progress import CompileProgress
-from infer.runtime.artifact import artifact_from_bytes, is_artifact, load_artifact
+from infer.runtime.artifact import artifact_from_bytes, is_artifact, load
 from infer.runtime.signature import TensorSpec
 from infer.runtime.structured import StructuredValue
 
@@ -314,7 +314,7 @@ class InferenceSession:
                           stacklevel=3)
         start = time.perf_counter()
         self._model = (artifact_from_bytes(artifact, verify_key=verify_key)
-                       if isinstance(artifact, bytes) else load_artifact(artifact, verify_key))
+                       if isinstance(artifact, bytes) else load(artifact, verify_key))
         # The ONNX model's metadata is not in the artifact: onnxruntime's defaults.
         self._meta = ModelMetadata("", "", "", "", "", 2**63 - 1)
         if self._profile is not None:

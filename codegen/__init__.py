@@ -3,27 +3,29 @@
 Entry points for the layers above:
 
 - `JitModule(module).get_entry("main")(inputs) -> outputs`: compile, map and call;
-- `compile_object(module, target)` / `ObjectModule(code)`: the two steps apart;
+- `compile_object(module, target)` / `ObjectModule(code)`: the two steps apart
+  (codegen/compile.py, the compiler's side; codegen/jit.py, the runtime's, which does not
+  import xDSL);
 - `emit_llvm_ir(module, optimized=True)` / `emit_assembly(module)`: text, for tests.
+
+The names load lazily, so that mapping an artifact imports no compiler.
 """
 
-from xdsl.dialects.builtin import ModuleOp
+from importlib import import_module
 
-from infer.codegen.jit import JitModule, ObjectModule, compile_llvm_ir, compile_object
-from infer.codegen.target import Target, host_target, host_target_machine
+_NAMES = {
+    "JitModule": "infer.codegen.compile",
+    "compile_object": "infer.codegen.compile",
+    "compile_llvm_ir": "infer.codegen.compile",
+    "emit_assembly": "infer.codegen.compile",
+    "emit_llvm_ir": "infer.codegen.compile",
+    "ObjectModule": "infer.codegen.jit",
+}
 
-
-def emit_llvm_ir(module: ModuleOp, optimized: bool = True) -> str:
-    """LLVM IR of an llvm-dialect module, after O3 for the host when `optimized`."""
-    ref, _ = compile_llvm_ir(module, host_target_machine(), optimized=optimized)
-    return str(ref)
-
-
-def emit_assembly(module: ModuleOp, target: Target | None = None) -> str:
-    """Assembly of an llvm-dialect module after O3, for `target` (this CPU when None)."""
-    tm = (target or host_target()).machine()
-    ref, _ = compile_llvm_ir(module, tm, optimized=True)
-    return tm.emit_assembly(ref)
+__all__ = sorted(_NAMES)
 
 
-__all__ = ["JitModule", "ObjectModule", "compile_object", "emit_assembly", "emit_llvm_ir"]
+def __getattr__(name: str):  # noqa: ANN202 - module attribute hook
+    if name in _NAMES:
+        return getattr(import_module(_NAMES[name]), name)
+    raise AttributeError(f"module 'infer.codegen' has no attribute {name!r}")

@@ -1,5 +1,7 @@
-"""Compile an `llvm`-dialect module to object code, map it, and call its packed entry points
-with numpy arrays.
+"""Compiled code mapped and called: an object file (`ObjectCode`, made by codegen/compile.py
+or read from an artifact) mapped into an engine of its own with its weights bound
+(`ObjectModule`), and its packed entry points called with numpy arrays. The runtime's
+side of codegen: it imports llvmlite and numpy, not the compiler.
 
 Calling convention (see `convert-func-to-llvm`): `_infer_packed_<name>(void **args)` with
 one pointer per input (to a memref descriptor `{ptr allocated, ptr aligned, i64 offset,
@@ -21,14 +23,9 @@ from dataclasses import dataclass
 
 import llvmlite.binding as llvm
 import numpy as np
-from xdsl.dialects import llvm as llvm_d
-from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, NoneAttr
-from xdsl.ir import Attribute
 
-from infer.codegen.optimize import optimize
-from infer.codegen.target import Target, host_target, host_triple
-from infer.codegen.translate import INLINE_LIMIT, numpy_dtype, translate_module
-from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
+from infer.abi import PACKED_PREFIX
+from infer.codegen.target import Target, host_target
 
 _LIBC = ctypes.CDLL(None)
 _LIBC.free.argtypes = [ctypes.c_void_p]
@@ -56,21 +53,6 @@ def _in_place(data: np.ndarray) -> bool:
     the weights of a mapped artifact are (a copy-on-write mapping)."""
     return (data.ctypes.data % WEIGHT_ALIGNMENT == 0 and data.flags.c_contiguous
             and data.flags.writeable)
-
-
-def compile_llvm_ir(
-    module: ModuleOp, tm: llvm.TargetMachine, *, optimized: bool, prefix: str = ""
-) -> tuple[llvm.ModuleRef, dict[str, np.ndarray]]:
-    """Translates, parses, verifies and (optionally) optimizes `module` for `tm`."""
-    translation = translate_module(
-        module, triple=host_triple(), data_layout=str(tm.target_data), symbol_prefix=prefix,
-        inline_limit=INLINE_LIMIT,
-    )  # fmt: skip
-    ref = llvm.parse_assembly(str(translation.module))
-    ref.verify()
-    if optimized:
-        optimize(ref, tm)
-    return ref, translation.weights
 
 
 @dataclass(frozen=True)
@@ -175,27 +157,6 @@ class ObjectCode:
     target: Target
 
 
-def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode:
-    """The object code of an llvm-dialect module for `target` (the host when None):
-    translated, optimized at O3 and emitted once; mapping it (`ObjectModule`) compiles
-    nothing more."""
-    target = target or host_target()
-    prefix = new_symbol_prefix()
-    ref, weights = compile_llvm_ir(module, target.machine(), optimized=True, prefix=prefix)
-    obj = target.machine().emit_object(ref)
-    n = len(prefix)
-    signatures = {}
-    for op in module.ops:
-        if isinstance(op, llvm_d.FuncOp) and SIGNATURE_ATTR in op.attributes:
-            signature = op.attributes[SIGNATURE_ATTR]
-            assert isinstance(signature, FunctionType)
-            signatures[op.sym_name.data[len(PACKED_PREFIX):]] = (
-                [_spec(t) for t in signature.inputs.data],
-                [_spec(t) for t in signature.outputs.data])
-    return ObjectCode(obj, prefix, {name[n:]: data for name, data in weights.items()},
-                      signatures, target)
-
-
 class ObjectModule(NativeModule):
     """Object code mapped into an engine of its own, its weights bound.
 
@@ -227,21 +188,6 @@ class ObjectModule(NativeModule):
         super().__init__(engine, prefix, bound, code.signatures)
         # the aligned copies the code reads, so that the weights are held once
         self.code = ObjectCode(obj, prefix, self.weights(), code.signatures, code.target)
-
-
-class JitModule(ObjectModule):
-    """An llvm-dialect module compiled in-process for this CPU and mapped."""
-
-    def __init__(self, module: ModuleOp) -> None:
-        super().__init__(compile_object(module))
-
-
-def _spec(typ: Attribute) -> ArgSpec:
-    """How a memref or scalar argument or result is passed."""
-    if isinstance(typ, MemRefType):
-        return ArgSpec(numpy_dtype(typ.get_element_type()), typ.get_num_dims(),
-                       isinstance(typ.layout, NoneAttr))
-    return ArgSpec(numpy_dtype(typ), None, False)
 
 
 def _marshal_input(value: np.ndarray, spec: ArgSpec) -> np.ndarray:

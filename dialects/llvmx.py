@@ -30,19 +30,14 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-# The entry-point ABI shared by `convert-func-to-llvm` (which emits it) and the runtime:
-# `void _infer_packed_<name>(ptr args)`, the original signature in `infer.signature`.
-PACKED_PREFIX = "_infer_packed_"
-SIGNATURE_ATTR = "infer.signature"
-# What callers of each entry see (names, element types, symbolic dims of its tensors): a
-# module attribute that `record-signature` writes at the graph level and no pass touches,
-# so it reaches the llvm level unchanged for the runtime to read.
-MODEL_SIGNATURE_ATTR = "infer.model_signature"
-# What each failing run-time check of an entry means (lowering/runtime_checks.py): a
-# module attribute `{function: [[message, operand ranks], ...]}`, code k is entry k - 1.
-MODEL_CHECKS_ATTR = "infer.checks"
-# i64 slots of the status buffer such an entry takes last: code, two values, input dims.
-CHECK_STATUS_SIZE = 64
+# The entry ABI and the module attributes the runtime reads (defined in infer.abi).
+from infer.abi import (  # noqa: E402, F401 - re-exported for the lowering
+    CHECK_STATUS_SIZE,
+    MODEL_CHECKS_ATTR,
+    MODEL_SIGNATURE_ATTR,
+    PACKED_PREFIX,
+    SIGNATURE_ATTR,
+)
 
 FCMP_PREDICATES = (
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",

@@ -17,7 +17,7 @@ Layout, every byte covered by a check (no padding):
                     each weight by symbol (codegen/jit.py)
     seal      empty, or a signature of the manifest (runtime/signing.py), ending the file
 
-`load_artifact` refuses a file that is truncated, altered, of another format or infer
+`load` refuses a file that is truncated, altered, of another format or infer
 version, or for a CPU without a feature the code uses, before any of it is mapped; given
 a verify key, also one that is unsigned or not signed by that key. Without a key the
 hashes catch accidents, not attackers: anyone who can write the file can also rewrite the
@@ -320,9 +320,13 @@ def _weights(index: list[list[object]], blob: memoryview) -> dict[str, np.ndarra
     return weights
 
 
-def load_artifact(path: str | os.PathLike, verify_key: KeyLike | None = None) -> CompiledModel:
-    """The compiled model saved at `path`, its code mapped without compiling; ArtifactError
-    naming the file and the reason if it cannot be (nothing of it mapped then)."""
+def load(path: str | os.PathLike, verify_key: KeyLike | None = None) -> CompiledModel:
+    """A compiled model saved with `CompiledModel.save` (`infer.load`), mapped without
+    compiling again. `infer.ArtifactError` (naming the file and the reason) if the file is
+    truncated or altered, was made by another infer version, or is for a CPU this one is
+    not, or, given `verify_key` (the Ed25519 public key, as PEM bytes or a `cryptography`
+    key object, or the HMAC secret), is unsigned or not signed by it; nothing of such a
+    file is mapped or run. Imports no compiler: a deployment needs only the runtime."""
     try:
         data = map_file(path)
     except OSError as e:
@@ -365,7 +369,7 @@ def read_artifact(data: bytes, where: str = "the artifact",
 
 def artifact_from_bytes(data: bytes, where: str = "the artifact",
                         verify_key: KeyLike | None = None) -> CompiledModel:
-    """`load_artifact` of a file's bytes; `where` names them in errors."""
+    """`load` of a file's bytes; `where` names them in errors."""
     # Only when every check passed is the code mapped.
     return read_artifact(data, where, verify_key).map()
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, ModuleOp, StringAttr
 
-from infer.dialects.llvmx import CHECK_STATUS_SIZE, MODEL_CHECKS_ATTR
+from infer.abi import CHECK_STATUS_SIZE
 from infer.errors import ShapeError
 
 
@@ -23,20 +22,6 @@ class EntryChecks:
     """The checks of one entry, by code - 1."""
 
     checks: tuple[Check, ...]
-
-    @staticmethod
-    def read(module: ModuleOp, entry: str) -> EntryChecks | None:
-        tables = module.attributes.get(MODEL_CHECKS_ATTR)
-        table = tables.data.get(entry) if isinstance(tables, DictionaryAttr) else None
-        if not isinstance(table, ArrayAttr):
-            return None
-        checks = []
-        for item in table.data:
-            assert isinstance(item, ArrayAttr)
-            message, ranks = item.data
-            assert isinstance(message, StringAttr) and isinstance(ranks, DenseArrayBase)
-            checks.append(Check(message.data, tuple(int(r) for r in ranks.get_values())))
-        return EntryChecks(tuple(checks))
 
     def to_json(self) -> list[list[object]]:
         return [[c.message, list(c.ranks)] for c in self.checks]

@@ -9,15 +9,16 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
 
-from infer.dialects.graph.types import NARROW_TYPES, RUN_COUNTER
+from infer.abi import RUN_COUNTER
 from infer.errors import InputError
 from infer.runtime.checks import EntryChecks
-from infer.runtime.signature import TensorSpec, check_feeds, read_signature
-from infer.runtime.structured import StructuredValue, pack, read_structured, unpack
+from infer.runtime.signature import TensorSpec, check_feeds
+from infer.runtime.structured import StructuredValue, pack, unpack
 
 if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+
     from infer.codegen.jit import NativeModule, ObjectCode
     from infer.codegen.target import Target
 
@@ -168,11 +169,12 @@ def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = 
                  ) -> CompiledCode:
     """The native code of an llvm-level module (as the compile pipeline leaves it) for
     `target` (this CPU when None), with the signature recorded on the module's `entry`."""
-    from infer.codegen.jit import compile_object
+    from infer.codegen.compile import compile_object
+    from infer.runtime.module_reader import read_checks, read_signature, read_structured
 
     inputs, outputs = read_signature(module, entry)
     return CompiledCode(inputs, outputs, compile_object(module, target),
-                        EntryChecks.read(module, entry), read_structured(module, entry),
+                        read_checks(module, entry), read_structured(module, entry),
                         read_structured(module, entry, "structured_inputs"), entry)
 
 
@@ -181,14 +183,11 @@ def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
     return compile_code(module, entry).map()
 
 
-_NARROW_DTYPES = frozenset(NARROW_TYPES.values())
-
-
 def _storage_view(a: np.ndarray) -> np.ndarray:
     """Native code sees unsigned integers as the signless (signed) type of their width, and
     ml_dtypes' narrow types (bf16, float8, int4...) as the integer codes they store."""
     if a.dtype.kind == "u":
         return a.view(a.dtype.str.replace("u", "i"))
-    if a.dtype in _NARROW_DTYPES:
+    if a.dtype.kind == "V":  # ml_dtypes' types (check_feeds let no other through)
         return a.view(f"i{a.dtype.itemsize}")
     return a

@@ -5,21 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import ml_dtypes  # noqa: F401 - registers the narrow dtypes' names (bfloat16, int4...)
 import numpy as np
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    ArrayAttr,
-    ContainerType,
-    DictionaryAttr,
-    ModuleOp,
-    ShapedType,
-    StringAttr,
-)
 
-from infer.codegen.translate import numpy_dtype
-from infer.dialects.graph.types import ANONYMOUS_DIM
-from infer.dialects.llvmx import MODEL_SIGNATURE_ATTR
-from infer.errors import InferError, InputError
+from infer.abi import ANONYMOUS_DIM
+from infer.errors import InputError
 
 # Static size, dim_param (equal names get equal sizes, but ANONYMOUS_DIM names no symbol),
 # or unnamed dynamic.
@@ -52,38 +42,6 @@ def dtype_from_name(name: object) -> np.dtype:
     if not isinstance(name, str):
         raise TypeError(f"a dtype name must be a string, got {name!r}")
     return np.dtype(name)
-
-
-def _spec(d: DictionaryAttr) -> TensorSpec:
-    """One `{name, type[, dims]}` entry of the signature (see transforms/signature.py)."""
-    name, t, dim_names = d.data["name"], d.data["type"], d.data.get("dims")
-    assert isinstance(name, StringAttr) and isinstance(t, ShapedType)
-    assert isinstance(t, ContainerType)
-    shape: list[Dim] = []
-    for j, n in enumerate(t.get_shape()):
-        if n != DYNAMIC_INDEX:
-            shape.append(n)
-        elif isinstance(dim_names, ArrayAttr) and isinstance(dim_names.data[j], StringAttr):
-            shape.append(dim_names.data[j].data or None)
-        else:
-            shape.append(None)
-    return TensorSpec(name.data, numpy_dtype(t.get_element_type()), tuple(shape))
-
-
-def read_signature(
-    module: ModuleOp, entry: str = "main"
-) -> tuple[list[TensorSpec], list[TensorSpec]]:
-    """Input and output specs of function `entry`, from the signature the compile pipeline
-    records on the module (`record-signature`) and carries down to the llvm level."""
-    signatures = module.attributes.get(MODEL_SIGNATURE_ATTR)
-    if not isinstance(signatures, DictionaryAttr):
-        raise InferError(f"the module has no {MODEL_SIGNATURE_ATTR} (see record-signature)")
-    sig = signatures.data.get(entry)
-    if not isinstance(sig, DictionaryAttr):
-        raise InferError(f"the module has no func.func @{entry}")
-    inputs, outputs = sig.data["inputs"], sig.data["outputs"]
-    assert isinstance(inputs, ArrayAttr) and isinstance(outputs, ArrayAttr)
-    return [_spec(d) for d in inputs.data], [_spec(d) for d in outputs.data]
 
 
 def check_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np.ndarray]:

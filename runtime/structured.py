@@ -22,13 +22,10 @@ from the importer's graph.STRUCTURED_ATTR and graph.STRUCTURED_INPUTS_ATTR):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
 
-from infer.codegen.translate import numpy_dtype
-from infer.dialects.llvmx import MODEL_SIGNATURE_ATTR
 from infer.errors import InputError
 from infer.runtime.signature import dtype_from_name
 
@@ -65,27 +62,6 @@ class StructuredValue:
         tensor = "tensor(string)" if self.string else tensor
         kind = f"seq({tensor})" if self.sequence else tensor
         return f"optional({kind})" if self.optional else kind
-
-
-def read_structured(module: ModuleOp, entry: str = "main", key: str = "structured"
-                    ) -> list[StructuredValue]:
-    """The sequence and optional outputs (`key` "structured_inputs": inputs) of function
-    `entry` as record-signature wrote them, by place."""
-    sig = cast(DictionaryAttr, cast(DictionaryAttr, module.attributes[MODEL_SIGNATURE_ATTR])
-               .data[entry])
-    found = sig.data.get(key)
-    if not isinstance(found, DictionaryAttr):
-        return []
-    values = []
-    for name, d in found.data.items():
-        entries = cast(DictionaryAttr, d).data
-        ints = {k: cast(IntegerAttr, entries[k]).value.data if k in entries else 0
-                for k in ("at", "count", "sequence", "optional", "packed", "string")}
-        values.append(StructuredValue(name, ints["at"], ints["count"],
-                                      numpy_dtype(entries["element"]), bool(ints["sequence"]),
-                                      bool(ints["optional"]), bool(ints["packed"]),
-                                      bool(ints["string"])))
-    return sorted(values, key=lambda q: q.at)
 
 
 def pack(q: StructuredValue, value: object, placeholders: list[tuple[int, ...]]

@@ -76,8 +76,10 @@ def _mlp() -> onnx.ModelProto:
 MODELS = {"cnn": (_cnn(), (3, 16, 16)), "mlp": (_mlp(), (32,))}
 
 
-def _data(shape: tuple[int, ...], n: int) -> np.ndarray:
-    return R.standard_normal((n, 1, *shape)).astype(np.float32)
+def _data(shape: tuple[int, ...], n: int, seed: int = 0) -> np.ndarray:
+    """n samples of batch 1; the same for the same seed, whichever test runs first."""
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((n, 1, *shape)).astype(np.float32)
 
 
 def _ort(model: onnx.ModelProto | str, xs: np.ndarray) -> np.ndarray:
@@ -109,7 +111,7 @@ def test_as_close_as_onnxruntimes_quantizer(name: str, tmp_path: Path) -> None:
     quantize_static(str(path), str(tmp_path / "ort.onnx"), Reader(),
                     quant_format=QuantFormat.QDQ, per_channel=True,
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
-    test = _data(shape, 48)
+    test = _data(shape, 48, seed=1)
     ref = _ort(model, test)
     snr_ours = _snr(ref, _ort(ours, test))
     snr_ort = _snr(ref, _ort(str(tmp_path / "ort.onnx"), test))
@@ -133,8 +135,9 @@ def test_methods_and_activation_types(method: str, activations: str, tmp_path: P
     zero_points = [numpy_helper.to_array(i) for i in q.graph.initializer
                    if i.name.startswith("x_zero_point")]
     assert [z.dtype for z in zero_points] == [np.dtype(activations)]
-    test = _data(shape, 16)
-    assert _snr(_ort(model, test), _ort(q, test)) > 25
+    test = _data(shape, 16, seed=1)
+    # entropy clips the tails that min-max keeps: a little noisier on data like this
+    assert _snr(_ort(model, test), _ort(q, test)) > (20 if method == "entropy" else 30)
 
 
 def test_an_old_opset_is_converted(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+from infer import abi
 from infer.dialects.dims import DYN, Dim
 
 # ---------------------------------------------------------------------------------------
@@ -169,10 +170,8 @@ STRUCTURED_ATTR = "graph.structured_outputs"
 STRUCTURED_INPUTS_ATTR = "graph.structured_inputs"
 # The hidden input the runtime fills with the number of the run (a u64 scalar: 0, 1, 2,
 # ... per compiled model), from which the random ops draw; no user passes it.
-RUN_COUNTER = "infer.run_counter"
-# The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
-# symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
-ANONYMOUS_DIM = "?"
+RUN_COUNTER = abi.RUN_COUNTER
+ANONYMOUS_DIM = abi.ANONYMOUS_DIM
 
 
 __all__ = [

@@ -1,0 +1,82 @@
+"""An llvm-dialect module compiled for a target: translated to LLVM IR (codegen/translate.py),
+optimized at O3 and emitted once as an object file (`compile_object`), which
+codegen/jit.py maps; `JitModule` does both, for a module compiled in-process.
+"""
+
+from __future__ import annotations
+
+import llvmlite.binding as llvm
+import numpy as np
+from xdsl.dialects import llvm as llvm_d
+from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, NoneAttr
+from xdsl.ir import Attribute
+
+from infer.abi import PACKED_PREFIX, SIGNATURE_ATTR
+from infer.codegen.jit import ArgSpec, ObjectCode, ObjectModule, new_symbol_prefix
+from infer.codegen.optimize import optimize
+from infer.codegen.target import Target, host_target, host_triple
+from infer.codegen.translate import INLINE_LIMIT, numpy_dtype, translate_module
+
+
+def compile_llvm_ir(
+    module: ModuleOp, tm: llvm.TargetMachine, *, optimized: bool, prefix: str = ""
+) -> tuple[llvm.ModuleRef, dict[str, np.ndarray]]:
+    """Translates, parses, verifies and (optionally) optimizes `module` for `tm`."""
+    translation = translate_module(
+        module, triple=host_triple(), data_layout=str(tm.target_data), symbol_prefix=prefix,
+        inline_limit=INLINE_LIMIT,
+    )  # fmt: skip
+    ref = llvm.parse_assembly(str(translation.module))
+    ref.verify()
+    if optimized:
+        optimize(ref, tm)
+    return ref, translation.weights
+
+
+def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode:
+    """The object code of an llvm-dialect module for `target` (the host when None):
+    translated, optimized at O3 and emitted once; mapping it (`ObjectModule`) compiles
+    nothing more."""
+    target = target or host_target()
+    prefix = new_symbol_prefix()
+    ref, weights = compile_llvm_ir(module, target.machine(), optimized=True, prefix=prefix)
+    obj = target.machine().emit_object(ref)
+    n = len(prefix)
+    signatures = {}
+    for op in module.ops:
+        if isinstance(op, llvm_d.FuncOp) and SIGNATURE_ATTR in op.attributes:
+            signature = op.attributes[SIGNATURE_ATTR]
+            assert isinstance(signature, FunctionType)
+            signatures[op.sym_name.data[len(PACKED_PREFIX):]] = (
+                [_spec(t) for t in signature.inputs.data],
+                [_spec(t) for t in signature.outputs.data])
+    return ObjectCode(obj, prefix, {name[n:]: data for name, data in weights.items()},
+                      signatures, target)
+
+
+class JitModule(ObjectModule):
+    """An llvm-dialect module compiled in-process for this CPU and mapped."""
+
+    def __init__(self, module: ModuleOp) -> None:
+        super().__init__(compile_object(module))
+
+
+def _spec(typ: Attribute) -> ArgSpec:
+    """How a memref or scalar argument or result is passed."""
+    if isinstance(typ, MemRefType):
+        return ArgSpec(numpy_dtype(typ.get_element_type()), typ.get_num_dims(),
+                       isinstance(typ.layout, NoneAttr))
+    return ArgSpec(numpy_dtype(typ), None, False)
+
+
+def emit_llvm_ir(module: ModuleOp, optimized: bool = True) -> str:
+    """LLVM IR of an llvm-dialect module, after O3 for the host when `optimized`."""
+    ref, _ = compile_llvm_ir(module, host_target().machine(), optimized=optimized)
+    return str(ref)
+
+
+def emit_assembly(module: ModuleOp, target: Target | None = None) -> str:
+    """Assembly of an llvm-dialect module after O3, for `target` (this CPU when None)."""
+    tm = (target or host_target()).machine()
+    ref, _ = compile_llvm_ir(module, tm, optimized=True)
+    return tm.emit_assembly(ref)
