@@ -13,6 +13,7 @@ import argparse
 import os
 import statistics
 import time
+from collections.abc import Callable
 
 import numpy as np
 import onnx
@@ -20,6 +21,20 @@ import onnxruntime as ort
 
 import infer
 from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path
+
+
+def interleaved_medians(fns: dict[str, Callable[[], object]], reps: int) -> dict[str, float]:
+    """Median ms of each function over `reps` rounds that call each once in turn (after a
+    warm-up call each), so that machine noise hits all alike."""
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for fn in fns.values():
+        fn()
+    for _ in range(reps):
+        for k, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            times[k].append((time.perf_counter() - t) * 1e3)
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 def bench(name: str, reps: int) -> dict[str, float | str]:
@@ -43,15 +58,7 @@ def bench_model(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray]
     ours, theirs = compiled.run(feeds), sess.run(None, feeds)
     diff = max(float(np.max(np.abs(a - b))) for a, b in zip(ours.values(), theirs, strict=True))
     fns = {"infer": lambda: compiled.run(feeds), "ort": lambda: sess.run(None, feeds)}
-    times: dict[str, list[float]] = {k: [] for k in fns}
-    for fn in fns.values():
-        fn()
-    for _ in range(reps):
-        for k, fn in fns.items():
-            t = time.perf_counter()
-            fn()
-            times[k].append((time.perf_counter() - t) * 1e3)
-    med = {k: statistics.median(v) for k, v in times.items()}
+    med = interleaved_medians(fns, reps)
     return {
         "model": label,
         "compile_s": compile_s,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+from light_models import interleaved_medians
 
 import infer
 from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path, with_random_weights
@@ -102,15 +102,7 @@ def measure(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray], re
     ort_s = (time.perf_counter() - t0) / len(THREADS)
     fns = {"infer": lambda: compiled.run(feeds)}
     fns.update({f"ort{t}": (lambda s=s: s.run(None, feeds)) for t, s in sessions.items()})
-    times: dict[str, list[float]] = {k: [] for k in fns}
-    for fn in fns.values():
-        fn()
-    for _ in range(reps):
-        for k, fn in fns.items():
-            t = time.perf_counter()
-            fn()
-            times[k].append((time.perf_counter() - t) * 1e3)
-    med = {k: statistics.median(v) for k, v in times.items()}
+    med = interleaved_medians(fns, reps)
     stem = "".join(c if c.isalnum() else "_" for c in label)
     artifact, onnx_file, npz = (work / f"{stem}{s}" for s in (".infer", ".onnx", ".npz"))
     compiled.save(artifact)

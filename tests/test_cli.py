@@ -211,3 +211,19 @@ def test_verbose_prints_stage_times(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     stages = [m[1] for m in re.finditer(r"^infer: (.+?) +\d+\.\d{3} s$", r.stderr, re.M)]
     assert stages == [*progress.STAGES, "total"]
+
+
+def test_a_reader_that_leaves_early_is_no_error(tmp_path: Path) -> None:
+    """`infer-run ... | head`: the output's reader goes away; no traceback, status 141."""
+    model = make_model([helper.make_node("Relu", ["x"], ["y"])],
+                       [("x", TensorProto.FLOAT, [100, 1000])],
+                       [("y", TensorProto.FLOAT, [100, 1000])])
+    path = tmp_path / "big.onnx"
+    onnx.save(model, path)
+    p = subprocess.Popen([str(BIN / "infer-run"), str(path), "--top", "100000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.read(10)
+    p.stdout.close()
+    assert p.wait(timeout=300) == 141
+    assert p.stderr.read() == b""
