@@ -7,11 +7,16 @@ The ops keep the integers, zero points and scales apart, so each states what it 
     qnn.conv        conv(x - x_zero_point, w - w_zero_point), in int32       ConvInteger
     qnn.requantize  saturate(round_half_even(x * input_scale / output_scale)
                              + output_zero_point), x int32, the result 8-bit
+    qnn.add         saturate(round_half_even((a_scale * (a - a_zero_point)
+                             + b_scale * (b - b_zero_point)) / y_scale) + y_zero_point)
+    qnn.mul         qnn.requantize((a - a_zero_point) * (b - b_zero_point),
+                                   a_scale * b_scale, y_scale, y_zero_point)
 
 QLinearMatMul and QLinearConv are qnn.matmul / qnn.conv (plus the int32 bias), then
 qnn.requantize with input_scale = a_scale * b_scale. Zero points are operands, a
 constant 0 where the model gives none: per tensor (one element) or 1-D, per row of a and
-column of b for qnn.matmul, per output channel of w for qnn.conv. Scales are floats of one
+column of b for qnn.matmul, per output channel of w for qnn.conv; qnn.add and qnn.mul
+(QLinearAdd, QLinearMul) take every scale and zero point per tensor. Scales are floats of one
 type, per tensor or 1-D along qnn.requantize's `axis`, and must be positive (checked
 where they are constants). `qnn-canonicalize` (lowering/qnn_canonicalize.py) rewrites
 every op into graph ops on int32 and f32, so none reaches graph-to-loops.
@@ -222,6 +227,87 @@ class RequantizeOp(GraphOp):
         return np.clip(v, lo, hi)
 
 
-QNN = Dialect("qnn", [MatMulOp, ConvOp, RequantizeOp])
+class _QuantizedBinaryOp(GraphOp):
+    """What qnn.add and qnn.mul share: two 8-bit operands broadcast as numpy does, each
+    with its scale and zero point, then the result's; every scale and zero point is per
+    tensor (one element). The result has y_zero_point's type."""
 
-__all__ = ["CANONICALIZE", "EIGHT_BIT", "QNN", "ConvOp", "MatMulOp", "RequantizeOp"]
+    EXPANDED_BY: ClassVar[str] = CANONICALIZE
+    a = operand_def(TensorType)
+    a_scale = operand_def(TensorType)
+    a_zero_point = operand_def(TensorType)
+    b = operand_def(TensorType)
+    b_scale = operand_def(TensorType)
+    b_zero_point = operand_def(TensorType)
+    y_scale = operand_def(TensorType)
+    y_zero_point = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        a, sa, za, b, sb, zb, sy, zy = types
+        for q, zp, what in ((a, za, "a"), (b, zb, "b")):
+            _quantized(cls, q, what)
+            _zero_point(cls, zp, q, f"{what}_zero_point")
+        _quantized(cls, zy, "y_zero_point")
+        if not G.is_float(sa.element_type) or sb.element_type != sa.element_type or (
+                sy.element_type != sa.element_type):
+            raise VerifyException(f"'{cls.name}': the scales must be floats of one type, "
+                                  f"got {sa}, {sb} and {sy}")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        names = [name for name, _ in cls.get_irdl_definition().operands]
+        for k in (1, 2, 4, 5, 6, 7):
+            if D.product(dims[k]) != 1 or len(dims[k]) > 1:
+                raise ValueError(f"{names[k]} must have one element (per tensor), got "
+                                 f"dims {dims[k]}")
+        for k in (1, 4, 6):
+            _positive(consts[k], names[k])
+        return [D.broadcast([dims[0], dims[3]])]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [elements[7]]
+
+    def saturated(self, v: np.ndarray, zp: np.ndarray) -> np.ndarray:
+        lo, hi = G.QUANTIZED_RANGES[self.y.type.element_type]  # type: ignore[attr-defined]
+        return np.clip(np.rint(v) + np.float32(zp.reshape(())), lo, hi)
+
+
+@irdl_op_definition
+class AddOp(_QuantizedBinaryOp):
+    """saturate(round_half_even((a_scale * (a - a_zero_point) + b_scale * (b -
+    b_zero_point)) / y_scale) + y_zero_point), in f32 (QLinearAdd's reference form)."""
+
+    name = "qnn.add"
+    ONNX_OP: ClassVar[str | None] = "QLinearAdd"
+
+    def numpy(self, a: np.ndarray, sa: np.ndarray, za: np.ndarray, b: np.ndarray,
+              sb: np.ndarray, zb: np.ndarray, sy: np.ndarray, zy: np.ndarray) -> np.ndarray:
+        real_a = np.float32(sa.reshape(())) * _minus(a, za.reshape(())).astype(np.float32)
+        real_b = np.float32(sb.reshape(())) * _minus(b, zb.reshape(())).astype(np.float32)
+        return self.saturated((real_a + real_b) / np.float32(sy.reshape(())), zy)
+
+
+@irdl_op_definition
+class MulOp(_QuantizedBinaryOp):
+    """The int32 product (a - a_zero_point) * (b - b_zero_point) requantized by
+    a_scale * b_scale / y_scale (QLinearMul: the multiplier in f32, as onnxruntime's)."""
+
+    name = "qnn.mul"
+    ONNX_OP: ClassVar[str | None] = "QLinearMul"
+
+    def numpy(self, a: np.ndarray, sa: np.ndarray, za: np.ndarray, b: np.ndarray,
+              sb: np.ndarray, zb: np.ndarray, sy: np.ndarray, zy: np.ndarray) -> np.ndarray:
+        product = _minus(a, za.reshape(())) * _minus(b, zb.reshape(()))
+        multiplier = np.float32(sa.reshape(())) * np.float32(sb.reshape(()))
+        multiplier = multiplier / np.float32(sy.reshape(()))
+        return self.saturated(product.astype(np.float32) * multiplier, zy)
+
+
+QNN = Dialect("qnn", [MatMulOp, ConvOp, RequantizeOp, AddOp, MulOp])
+
+__all__ = ["CANONICALIZE", "EIGHT_BIT", "QNN", "AddOp", "ConvOp", "MatMulOp", "MulOp",
+           "RequantizeOp"]
