@@ -9,6 +9,10 @@
             sy, zy                    + sb * (b - zb)) / sy) + zy)     formula
     qnn.mul (same operands)         requantize((a - za) * (b - zb),   int32 product
                                                sa * sb, sy, zy)
+    qnn.global_avg_pool x, sx, zx,  requantize(sum(x - zx), sx,       int32 sum over the
+                        sy, zy                 sy * count, zy)       spatial dims
+    qnn.avg_pool (same operands)    clip(round(average_pool(sx *      f32; zy added
+                                    (x - zx)) / sy + zy))            before rounding
 
 A 1-D zero point or scale is reshaped to lie along its axis (a's rows, w's output
 channels, requantize's `axis`). The int32 operands are exact, and so is the f32
@@ -112,8 +116,31 @@ def _mul(ops: OpList, op: Q.MulOp) -> SSAValue:
                         op.y_zero_point, 0, cast(TensorType, op.y.type).element_type)
 
 
+def _global_avg_pool(ops: OpList, op: Q.GlobalAvgPoolOp) -> SSAValue:
+    shape = cast(TensorType, op.x.type).get_shape()
+    spatial = list(range(2, len(shape)))
+    total = ops.add(G.ReduceSumOp, _minus(ops, op.x, op.x_zero_point),
+                    ops.const(np.array(spatial, np.int64)))
+    count = ops.const(np.array(int(np.prod(shape[2:])), np.float32))
+    return _requantized(ops, total, op.x_scale, ops.add(G.MulOp, op.y_scale, count),
+                        op.y_zero_point, 0, cast(TensorType, op.y.type).element_type)
+
+
+def _avg_pool(ops: OpList, op: Q.AvgPoolOp) -> SSAValue:
+    average = ops.add(G.AveragePoolOp, _real(ops, op.x, op.x_scale, op.x_zero_point),
+                      **dict(op.properties))
+    v = ops.add(G.AddOp, ops.add(G.DivOp, average, _cast(ops, op.y_scale, f32)),
+                _cast(ops, op.y_zero_point, f32))
+    out = cast(TensorType, op.y.type).element_type
+    lo, hi = G.QUANTIZED_RANGES[out]
+    clipped = ops.add(G.ClipOp, ops.add(G.RoundOp, v), ops.const(np.array(lo, np.float32)),
+                      ops.const(np.array(hi, np.float32)))
+    return _cast(ops, clipped, out)
+
+
 _RULES = {Q.MatMulOp: _matmul, Q.ConvOp: _conv, Q.RequantizeOp: _requantize, Q.AddOp: _add,
-          Q.MulOp: _mul}
+          Q.MulOp: _mul, Q.GlobalAvgPoolOp: _global_avg_pool,
+          Q.AvgPoolOp: _avg_pool}
 
 
 def canonicalize(op: Operation) -> None:

@@ -1,7 +1,9 @@
 """`graph-optimize{level=N}`: the graph-level optimization pipeline, in onnxruntime's levels.
 
     level 0  nothing
-    level 1  basic: constant folding (numpy), the ops' canonicalization patterns
+    level 1  basic: first qnn-fold-qdq (DequantizeLinear → op → QuantizeLinear as qnn ops,
+             before folding makes float constants of the dequantized weights), then
+             constant folding (numpy), the ops' canonicalization patterns
              (identity/dropout, no-op cast/reshape, reshape and transpose chains, x+0, x*1,
              ...), CSE and DCE
     level 2  extended: level 1 + the fusion patterns of PATTERN_MODULES (conv/gemm
@@ -44,6 +46,7 @@ from infer.transforms import fusion, shape_fusion, transformer_fusion
 from infer.transforms.constant_folding import folding_patterns
 from infer.transforms.layout import check_block, layout_patterns
 from infer.transforms.nchwc_packing import BLOCK
+from infer.transforms.qnn_fold_qdq import fold_qdq
 from infer.transforms.rewrite import rewrite_module
 
 MAX_LEVEL = 3
@@ -99,6 +102,7 @@ def optimize(module: ModuleOp, level: int = 2, block: int = BLOCK) -> None:
     check_options(level, block)
     if level == 0:
         return
+    fold_qdq(module)
     basic = basic_patterns()
     extended = [*contributed_patterns(level), *basic] if level >= 2 else []
     for _ in range(MAX_ROUNDS):

@@ -1,8 +1,8 @@
 """ONNX importers: QuantizeLinear and DequantizeLinear as plain tensor ops; the integer
 and QLinear ops (MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv) as qnn ops; and
 the QOperator ops onnxruntime's quantizer writes in its com.microsoft domain
-(`MICROSOFT_OPS`): QGemm, QLinearAdd and QLinearMul as qnn ops, the rest (QLinearConcat,
-the pools, QLinearLeakyRelu, QLinearSigmoid) as their float op between a dequantize and a
+(`MICROSOFT_OPS`): QGemm, QLinearAdd, QLinearMul and the pools as qnn ops, the rest
+(QLinearConcat, QLinearLeakyRelu, QLinearSigmoid) as their float op between a dequantize and a
 quantize, which is what onnxruntime computes (its lookup tables hold exactly that)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from infer.frontend.onnx_ops.builder import (
     element,
 )
 from infer.frontend.onnx_ops.elementwise import element_type
-from infer.frontend.onnx_ops.nn import average_pool, conv_window
+from infer.frontend.onnx_ops.nn import conv_window, pool_window
 
 _VERSIONS = (10, 13, 19, 21, 23, 24, 25, 28)
 
@@ -166,7 +166,6 @@ def _nchw(channels_last: int) -> None:
         raise Unsupported("channels_last=1 (NHWC) is not supported")
 
 
-@built_from_other_ops
 def qlinear_average_pool(b: OpBuilder, x: Value, x_scale: Value, x_zero_point: Value | None,
                          y_scale: Value, y_zero_point: Value | None = None, *,
                          kernel_shape: list[int], auto_pad: str = "NOTSET",
@@ -174,21 +173,19 @@ def qlinear_average_pool(b: OpBuilder, x: Value, x_scale: Value, x_zero_point: V
                          count_include_pad: int | None = None, pads: list[int] | None = None,
                          strides: list[int] | None = None) -> Value:
     _nchw(channels_last)
-    return _requantized_float_op(
-        b, x, x_scale, x_zero_point, y_scale, y_zero_point,
-        lambda v: average_pool(b, v, kernel_shape=kernel_shape, auto_pad=auto_pad,
-                               ceil_mode=ceil_mode, count_include_pad=count_include_pad,
-                               pads=pads, strides=strides))
+    window = pool_window(x, auto_pad, ceil_mode, None, kernel_shape, pads, strides)
+    return b.emit1(Q.AvgPoolOp, x, x_scale, _zero_point(b, x_zero_point, x), y_scale,
+                   _zero_point(b, y_zero_point, x), count_include_pad=count_include_pad,
+                   **window)
 
 
-@built_from_other_ops
 def qlinear_global_average_pool(b: OpBuilder, x: Value, x_scale: Value,
                                 x_zero_point: Value | None, y_scale: Value,
                                 y_zero_point: Value | None = None, *,
                                 channels_last: int = 0) -> Value:
     _nchw(channels_last)
-    return _requantized_float_op(b, x, x_scale, x_zero_point, y_scale, y_zero_point,
-                                 lambda v: b.emit1(G.GlobalAveragePoolOp, v))
+    return b.emit1(Q.GlobalAvgPoolOp, x, x_scale, _zero_point(b, x_zero_point, x), y_scale,
+                   _zero_point(b, y_zero_point, x))
 
 
 @built_from_other_ops
