@@ -75,7 +75,8 @@ def _conv(ops: OpList, op: Q.ConvOp) -> SSAValue:
 
 def _saturate(ops: OpList, v: SSAValue, zero_point: SSAValue, out: Attribute) -> SSAValue:
     """clip(round(v) + zero_point) in `out`'s range, then cast to `out`: v f32."""
-    shifted = ops.add(G.AddOp, ops.add(G.RoundOp, v), _cast(ops, zero_point, f32))
+    zero_point = _cast(ops, zero_point, f32)
+    shifted = ops.add(G.AddOp, ops.add(G.RoundOp, v), zero_point)
     lo, hi = G.QUANTIZED_RANGES[out]
     clipped = ops.add(G.ClipOp, shifted, ops.const(np.array(lo, np.float32)),
                       ops.const(np.array(hi, np.float32)))

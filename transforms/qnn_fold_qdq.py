@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, f32, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from infer.dialects import graph as G
 from infer.dialects import qnn as Q
@@ -272,17 +273,21 @@ def _clamp_bounds(f: _Fold, act: Operation) -> tuple[float, float] | None:
 
 
 def _clamped(f: _Fold, y: SSAValue, bounds: tuple[float, float]) -> SSAValue | None:
-    """clip(y, Q(lo), Q(hi)): Q by graph.quantize_linear's own formula (numpy)."""
+    """clip(y, Q(lo), Q(hi)): Q by graph.quantize_linear's own formula (numpy); an
+    infinite bound is the type's end."""
     scale = G.constant_value(f.out.scale)
-    zp = G.constant_value(f.out.zero_point) if f.out.zero_point is not None else np.zeros(())
-    if scale is None or zp is None:
+    zp = G.constant_value(f.out.zero_point) if f.out.zero_point is not None else None
+    if scale is None or (f.out.zero_point is not None and zp is None):
         return None
-    lo, hi = G.QUANTIZED_RANGES[f.to]
-    real = np.array([max(bounds[0], -3e38), min(bounds[1], 3e38)], np.float32)
-    quantized = f.q.numpy(real, scale, None if f.out.zero_point is None else zp)
-    dtype = G.numpy_dtype(f.to)
-    return f.ops.add(G.ClipOp, y, f.ops.const(np.array(max(quantized[0], lo), dtype)),
-                     f.ops.const(np.array(min(quantized[1], hi), dtype)))
+    ends = G.QUANTIZED_RANGES[f.to]
+
+    def quantized(bound: float, end: int) -> np.ndarray:
+        if np.isinf(bound):
+            return np.array(end, G.numpy_dtype(f.to))
+        return f.q.numpy(np.array(bound, np.float32), scale, zp)
+
+    return f.ops.add(G.ClipOp, y, f.ops.const(quantized(bounds[0], ends[0])),
+                     f.ops.const(quantized(bounds[1], ends[1])))
 
 
 class FoldQdq(RewritePattern):
@@ -314,7 +319,9 @@ class FoldQdq(RewritePattern):
             y = _clamped(f, y, bounds)
         if y is None:
             return
-        rewriter.replace_op(q, list(f.ops), [y])
+        rewriter.insert_op(list(f.ops), InsertPoint.before(q))
+        y.name_hint = q.y.name_hint
+        rewriter.replace_op(q, [], [y])
 
 
 def fold_qdq(module: ModuleOp) -> bool:

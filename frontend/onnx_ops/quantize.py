@@ -114,6 +114,7 @@ def qlinear_conv(b: OpBuilder, x: Value, x_scale: Value, x_zero_point: Value, w:
                    y_zero_point, axis=1)
 
 
+@built_from_other_ops
 def qgemm(b: OpBuilder, a: Value, a_scale: Value, a_zero_point: Value, c: Value,
           b_scale: Value, b_zero_point: Value, bias: Value | None = None,
           y_scale: Value | None = None, y_zero_point: Value | None = None, *,
