@@ -319,9 +319,9 @@ class FoldQdq(RewritePattern):
             y = _clamped(f, y, bounds)
         if y is None:
             return
-        rewriter.insert_op(list(f.ops), InsertPoint.before(q))
+        rewriter.insert(list(f.ops), InsertPoint.before(q))
         y.name_hint = q.y.name_hint
-        rewriter.replace_op(q, [], [y])
+        rewriter.replace(q, [], [y])
 
 
 def fold_qdq(module: ModuleOp) -> bool:
