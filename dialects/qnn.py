@@ -9,8 +9,8 @@ The ops keep the integers, zero points and scales apart, so each states what it 
                              + output_zero_point), x int32, the result 8-bit
     qnn.add         saturate(round_half_even((a_scale * (a - a_zero_point)
                              + b_scale * (b - b_zero_point)) / y_scale) + y_zero_point)
-    qnn.mul         qnn.requantize((a - a_zero_point) * (b - b_zero_point),
-                                   a_scale * b_scale, y_scale, y_zero_point)
+    qnn.mul         saturate(round_half_even((a - a_zero_point) * (b - b_zero_point)
+                             * (a_scale * b_scale / y_scale) + y_zero_point))
     qnn.global_avg_pool
                     qnn.requantize(sum over H, W... of (x - x_zero_point),
                                    x_scale, y_scale * count, y_zero_point)
@@ -299,8 +299,9 @@ class AddOp(_QuantizedBinaryOp):
 
 @irdl_op_definition
 class MulOp(_QuantizedBinaryOp):
-    """The int32 product (a - a_zero_point) * (b - b_zero_point) requantized by
-    a_scale * b_scale / y_scale (QLinearMul: the multiplier in f32, as onnxruntime's)."""
+    """The int32 product (a - a_zero_point) * (b - b_zero_point) times a_scale * b_scale
+    / y_scale (in f32), plus y_zero_point, rounded: QLinearMul as onnxruntime computes it
+    (the zero point added before rounding, which differs from rounding first on halves)."""
 
     name = "qnn.mul"
     ONNX_OP: ClassVar[str | None] = "QLinearMul"
@@ -310,7 +311,9 @@ class MulOp(_QuantizedBinaryOp):
         product = _minus(a, za.reshape(())) * _minus(b, zb.reshape(()))
         multiplier = np.float32(sa.reshape(())) * np.float32(sb.reshape(()))
         multiplier = multiplier / np.float32(sy.reshape(()))
-        return self.saturated(product.astype(np.float32) * multiplier, zy)
+        lo, hi = G.QUANTIZED_RANGES[self.y.type.element_type]  # type: ignore[attr-defined]
+        v = product.astype(np.float32) * multiplier + np.float32(zy.reshape(()))
+        return np.clip(np.rint(v), lo, hi)
 
 
 class _QuantizedPoolOp(GraphOp):

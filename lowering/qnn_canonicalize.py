@@ -7,8 +7,8 @@
                                                                      scales' type, then f32
     qnn.add a, sa, za, b, sb, zb,   clip(round((sa * (a - za)         f32, as the spec's
             sy, zy                    + sb * (b - zb)) / sy) + zy)     formula
-    qnn.mul (same operands)         requantize((a - za) * (b - zb),   int32 product
-                                               sa * sb, sy, zy)
+    qnn.mul (same operands)         clip(round((a - za) * (b - zb)    int32 product, zy
+                                    * (sa * sb / sy) + zy))           added before rounding
     qnn.global_avg_pool x, sx, zx,  requantize(sum(x - zx), sx,       int32 sum over the
                         sy, zy                 sy * count, zy)       spatial dims
     qnn.avg_pool (same operands)    clip(round(average_pool(sx *      f32; zy added
@@ -73,14 +73,26 @@ def _conv(ops: OpList, op: Q.ConvOp) -> SSAValue:
     return ops.add(G.ConvOp, x, w, **dict(op.properties))
 
 
-def _saturate(ops: OpList, v: SSAValue, zero_point: SSAValue, out: Attribute) -> SSAValue:
-    """clip(round(v) + zero_point) in `out`'s range, then cast to `out`: v f32."""
-    zero_point = _cast(ops, zero_point, f32)
-    shifted = ops.add(G.AddOp, ops.add(G.RoundOp, v), zero_point)
+def _clip_cast(ops: OpList, v: SSAValue, out: Attribute) -> SSAValue:
+    """v (f32, whole numbers) clipped to `out`'s range and cast to it."""
     lo, hi = G.QUANTIZED_RANGES[out]
-    clipped = ops.add(G.ClipOp, shifted, ops.const(np.array(lo, np.float32)),
+    clipped = ops.add(G.ClipOp, v, ops.const(np.array(lo, np.float32)),
                       ops.const(np.array(hi, np.float32)))
     return _cast(ops, clipped, out)
+
+
+def _saturate(ops: OpList, v: SSAValue, zero_point: SSAValue, out: Attribute) -> SSAValue:
+    """clip(round(v) + zero_point), cast to `out`: v f32."""
+    zero_point = _cast(ops, zero_point, f32)
+    return _clip_cast(ops, ops.add(G.AddOp, ops.add(G.RoundOp, v), zero_point), out)
+
+
+def _rounded_after_zero_point(ops: OpList, v: SSAValue, zero_point: SSAValue,
+                              out: Attribute) -> SSAValue:
+    """clip(round(v + zero_point)), cast to `out`: the sum in f32 may round v to a half
+    that round(v) + zero_point would not see, as onnxruntime's kernels compute it."""
+    shifted = ops.add(G.AddOp, v, _cast(ops, zero_point, f32))
+    return _clip_cast(ops, ops.add(G.RoundOp, shifted), out)
 
 
 def _requantized(ops: OpList, x: SSAValue, in_scale: SSAValue, out_scale: SSAValue,
@@ -113,8 +125,10 @@ def _add(ops: OpList, op: Q.AddOp) -> SSAValue:
 def _mul(ops: OpList, op: Q.MulOp) -> SSAValue:
     product = ops.add(G.MulOp, _minus(ops, op.a, op.a_zero_point),
                       _minus(ops, op.b, op.b_zero_point))
-    return _requantized(ops, product, ops.add(G.MulOp, op.a_scale, op.b_scale), op.y_scale,
-                        op.y_zero_point, 0, cast(TensorType, op.y.type).element_type)
+    multiplier = ops.add(G.DivOp, ops.add(G.MulOp, op.a_scale, op.b_scale), op.y_scale)
+    scaled = ops.add(G.MulOp, _cast(ops, product, f32), _cast(ops, multiplier, f32))
+    return _rounded_after_zero_point(ops, scaled, op.y_zero_point,
+                                     cast(TensorType, op.y.type).element_type)
 
 
 def _global_avg_pool(ops: OpList, op: Q.GlobalAvgPoolOp) -> SSAValue:
@@ -130,13 +144,8 @@ def _global_avg_pool(ops: OpList, op: Q.GlobalAvgPoolOp) -> SSAValue:
 def _avg_pool(ops: OpList, op: Q.AvgPoolOp) -> SSAValue:
     average = ops.add(G.AveragePoolOp, _real(ops, op.x, op.x_scale, op.x_zero_point),
                       **dict(op.properties))
-    v = ops.add(G.AddOp, ops.add(G.DivOp, average, _cast(ops, op.y_scale, f32)),
-                _cast(ops, op.y_zero_point, f32))
-    out = cast(TensorType, op.y.type).element_type
-    lo, hi = G.QUANTIZED_RANGES[out]
-    clipped = ops.add(G.ClipOp, ops.add(G.RoundOp, v), ops.const(np.array(lo, np.float32)),
-                      ops.const(np.array(hi, np.float32)))
-    return _cast(ops, clipped, out)
+    return _rounded_after_zero_point(ops, ops.add(G.DivOp, average, _cast(ops, op.y_scale, f32)),
+                                     op.y_zero_point, cast(TensorType, op.y.type).element_type)
 
 
 _RULES = {Q.MatMulOp: _matmul, Q.ConvOp: _conv, Q.RequantizeOp: _requantize, Q.AddOp: _add,

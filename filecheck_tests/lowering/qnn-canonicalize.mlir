@@ -78,14 +78,16 @@ builtin.module {
 // CHECK:         graph.clip
 // CHECK-NEXT:    %y = graph.cast %{{.*}} {to = ui8}
 
-// requantize((a - za) * (b - zb), sa * sb, sy, zy): the int32 product, the multiplier (sa * sb) / sy.
+// clip(round((a - za) * (b - zb) * (sa * sb / sy) + zy)): the int32 product, zy added before rounding.
 // CHECK-LABEL: func.func @mul
 // CHECK:         %[[P:.*]] = graph.mul %{{.*}}, %{{.*}} : (tensor<2x4xi32>, tensor<4xi32>) -> tensor<2x4xi32>
 // CHECK-NEXT:    %[[SS:.*]] = graph.mul %sa, %sb : (tensor<f32>, tensor<f32>) -> tensor<f32>
 // CHECK-NEXT:    %[[M:.*]] = graph.div %[[SS]], %sy
 // CHECK-NEXT:    %[[PF:.*]] = graph.cast %[[P]] {to = f32}
 // CHECK-NEXT:    %[[V:.*]] = graph.mul %[[PF]], %[[M]]
-// CHECK:         graph.round %[[V]]
+// CHECK-NEXT:    %[[Z:.*]] = graph.cast %zy {to = f32}
+// CHECK-NEXT:    %[[W:.*]] = graph.add %[[V]], %[[Z]]
+// CHECK-NEXT:    graph.round %[[W]]
 // CHECK:         %y = graph.cast %{{.*}} {to = i8}
 
 // requantize(sum(x - zx), sx, sy * count, zy): an int32 sum over H and W, the count (49) in f32.
