@@ -135,27 +135,33 @@ class _Fold:
                             axis=axis)
 
 
-def _bias(ops: OpList, c: SSAValue, scale: SSAValue) -> SSAValue | None:
+def _bias(c: SSAValue, scale: np.ndarray | None) -> SSAValue | None:
     """The int32 bias c stands for, when its dequantize has zero point 0 and the scale
-    `scale` (constant, checked in f32), else None."""
+    `scale` (per tensor or per output channel: the last axis of a matmul, a conv's
+    channels) in f32, else None."""
     p = _dequantized(c, (i32,))
-    want, have = G.constant_value(scale), p and G.constant_value(p.scale)
-    if p is None or want is None or have is None:
+    have = G.constant_value(p.scale) if p is not None else None
+    if p is None or scale is None or have is None:
         return None
-    want, have = want.astype(np.float32).ravel(), have.astype(np.float32).ravel()
+    want, have = scale.ravel(), have.astype(np.float32).ravel()
+    if have.size > 1 and (p.axis != len(_shape(c)) - 1 or have.size != want.size):
+        # per channel only along the bias's last axis, the output channels
+        if not np.all(have == have[0]):
+            return None
+        have = have[:1]
     zp = G.constant_value(p.zero_point) if p.zero_point is not None else np.zeros(())
-    if zp is None or np.any(zp != 0) or have.size not in (1, want.size) or (
-            not np.array_equal(np.broadcast_to(have, want.shape), want)):
+    if zp is None or np.any(zp != 0) or not np.array_equal(np.broadcast_to(have, want.shape),
+                                                           want):
         return None
     return p.q
 
 
-def _product_scale(ops: OpList, a: _Quantized, b: _Quantized) -> SSAValue | None:
-    """a.scale * b.scale as a constant (to compare a bias's scale with), else None."""
+def _product_scale(a: _Quantized, b: _Quantized) -> np.ndarray | None:
+    """a.scale * b.scale in f32 when both are constants (a bias must have this scale)."""
     sa, sb = G.constant_value(a.scale), G.constant_value(b.scale)
     if sa is None or sb is None:
         return None
-    return ops.const((sa.astype(np.float32) * sb.astype(np.float32)).astype(np.float32))
+    return sa.astype(np.float32) * sb.astype(np.float32)
 
 
 def _conv(f: _Fold, op: G.ConvOp) -> SSAValue | None:
@@ -167,9 +173,8 @@ def _conv(f: _Fold, op: G.ConvOp) -> SSAValue | None:
     acc = ops.add(Q.ConvOp, cast(SSAValue, x.q), cast(SSAValue, w.q), _zero_point(ops, x),
                   _zero_point(ops, w), **{k: v for k, v in op.properties.items()
                                           if k in ("strides", "pads", "dilations", "group")})
-    scale = _product_scale(ops, x, w)
     if op.B:
-        bias = _bias(ops, op.B[0], scale) if scale is not None else None
+        bias = _bias(op.B[0], _product_scale(x, w))
         if bias is None:
             return None
         rank = len(_shape(op.X))
@@ -186,7 +191,8 @@ def _matmul(f: _Fold, a: SSAValue, b: SSAValue, trans_a: bool = False, trans_b: 
         return None
     assert pa is not None
     rank_b = len(_shape(b))
-    if pb.axis is not None and pb.axis != (rank_b - 2 if trans_b else rank_b - 1):
+    if pb.axis is not None and (rank_b < 2 or pb.axis != (rank_b - 2 if trans_b
+                                                          else rank_b - 1)):
         return None  # b's parameters are along K, not per column
     ops = f.ops
     qa, qb = cast(SSAValue, pa.q), cast(SSAValue, pb.q)
@@ -196,8 +202,7 @@ def _matmul(f: _Fold, a: SSAValue, b: SSAValue, trans_a: bool = False, trans_b: 
         qb = ops.add(G.TransposeOp, qb, perm=[1, 0])
     acc = ops.add(Q.MatMulOp, qa, qb, _zero_point(ops, pa), _zero_point(ops, pb))
     if c is not None:
-        scale = _product_scale(ops, pa, pb)
-        bias = _bias(ops, c, scale) if scale is not None else None
+        bias = _bias(c, _product_scale(pa, pb))
         if bias is None:
             return None
         acc = ops.add(G.AddOp, acc, bias)
@@ -267,7 +272,8 @@ def _clamp_bounds(f: _Fold, act: Operation) -> tuple[float, float] | None:
     if isinstance(act, G.ReluOp):
         return 0.0, np.inf
     lo, hi = (G.constant_value(v) for v in (act.operands[1], act.operands[2]))
-    if lo is None or hi is None:
+    if lo is None or hi is None or lo.size != 1 or hi.size != 1 or np.isnan(lo) or (
+            np.isnan(hi)):
         return None
     return float(lo), float(hi)
 
@@ -284,7 +290,8 @@ def _clamped(f: _Fold, y: SSAValue, bounds: tuple[float, float]) -> SSAValue | N
     def quantized(bound: float, end: int) -> np.ndarray:
         if np.isinf(bound):
             return np.array(end, G.numpy_dtype(f.to))
-        return f.q.numpy(np.array(bound, np.float32), scale, zp)
+        with np.errstate(over="ignore"):  # a bound past the type's range saturates
+            return f.q.numpy(np.array(bound, np.float32), scale, zp)
 
     return f.ops.add(G.ClipOp, y, f.ops.const(quantized(bounds[0], ends[0])),
                      f.ops.const(quantized(bounds[1], ends[1])))

@@ -68,6 +68,16 @@ builtin.module {
     %qg = graph.quantize_linear %g, %s, %z {to = ui8} : (tensor<1x2x1x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x1x1xui8>
     func.return %qa, %qg : tensor<1x2x4x4xui8>, tensor<1x2x1x1xui8>
   }
+  func.func @matmul_scale_along_k(%a: tensor<4x3xui8>, %s: tensor<f32>, %z: tensor<ui8>) -> tensor<4x2xui8> {
+    %b = graph.constant dense<1> : tensor<3x2xi8>
+    %sb = graph.constant dense<[0.5, 0.25, 0.125]> : tensor<3xf32>
+    %zb = graph.constant dense<0> : tensor<3xi8>
+    %fa = graph.dequantize_linear %a, %s, %z : (tensor<4x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<4x3xf32>
+    %fb = graph.dequantize_linear %b, %sb, %zb {axis = 0 : i64} : (tensor<3x2xi8>, tensor<3xf32>, tensor<3xi8>) -> tensor<3x2xf32>
+    %m = graph.matmul %fa, %fb : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+    %y = graph.quantize_linear %m, %s, %z {to = ui8} : (tensor<4x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
+    func.return %y : tensor<4x2xui8>
+  }
 }
 
 // conv(DQ(x), DQ(w), DQ(b)) then Relu: the int32 conv plus the bias, requantized per output
@@ -105,6 +115,11 @@ builtin.module {
 // CHECK-LABEL: func.func @pools
 // CHECK:         %{{.*}} = qnn.avg_pool %x, %s, %z, %s, %z {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}
 // CHECK:         %{{.*}} = qnn.global_avg_pool %x, %s, %z, %s, %z
+
+// b's scales along K (rows) do not factor out of the sum: the matmul stays float.
+// CHECK-LABEL: func.func @matmul_scale_along_k
+// CHECK-NOT:     qnn.
+// CHECK:         graph.matmul
 
 // OPT-LABEL:   func.func @conv
 // OPT:           qnn.conv
