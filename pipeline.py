@@ -9,7 +9,8 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
                                         as qnn ops (before the next pass expands them)
       qnn-canonicalize                  every qnn op as the int32/f32 graph ops of its formula
       widen-half                        f16/bf16/float8 ops computed in f32, rounded per op
-      graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
+      graph-optimize{level=N block=C qdq=false}
+                                        folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
     graph dialect, optimized
       plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
@@ -57,14 +58,15 @@ def prepare_passes(level: int) -> list[str]:
 
 
 def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
-    """The graph stage: `graph-optimize{level=N}` (nothing at level 0), with the NCHWc
-    `block` at level 3 when given."""
+    """The graph stage: `graph-optimize{level=N qdq=false}` (nothing at level 0), with the
+    NCHWc `block` at level 3 when given; QDQ patterns were folded before qnn-canonicalize
+    (prepare_passes), and no qnn op may be made after it."""
     if not 0 <= level <= MAX_LEVEL:
         raise ValueError(f"opt_level must be 0..{MAX_LEVEL}, got {level}")
     if level == 0:
         return []
     options = f"level={level}" + (f" block={block}" if block is not None and level >= 3 else "")
-    return [f"graph-optimize{{{options}}}"]
+    return [f"graph-optimize{{{options} qdq=false}}"]
 
 
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.

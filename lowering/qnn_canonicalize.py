@@ -89,10 +89,15 @@ def _saturate(ops: OpList, v: SSAValue, zero_point: SSAValue, out: Attribute) ->
 
 def _rounded_after_zero_point(ops: OpList, v: SSAValue, zero_point: SSAValue,
                               out: Attribute) -> SSAValue:
-    """clip(round(v + zero_point)), cast to `out`: the sum in f32 may round v to a half
-    that round(v) + zero_point would not see, as onnxruntime's kernels compute it."""
-    shifted = ops.add(G.AddOp, v, _cast(ops, zero_point, f32))
-    return _clip_cast(ops, ops.add(G.RoundOp, shifted), out)
+    """round(clip(v, lo - zero_point, hi - zero_point) + zero_point), cast to `out`
+    (range lo..hi), as onnxruntime's kernels compute it: the f32 sum may round v to a
+    half that round(v) + zero_point would not see. The clip also keeps the lowering from
+    contracting a product v with the add into a fused multiply-add, which rounds once."""
+    zero_point = _cast(ops, zero_point, f32)
+    lo, hi = (ops.const(np.array(end, np.float32)) for end in G.QUANTIZED_RANGES[out])
+    clipped = ops.add(G.ClipOp, v, ops.add(G.SubOp, lo, zero_point),
+                      ops.add(G.SubOp, hi, zero_point))
+    return _cast(ops, ops.add(G.RoundOp, ops.add(G.AddOp, clipped, zero_point)), out)
 
 
 def _requantized(ops: OpList, x: SSAValue, in_scale: SSAValue, out_scale: SSAValue,

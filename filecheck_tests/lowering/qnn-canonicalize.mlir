@@ -78,7 +78,7 @@ builtin.module {
 // CHECK:         graph.clip
 // CHECK-NEXT:    %y = graph.cast %{{.*}} {to = ui8}
 
-// clip(round((a - za) * (b - zb) * (sa * sb / sy) + zy)): the int32 product, zy added before rounding.
+// round(clip(v, lo - zy, hi - zy) + zy), v = (a - za) * (b - zb) * (sa * sb / sy): zy added before rounding.
 // CHECK-LABEL: func.func @mul
 // CHECK:         %[[P:.*]] = graph.mul %{{.*}}, %{{.*}} : (tensor<2x4xi32>, tensor<4xi32>) -> tensor<2x4xi32>
 // CHECK-NEXT:    %[[SS:.*]] = graph.mul %sa, %sb : (tensor<f32>, tensor<f32>) -> tensor<f32>
@@ -86,9 +86,12 @@ builtin.module {
 // CHECK-NEXT:    %[[PF:.*]] = graph.cast %[[P]] {to = f32}
 // CHECK-NEXT:    %[[V:.*]] = graph.mul %[[PF]], %[[M]]
 // CHECK-NEXT:    %[[Z:.*]] = graph.cast %zy {to = f32}
-// CHECK-NEXT:    %[[W:.*]] = graph.add %[[V]], %[[Z]]
-// CHECK-NEXT:    graph.round %[[W]]
-// CHECK:         %y = graph.cast %{{.*}} {to = i8}
+// CHECK:         %[[LO:.*]] = graph.sub %{{.*}}, %[[Z]]
+// CHECK-NEXT:    %[[HI:.*]] = graph.sub %{{.*}}, %[[Z]]
+// CHECK-NEXT:    %[[C:.*]] = graph.clip %[[V]], %[[LO]], %[[HI]]
+// CHECK-NEXT:    %[[W:.*]] = graph.add %[[C]], %[[Z]]
+// CHECK-NEXT:    %[[R:.*]] = graph.round %[[W]]
+// CHECK-NEXT:    %y = graph.cast %[[R]] {to = i8}
 
 // requantize(sum(x - zx), sx, sy * count, zy): an int32 sum over H and W, the count (49) in f32.
 // CHECK-LABEL: func.func @global_avg_pool
@@ -102,12 +105,13 @@ builtin.module {
 // CHECK-NEXT:    %[[V:.*]] = graph.mul %[[SF]], %[[M]]
 // CHECK:         graph.round %[[V]]
 
-// clip(round(average_pool(sx * (x - zx)) / sy + zy)): the zero point added before rounding.
+// round(clip(average_pool(sx * (x - zx)) / sy, lo - zy, hi - zy) + zy): zy added before rounding.
 // CHECK-LABEL: func.func @avg_pool
 // CHECK:         %[[R:.*]] = graph.mul %sx, %{{.*}} : (tensor<f32>, tensor<1x8x7x7xf32>) -> tensor<1x8x7x7xf32>
 // CHECK-NEXT:    %[[P:.*]] = graph.average_pool %[[R]] {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
 // CHECK-NEXT:    %[[V:.*]] = graph.div %[[P]], %sy
 // CHECK-NEXT:    %[[Z:.*]] = graph.cast %zy {to = f32}
-// CHECK-NEXT:    %[[W:.*]] = graph.add %[[V]], %[[Z]]
+// CHECK:         %[[C:.*]] = graph.clip %[[V]]
+// CHECK-NEXT:    %[[W:.*]] = graph.add %[[C]], %[[Z]]
 // CHECK-NEXT:    graph.round %[[W]]
 // CHECK-NOT:     qnn.
