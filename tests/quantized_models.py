@@ -12,6 +12,7 @@ domain).
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from collections.abc import Callable
@@ -138,10 +139,16 @@ def quantized(model: onnx.ModelProto, quant_format: QuantFormat, per_channel: bo
               weight_type: QuantType = QuantType.QInt8) -> onnx.ModelProto:
     """`model` quantized by onnxruntime.quantization.quantize_static, calibrated on four
     random samples."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src, dst = os.path.join(tmp, "f.onnx"), os.path.join(tmp, "q.onnx")
-        onnx.save(model, src)
-        quantize_static(src, dst, _Reader(samples(model, 4, seed=0)),
-                        quant_format=quant_format, per_channel=per_channel,
-                        activation_type=activation_type, weight_type=weight_type)
-        return onnx.load(dst)
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # the quantizer's advice to pre-process the model
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            src, dst = os.path.join(tmp, "f.onnx"), os.path.join(tmp, "q.onnx")
+            onnx.save(model, src)
+            quantize_static(src, dst, _Reader(samples(model, 4, seed=0)),
+                            quant_format=quant_format, per_channel=per_channel,
+                            activation_type=activation_type, weight_type=weight_type)
+            return onnx.load(dst)
+    finally:
+        root.setLevel(level)

@@ -11,7 +11,6 @@ equal: onnxruntime computes their convs in float, we fold them to integers.)
 
 from __future__ import annotations
 
-import logging
 from functools import cache
 
 import numpy as np
@@ -34,7 +33,6 @@ VARIANTS = [(f, g, a) for f in FORMATS for g in ("per_tensor", "per_channel")
 
 @cache
 def _model(name: str, fmt: str, granularity: str, activations: str) -> onnx.ModelProto:
-    logging.getLogger().setLevel(logging.ERROR)  # the quantizer's pre-processing advice
     return quantized(FLOAT_MODELS[name](), FORMATS[fmt], granularity == "per_channel",
                      ACTIVATIONS[activations])
 
