@@ -193,3 +193,21 @@ func.func @avg_pool_scale_zero(%x: tensor<1x2x4x4xui8>, %s: tensor<f32>, %z: ten
   func.return
 }
 // CHECK: 'qnn.avg_pool': x_scale must be positive, got 0.0
+
+// -----
+
+func.func @add_result_type(%a: tensor<4xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.add' result #0 has type tensor<4xi8>, but its operands give tensor<4xui8>}}
+  %0 = qnn.add %a, %s, %z, %a, %s, %z, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<4xi8>
+  func.return
+}
+// CHECK: 'qnn.add' result #0 has type tensor<4xi8>, but its operands give tensor<4xui8>
+
+// -----
+
+func.func @global_avg_pool_per_tensor(%x: tensor<1x2x3x3xui8>, %s: tensor<2xf32>, %z: tensor<ui8>, %sy: tensor<f32>) {
+  // expected-error @+1 {{'qnn.global_avg_pool': x_scale must have one element (per tensor), got dims [2]}}
+  %0 = qnn.global_avg_pool %x, %s, %z, %sy, %z : (tensor<1x2x3x3xui8>, tensor<2xf32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x1x1xui8>
+  func.return
+}
+// CHECK: 'qnn.global_avg_pool': x_scale must have one element (per tensor), got dims [2]
