@@ -5,8 +5,12 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
     graph dialect, as the importer makes it
       record-signature                  the model's inputs and outputs, for the runtime
       expand-scan                       each graph.scan as the graph.loop it describes
+      qnn-fold-qdq                      level >= 1: DequantizeLinear → op → QuantizeLinear
+                                        as qnn ops (before the next pass expands them)
+      qnn-canonicalize                  every qnn op as the int32/f32 graph ops of its formula
       widen-half                        f16/bf16/float8 ops computed in f32, rounded per op
-      graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
+      graph-optimize{level=N block=C qdq=false}
+                                        folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
     graph dialect, optimized
       plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
@@ -46,18 +50,23 @@ DEFAULT_OPT_LEVEL = 3
 # Records what the runtime checks feeds against before the graph is rewritten; then Scan
 # becomes the loop it is defined as, qnn ops the integer graph ops they stand for, and
 # half-precision arithmetic is made f32 between casts, at every level (it is semantics).
-PREPARE = ["record-signature", "expand-scan", "qnn-canonicalize", "widen-half"]
+# From level 1, QDQ patterns become qnn ops first (an optimization: the float form is
+# correct too); after qnn-canonicalize no qnn op is left to fold into.
+def prepare_passes(level: int) -> list[str]:
+    fold = ["qnn-fold-qdq"] if level >= 1 else []
+    return ["record-signature", "expand-scan", *fold, "qnn-canonicalize", "widen-half"]
 
 
 def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
-    """The graph stage: `graph-optimize{level=N}` (nothing at level 0), with the NCHWc
-    `block` at level 3 when given."""
+    """The graph stage: `graph-optimize{level=N qdq=false}` (nothing at level 0), with the
+    NCHWc `block` at level 3 when given; QDQ patterns were folded before qnn-canonicalize
+    (prepare_passes), and no qnn op may be made after it."""
     if not 0 <= level <= MAX_LEVEL:
         raise ValueError(f"opt_level must be 0..{MAX_LEVEL}, got {level}")
     if level == 0:
         return []
     options = f"level={level}" + (f" block={block}" if block is not None and level >= 3 else "")
-    return [f"graph-optimize{{{options}}}"]
+    return [f"graph-optimize{{{options} qdq=false}}"]
 
 
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.
@@ -92,7 +101,7 @@ def compile_passes(
     level: int = DEFAULT_OPT_LEVEL, block: int | None = None, registers: int | None = None
 ) -> list[str]:
     """The whole pipeline, graph as imported to llvm, at graph optimization `level`."""
-    return [*PREPARE, *graph_optimize_passes(level, block),
+    return [*prepare_passes(level), *graph_optimize_passes(level, block),
             *select_tile_passes(level, registers), *LOWER_TO_LOOPS, *LOWER_TO_LLVM]  # fmt: skip
 
 

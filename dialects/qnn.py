@@ -7,11 +7,22 @@ The ops keep the integers, zero points and scales apart, so each states what it 
     qnn.conv        conv(x - x_zero_point, w - w_zero_point), in int32       ConvInteger
     qnn.requantize  saturate(round_half_even(x * input_scale / output_scale)
                              + output_zero_point), x int32, the result 8-bit
+    qnn.add         saturate(round_half_even((a_scale * (a - a_zero_point)
+                             + b_scale * (b - b_zero_point)) / y_scale) + y_zero_point)
+    qnn.mul         saturate(round_half_even((a - a_zero_point) * (b - b_zero_point)
+                             * (a_scale * b_scale / y_scale) + y_zero_point))
+    qnn.global_avg_pool
+                    qnn.requantize(sum over H, W... of (x - x_zero_point),
+                                   x_scale, y_scale * count, y_zero_point)
+    qnn.avg_pool    saturate(round_half_even(average_pool(x_scale * (x - x_zero_point))
+                             / y_scale + y_zero_point))
 
 QLinearMatMul and QLinearConv are qnn.matmul / qnn.conv (plus the int32 bias), then
 qnn.requantize with input_scale = a_scale * b_scale. Zero points are operands, a
 constant 0 where the model gives none: per tensor (one element) or 1-D, per row of a and
-column of b for qnn.matmul, per output channel of w for qnn.conv. Scales are floats of one
+column of b for qnn.matmul, per output channel of w for qnn.conv; qnn.add and qnn.mul
+and the pools (QLinearAdd, QLinearMul, QLinearAveragePool, QLinearGlobalAveragePool) take
+every scale and zero point per tensor. Scales are floats of one
 type, per tensor or 1-D along qnn.requantize's `axis`, and must be positive (checked
 where they are constants). `qnn-canonicalize` (lowering/qnn_canonicalize.py) rewrites
 every op into graph ops on int32 and f32, so none reaches graph-to-loops.
@@ -42,7 +53,7 @@ from xdsl.utils.exceptions import VerifyException
 from infer.dialects import dims as D
 from infer.dialects import graph as G
 from infer.dialects.graph.base import TRAITS, GraphOp, normalize_axis
-from infer.dialects.graph.evaluate import conv_nchw
+from infer.dialects.graph.evaluate import conv_nchw, pool_nchw
 
 EIGHT_BIT = (IntegerType(8), IntegerType(8, Signedness.UNSIGNED))
 # The pass that rewrites every qnn op into graph ops before the lowering.
@@ -222,6 +233,194 @@ class RequantizeOp(GraphOp):
         return np.clip(v, lo, hi)
 
 
-QNN = Dialect("qnn", [MatMulOp, ConvOp, RequantizeOp])
+class _QuantizedBinaryOp(GraphOp):
+    """What qnn.add and qnn.mul share: two 8-bit operands broadcast as numpy does, each
+    with its scale and zero point, then the result's; every scale and zero point is per
+    tensor (one element). The result has y_zero_point's type."""
 
-__all__ = ["CANONICALIZE", "EIGHT_BIT", "QNN", "ConvOp", "MatMulOp", "RequantizeOp"]
+    EXPANDED_BY: ClassVar[str] = CANONICALIZE
+    a = operand_def(TensorType)
+    a_scale = operand_def(TensorType)
+    a_zero_point = operand_def(TensorType)
+    b = operand_def(TensorType)
+    b_scale = operand_def(TensorType)
+    b_zero_point = operand_def(TensorType)
+    y_scale = operand_def(TensorType)
+    y_zero_point = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        a, sa, za, b, sb, zb, sy, zy = types
+        for q, zp, what in ((a, za, "a"), (b, zb, "b")):
+            _quantized(cls, q, what)
+            _zero_point(cls, zp, q, f"{what}_zero_point")
+        _quantized(cls, zy, "y_zero_point")
+        if not G.is_float(sa.element_type) or sb.element_type != sa.element_type or (
+                sy.element_type != sa.element_type):
+            raise VerifyException(f"'{cls.name}': the scales must be floats of one type, "
+                                  f"got {sa}, {sb} and {sy}")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        names = [name for name, _ in cls.get_irdl_definition().operands]
+        for k in (1, 2, 4, 5, 6, 7):
+            if D.product(dims[k]) != 1 or len(dims[k]) > 1:
+                raise ValueError(f"{names[k]} must have one element (per tensor), got "
+                                 f"dims {dims[k]}")
+        for k in (1, 4, 6):
+            _positive(consts[k], names[k])
+        return [D.broadcast([dims[0], dims[3]])]
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [elements[7]]
+
+    def saturated(self, v: np.ndarray, zp: np.ndarray) -> np.ndarray:
+        lo, hi = G.QUANTIZED_RANGES[self.y.type.element_type]  # type: ignore[attr-defined]
+        return np.clip(np.rint(v) + np.float32(zp.reshape(())), lo, hi)
+
+
+@irdl_op_definition
+class AddOp(_QuantizedBinaryOp):
+    """saturate(round_half_even((a_scale * (a - a_zero_point) + b_scale * (b -
+    b_zero_point)) / y_scale) + y_zero_point), in f32 (QLinearAdd's reference form)."""
+
+    name = "qnn.add"
+    ONNX_OP: ClassVar[str | None] = "QLinearAdd"
+
+    def numpy(self, a: np.ndarray, sa: np.ndarray, za: np.ndarray, b: np.ndarray,
+              sb: np.ndarray, zb: np.ndarray, sy: np.ndarray, zy: np.ndarray) -> np.ndarray:
+        real_a = np.float32(sa.reshape(())) * _minus(a, za.reshape(())).astype(np.float32)
+        real_b = np.float32(sb.reshape(())) * _minus(b, zb.reshape(())).astype(np.float32)
+        return self.saturated((real_a + real_b) / np.float32(sy.reshape(())), zy)
+
+
+@irdl_op_definition
+class MulOp(_QuantizedBinaryOp):
+    """The int32 product (a - a_zero_point) * (b - b_zero_point) times a_scale * b_scale
+    / y_scale (in f32), plus y_zero_point, rounded: QLinearMul as onnxruntime computes it
+    (the zero point added before rounding, which differs from rounding first on halves)."""
+
+    name = "qnn.mul"
+    ONNX_OP: ClassVar[str | None] = "QLinearMul"
+
+    def numpy(self, a: np.ndarray, sa: np.ndarray, za: np.ndarray, b: np.ndarray,
+              sb: np.ndarray, zb: np.ndarray, sy: np.ndarray, zy: np.ndarray) -> np.ndarray:
+        product = _minus(a, za.reshape(())) * _minus(b, zb.reshape(()))
+        multiplier = np.float32(sa.reshape(())) * np.float32(sb.reshape(()))
+        multiplier = multiplier / np.float32(sy.reshape(()))
+        lo, hi = G.QUANTIZED_RANGES[self.y.type.element_type]  # type: ignore[attr-defined]
+        v = product.astype(np.float32) * multiplier + np.float32(zy.reshape(()))
+        return np.clip(np.rint(v), lo, hi)
+
+
+class _QuantizedPoolOp(GraphOp):
+    """What qnn.avg_pool and qnn.global_avg_pool share: an 8-bit NCHW x with its scale
+    and zero point, then the result's, each per tensor; the result has y_zero_point's
+    type."""
+
+    EXPANDED_BY: ClassVar[str] = CANONICALIZE
+    x = operand_def(TensorType)
+    x_scale = operand_def(TensorType)
+    x_zero_point = operand_def(TensorType)
+    y_scale = operand_def(TensorType)
+    y_zero_point = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        x, sx, zx, sy, zy = types
+        _quantized(cls, x, "x")
+        _zero_point(cls, zx, x, "x_zero_point")
+        _quantized(cls, zy, "y_zero_point")
+        if not G.is_float(sx.element_type) or sy.element_type != sx.element_type:
+            raise VerifyException(f"'{cls.name}': the scales must be floats of one type, "
+                                  f"got {sx} and {sy}")
+        if x.get_num_dims() < 3:
+            raise VerifyException(f"'{cls.name}': x must have rank >= 3 (N, C, spatial "
+                                  f"dims), got {x}")
+
+    @classmethod
+    def check_parameters(cls, dims, consts) -> None:
+        names = [name for name, _ in cls.get_irdl_definition().operands]
+        for k in range(1, 5):
+            if D.product(dims[k]) != 1 or len(dims[k]) > 1:
+                raise ValueError(f"{names[k]} must have one element (per tensor), got "
+                                 f"dims {dims[k]}")
+        _positive(consts[1], "x_scale")
+        _positive(consts[3], "y_scale")
+
+    @classmethod
+    def output_elements(cls, props, elements):
+        return [elements[4]]
+
+    def saturated(self, v: np.ndarray) -> np.ndarray:
+        lo, hi = G.QUANTIZED_RANGES[self.y.type.element_type]  # type: ignore[attr-defined]
+        return np.clip(np.rint(v), lo, hi)
+
+
+@irdl_op_definition
+class GlobalAvgPoolOp(_QuantizedPoolOp):
+    """The int32 sum of x - x_zero_point over each channel's window (every dim after N
+    and C), requantized by x_scale / (y_scale * count) as QLinearGlobalAveragePool
+    (onnxruntime's integer sum and f32 multiplier). The spatial dims are static (the
+    count is part of the multiplier)."""
+
+    name = "qnn.global_avg_pool"
+    ONNX_OP: ClassVar[str | None] = "QLinearGlobalAveragePool"
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        x = dims[0]
+        if not all(isinstance(d, int) for d in x[2:]):
+            raise ValueError(f"the spatial dims must be static (their count scales the "
+                             f"result), got {D.format_shape(x)}")
+        cls.check_parameters(dims, consts)
+        return [[x[0], x[1], *([1] * (len(x) - 2))]]
+
+    def numpy(self, x: np.ndarray, sx: np.ndarray, zx: np.ndarray, sy: np.ndarray,
+              zy: np.ndarray) -> np.ndarray:
+        axes = tuple(range(2, x.ndim))
+        total = _minus(x, zx.reshape(())).sum(axis=axes, keepdims=True, dtype=np.int32)
+        count = np.float32(int(np.prod(x.shape[2:])))
+        multiplier = np.float32(sx.reshape(())) / (np.float32(sy.reshape(())) * count)
+        return self.saturated(np.rint(total.astype(np.float32) * multiplier)
+                              + np.float32(zy.reshape(())))
+
+
+@irdl_op_definition
+class AvgPoolOp(_QuantizedPoolOp):
+    """round_half_even(average_pool(x_scale * (x - x_zero_point)) / y_scale
+    + y_zero_point), saturated, in f32: graph.average_pool's window properties. The
+    zero point is added before rounding, as QLinearAveragePool does (the spec's
+    QuantizeLinear rounds first: the two differ on halves)."""
+
+    name = "qnn.avg_pool"
+    ONNX_OP: ClassVar[str | None] = "QLinearAveragePool"
+    kernel_shape = prop_def(DenseArrayBase)
+    strides = opt_prop_def(DenseArrayBase)
+    pads = opt_prop_def(DenseArrayBase)
+    dilations = opt_prop_def(DenseArrayBase)
+    ceil_mode = prop_def(IntegerAttr, default_value=G.int_attr(0))
+    count_include_pad = prop_def(IntegerAttr, default_value=G.int_attr(0))
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        cls.check_parameters(dims, consts)
+        return G.AveragePoolOp.output_dims(props, dims[:1], consts[:1])
+
+    def numpy(self, x: np.ndarray, sx: np.ndarray, zx: np.ndarray, sy: np.ndarray,
+              zy: np.ndarray) -> np.ndarray:
+        real = np.float32(sx.reshape(())) * _minus(x, zx.reshape(())).astype(np.float32)
+        average = pool_nchw(self, real, False).astype(np.float32)  # type: ignore[arg-type]
+        return self.saturated(average / np.float32(sy.reshape(()))
+                              + np.float32(zy.reshape(())))
+
+QNN = Dialect("qnn", [MatMulOp, ConvOp, RequantizeOp, AddOp, MulOp, GlobalAvgPoolOp,
+                      AvgPoolOp])
+
+__all__ = ["CANONICALIZE", "EIGHT_BIT", "QNN", "AddOp", "AvgPoolOp", "ConvOp", "GlobalAvgPoolOp",
+           "MatMulOp", "MulOp", "RequantizeOp"]

@@ -81,6 +81,7 @@ from infer.frontend.onnx_ops.functions import (
     body_opset,
     instantiate,
 )
+from infer.frontend.onnx_ops.quantize import MICROSOFT_DOMAIN, MICROSOFT_OPS
 from infer.frontend.onnx_ops.random import U64
 from infer.frontend.onnx_ops.sequences import Sequences, Strings
 from infer.frontend.onnx_packed_sequences import PackedSequence
@@ -276,6 +277,13 @@ def _variants(
         if node.domain == PREVIEW_DOMAIN and node.op_type in PREVIEW_OPS:
             fn, why = _preview_variant(node.op_type, opsets.get(PREVIEW_DOMAIN))
             found.append((fn, "" if fn else f"{_describe_op(node, i, opsets)}: {why}"))
+            continue
+        if node.domain == MICROSOFT_DOMAIN and node.op_type in MICROSOFT_OPS:
+            # onnxruntime's own ops: one version of the domain so far
+            version = opsets.get(MICROSOFT_DOMAIN)
+            found.append((MICROSOFT_OPS[node.op_type], "") if version == 1 else (
+                None, f"{_describe_op(node, i, opsets)}: version {version} of "
+                f"{MICROSOFT_DOMAIN} is not supported (1 is)"))
             continue
         if node.domain not in ("", "ai.onnx") or node.op_type not in OPS:
             found.append((None, _describe_op(node, i, opsets)))

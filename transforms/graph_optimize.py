@@ -1,9 +1,12 @@
 """`graph-optimize{level=N}`: the graph-level optimization pipeline, in onnxruntime's levels.
 
     level 0  nothing
-    level 1  basic: constant folding (numpy), the ops' canonicalization patterns
-             (identity/dropout, no-op cast/reshape, reshape and transpose chains, x+0, x*1,
-             ...), CSE and DCE
+    level 1  basic: first qnn-fold-qdq (DequantizeLinear → op → QuantizeLinear as qnn ops,
+             before folding makes float constants of the dequantized weights; `qdq=false`
+             skips it, as the compile pipeline does, which folds before qnn-canonicalize
+             and must not make qnn ops after it), then constant folding (numpy), the ops'
+             canonicalization patterns (identity/dropout, no-op cast/reshape, reshape and
+             transpose chains, x+0, x*1, ...), CSE and DCE
     level 2  extended: level 1 + the fusion patterns of PATTERN_MODULES (conv/gemm
              epilogues, transformer patterns, shape-computation fusion)
     level 3  level 2, then layout: convs whose channels fill whole blocks of `block`
@@ -44,6 +47,7 @@ from infer.transforms import fusion, shape_fusion, transformer_fusion
 from infer.transforms.constant_folding import folding_patterns
 from infer.transforms.layout import check_block, layout_patterns
 from infer.transforms.nchwc_packing import BLOCK
+from infer.transforms.qnn_fold_qdq import fold_qdq
 from infer.transforms.rewrite import rewrite_module
 
 MAX_LEVEL = 3
@@ -93,12 +97,14 @@ def check_options(level: int, block: int, what: str = "graph-optimize") -> None:
     check_block(block)
 
 
-def optimize(module: ModuleOp, level: int = 2, block: int = BLOCK) -> None:
+def optimize(module: ModuleOp, level: int = 2, block: int = BLOCK, qdq: bool = True) -> None:
     """Optimize the graph-level `module` in place at `level` (0..3); level 3 blocks convs
-    by `block` channels."""
+    by `block` channels; with `qdq`, QDQ patterns become qnn ops first."""
     check_options(level, block)
     if level == 0:
         return
+    if qdq:
+        fold_qdq(module)
     basic = basic_patterns()
     extended = [*contributed_patterns(level), *basic] if level >= 2 else []
     for _ in range(MAX_ROUNDS):
@@ -124,15 +130,16 @@ def optimize_layout(module: ModuleOp, block: int = BLOCK) -> None:
 @dataclass(frozen=True)
 class GraphOptimizePass(ModulePass):
     """Graph optimization at `level` 0 (none), 1 (basic), 2 (extended), 3 (layout, convs
-    blocked by `block` channels)."""
+    blocked by `block` channels); `qdq`: fold QDQ patterns into qnn ops first."""
 
     name = "graph-optimize"
 
     level: int = 2
     block: int = BLOCK
+    qdq: bool = True
 
     def __post_init__(self) -> None:
         check_options(self.level, self.block)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        optimize(op, self.level, self.block)
+        optimize(op, self.level, self.block, self.qdq)

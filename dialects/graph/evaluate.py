@@ -120,7 +120,7 @@ def conv_nchw(op: G.ConvLikeOp, x: list[np.ndarray]) -> np.ndarray:
     return _epilogue(op, y)
 
 
-def _pool_nchw(op: G.PoolOp, x: np.ndarray, is_max: bool) -> np.ndarray:
+def pool_nchw(op: G.PoolOp, x: np.ndarray, is_max: bool) -> np.ndarray:
     """Max / average pool of x [N, C, *sp], as the kernels compute it: padding never
     wins a max; the average divides by the taps inside the input, or with
     count_include_pad inside the padded input (not the ceil-mode overhang)."""
@@ -177,7 +177,7 @@ def _conv_nchwc(op: G.ConvNchwcOp, x: list[np.ndarray]) -> np.ndarray:
 
 def _pool_nchwc(is_max: bool) -> Evaluator:
     def ev(op: G.PoolNchwcOp, x: list[np.ndarray]) -> np.ndarray:
-        y = _pool_nchw(op, G.from_blocked(x[0]), is_max)
+        y = pool_nchw(op, G.from_blocked(x[0]), is_max)
         return G.to_blocked(y, x[0].shape[-1])
 
     return ev
@@ -275,8 +275,8 @@ EVALUATORS: dict[type[Operation], Evaluator] = {
     G.MatMulOp: _matmul,
     G.GemmOp: _gemm,
     G.ConvOp: conv_nchw,
-    G.MaxPoolOp: lambda op, x: _pool_nchw(op, x[0], True),
-    G.AveragePoolOp: lambda op, x: _pool_nchw(op, x[0], False),
+    G.MaxPoolOp: lambda op, x: pool_nchw(op, x[0], True),
+    G.AveragePoolOp: lambda op, x: pool_nchw(op, x[0], False),
     G.GlobalMaxPoolOp: _global_pool(np.max),
     G.GlobalAveragePoolOp: _global_pool(np.mean),
     G.LRNOp: _lrn,

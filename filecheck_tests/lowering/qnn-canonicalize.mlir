@@ -14,6 +14,22 @@ builtin.module {
     %y = qnn.requantize %acc, %si, %so, %z : (tensor<1x4x4x4xi32>, tensor<4xf16>, tensor<f16>, tensor<i8>) -> tensor<1x4x4x4xi8>
     func.return %y : tensor<1x4x4x4xi8>
   }
+  func.func @add(%a: tensor<2x4xui8>, %sa: tensor<f32>, %za: tensor<ui8>, %b: tensor<4xui8>, %sb: tensor<f32>, %zb: tensor<ui8>, %sy: tensor<f32>, %zy: tensor<ui8>) -> tensor<2x4xui8> {
+    %y = qnn.add %a, %sa, %za, %b, %sb, %zb, %sy, %zy : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<2x4xui8>
+    func.return %y : tensor<2x4xui8>
+  }
+  func.func @mul(%a: tensor<2x4xi8>, %sa: tensor<f32>, %za: tensor<i8>, %b: tensor<4xi8>, %sb: tensor<f32>, %zb: tensor<i8>, %sy: tensor<f32>, %zy: tensor<i8>) -> tensor<2x4xi8> {
+    %y = qnn.mul %a, %sa, %za, %b, %sb, %zb, %sy, %zy : (tensor<2x4xi8>, tensor<f32>, tensor<i8>, tensor<4xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<2x4xi8>
+    func.return %y : tensor<2x4xi8>
+  }
+  func.func @global_avg_pool(%x: tensor<1x8x7x7xui8>, %sx: tensor<f32>, %zx: tensor<ui8>, %sy: tensor<f32>, %zy: tensor<ui8>) -> tensor<1x8x1x1xui8> {
+    %y = qnn.global_avg_pool %x, %sx, %zx, %sy, %zy : (tensor<1x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8x1x1xui8>
+    func.return %y : tensor<1x8x1x1xui8>
+  }
+  func.func @avg_pool(%x: tensor<1x8x7x7xi8>, %sx: tensor<f32>, %zx: tensor<i8>, %sy: tensor<f32>, %zy: tensor<i8>) -> tensor<1x8x4x4xi8> {
+    %y = qnn.avg_pool %x, %sx, %zx, %sy, %zy {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x7x7xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x8x4x4xi8>
+    func.return %y : tensor<1x8x4x4xi8>
+  }
 }
 
 // (a - a_zp) @ (b - b_zp): a's zero point per row, b's per column, a matmul on int32.
@@ -49,3 +65,53 @@ builtin.module {
 // CHECK-NEXT:    %[[HI:.*]] = graph.constant dense<1.270000e+02> : tensor<f32>
 // CHECK-NEXT:    %[[C:.*]] = graph.clip %[[S]], %[[LO]], %[[HI]]
 // CHECK-NEXT:    %y = graph.cast %[[C]] {to = i8} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xi8>
+
+// clip(round((sa * (a - za) + sb * (b - zb)) / sy) + zy): each operand's real value in f32.
+// CHECK-LABEL: func.func @add
+// CHECK:         %[[A:.*]] = graph.sub %{{.*}}, %{{.*}} : (tensor<2x4xi32>, tensor<i32>) -> tensor<2x4xi32>
+// CHECK-NEXT:    %[[AF:.*]] = graph.cast %[[A]] {to = f32}
+// CHECK-NEXT:    %[[RA:.*]] = graph.mul %sa, %[[AF]]
+// CHECK:         %[[RB:.*]] = graph.mul %sb, %{{.*}} : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[RA]], %[[RB]] : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    %[[V:.*]] = graph.div %[[S]], %sy
+// CHECK:         graph.round %[[V]]
+// CHECK:         graph.clip
+// CHECK-NEXT:    %y = graph.cast %{{.*}} {to = ui8}
+
+// round(clip(v, lo - zy, hi - zy) + zy), v = (a - za) * (b - zb) * (sa * sb / sy): zy added before rounding.
+// CHECK-LABEL: func.func @mul
+// CHECK:         %[[P:.*]] = graph.mul %{{.*}}, %{{.*}} : (tensor<2x4xi32>, tensor<4xi32>) -> tensor<2x4xi32>
+// CHECK-NEXT:    %[[SS:.*]] = graph.mul %sa, %sb : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// CHECK-NEXT:    %[[M:.*]] = graph.div %[[SS]], %sy
+// CHECK-NEXT:    %[[PF:.*]] = graph.cast %[[P]] {to = f32}
+// CHECK-NEXT:    %[[V:.*]] = graph.mul %[[PF]], %[[M]]
+// CHECK-NEXT:    %[[Z:.*]] = graph.cast %zy {to = f32}
+// CHECK:         %[[LO:.*]] = graph.sub %{{.*}}, %[[Z]]
+// CHECK-NEXT:    %[[HI:.*]] = graph.sub %{{.*}}, %[[Z]]
+// CHECK-NEXT:    %[[C:.*]] = graph.clip %[[V]], %[[LO]], %[[HI]]
+// CHECK-NEXT:    %[[W:.*]] = graph.add %[[C]], %[[Z]]
+// CHECK-NEXT:    %[[R:.*]] = graph.round %[[W]]
+// CHECK-NEXT:    %y = graph.cast %[[R]] {to = i8}
+
+// requantize(sum(x - zx), sx, sy * count, zy): an int32 sum over H and W, the count (49) in f32.
+// CHECK-LABEL: func.func @global_avg_pool
+// CHECK:         %[[D:.*]] = graph.sub %{{.*}}, %{{.*}} : (tensor<1x8x7x7xi32>, tensor<i32>) -> tensor<1x8x7x7xi32>
+// CHECK-NEXT:    %[[AX:.*]] = graph.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT:    %[[SUM:.*]] = graph.reduce_sum %[[D]], %[[AX]] : (tensor<1x8x7x7xi32>, tensor<2xi64>) -> tensor<1x8x1x1xi32>
+// CHECK-NEXT:    %[[N:.*]] = graph.constant dense<4.900000e+01> : tensor<f32>
+// CHECK-NEXT:    %[[SN:.*]] = graph.mul %sy, %[[N]]
+// CHECK-NEXT:    %[[M:.*]] = graph.div %sx, %[[SN]]
+// CHECK-NEXT:    %[[SF:.*]] = graph.cast %[[SUM]] {to = f32}
+// CHECK-NEXT:    %[[V:.*]] = graph.mul %[[SF]], %[[M]]
+// CHECK:         graph.round %[[V]]
+
+// round(clip(average_pool(sx * (x - zx)) / sy, lo - zy, hi - zy) + zy): zy added before rounding.
+// CHECK-LABEL: func.func @avg_pool
+// CHECK:         %[[R:.*]] = graph.mul %sx, %{{.*}} : (tensor<f32>, tensor<1x8x7x7xf32>) -> tensor<1x8x7x7xf32>
+// CHECK-NEXT:    %[[P:.*]] = graph.average_pool %[[R]] {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+// CHECK-NEXT:    %[[V:.*]] = graph.div %[[P]], %sy
+// CHECK-NEXT:    %[[Z:.*]] = graph.cast %zy {to = f32}
+// CHECK:         %[[C:.*]] = graph.clip %[[V]]
+// CHECK-NEXT:    %[[W:.*]] = graph.add %[[C]], %[[Z]]
+// CHECK-NEXT:    graph.round %[[W]]
+// CHECK-NOT:     qnn.

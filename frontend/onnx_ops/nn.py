@@ -97,6 +97,19 @@ def conv_window(x: Value, w: Value, auto_pad: str, dilations: list[int] | None,
             "dilations": _nontrivial(dilations, 1)}
 
 
+def pool_window(x: Value, auto_pad: str, ceil_mode: int | None, dilations: list[int] | None,
+                kernel_shape: list[int], pads: list[int] | None, strides: list[int] | None
+                ) -> dict[str, object]:
+    """A pool's window properties, auto_pad resolved into pads."""
+    n = len(kernel_shape)
+    strides = strides or [1] * n
+    dilations = dilations or [1] * n
+    pads = _window_pads(auto_pad, dims(x), kernel_shape, strides, dilations, pads)
+    return {"kernel_shape": kernel_shape, "strides": _nontrivial(strides, 1),
+            "pads": _nontrivial(pads, 0), "dilations": _nontrivial(dilations, 1),
+            "ceil_mode": ceil_mode}
+
+
 def _pool(
     b: OpBuilder,
     cls: type[G.GraphOp],
@@ -109,20 +122,8 @@ def _pool(
     strides: list[int] | None,
     **extra: object,
 ) -> Value:
-    n = len(kernel_shape)
-    strides = strides or [1] * n
-    dilations = dilations or [1] * n
-    pads = _window_pads(auto_pad, dims(x), kernel_shape, strides, dilations, pads)
-    return b.emit1(
-        cls,
-        x,
-        kernel_shape=kernel_shape,
-        strides=_nontrivial(strides, 1),
-        pads=_nontrivial(pads, 0),
-        dilations=_nontrivial(dilations, 1),
-        ceil_mode=ceil_mode,
-        **extra,
-    )
+    window = pool_window(x, auto_pad, ceil_mode, dilations, kernel_shape, pads, strides)
+    return b.emit1(cls, x, **window, **extra)
 
 
 def max_pool(

@@ -110,3 +110,104 @@ func.func @requantize_zero_point(%x: tensor<4xi32>, %s: tensor<f32>, %z: tensor<
   func.return
 }
 // CHECK: 'qnn.requantize': output_zero_point must be 8-bit integers, got tensor<i32>
+
+// -----
+
+func.func @add_zero_point_type(%a: tensor<4xui8>, %s: tensor<f32>, %z: tensor<ui8>, %zi: tensor<i8>) {
+  // expected-error @+1 {{'qnn.add': b_zero_point must be ui8 like its operand, got tensor<i8>}}
+  %0 = qnn.add %a, %s, %z, %a, %s, %zi, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.add': b_zero_point must be ui8 like its operand, got tensor<i8>
+
+// -----
+
+func.func @add_scale_types(%a: tensor<4xui8>, %s: tensor<f32>, %h: tensor<f16>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.add': the scales must be floats of one type, got tensor<f32>, tensor<f32> and tensor<f16>}}
+  %0 = qnn.add %a, %s, %z, %a, %s, %z, %h, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<f16>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.add': the scales must be floats of one type, got tensor<f32>, tensor<f32> and tensor<f16>
+
+// -----
+
+func.func @mul_per_tensor(%a: tensor<4xui8>, %s: tensor<f32>, %s4: tensor<4xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.mul': b_scale must have one element (per tensor), got dims [4]}}
+  %0 = qnn.mul %a, %s, %z, %a, %s4, %z, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<4xf32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.mul': b_scale must have one element (per tensor), got dims [4]
+
+// -----
+
+func.func @mul_scale_positive(%a: tensor<4xi8>, %s: tensor<f32>, %z: tensor<i8>) {
+  %neg = graph.constant dense<-0.5> : tensor<f32>
+  // expected-error @+1 {{'qnn.mul': y_scale must be positive, got -0.5}}
+  %0 = qnn.mul %a, %s, %z, %a, %s, %z, %neg, %z : (tensor<4xi8>, tensor<f32>, tensor<i8>, tensor<4xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<4xi8>
+  func.return
+}
+// CHECK: 'qnn.mul': y_scale must be positive, got -0.5
+
+// -----
+
+func.func @mul_result_zero_point(%a: tensor<4xi8>, %s: tensor<f32>, %z: tensor<i8>, %zy: tensor<i32>) {
+  // expected-error @+1 {{'qnn.mul': y_zero_point must be 8-bit integers, got tensor<i32>}}
+  %0 = qnn.mul %a, %s, %z, %a, %s, %z, %s, %zy : (tensor<4xi8>, tensor<f32>, tensor<i8>, tensor<4xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i32>) -> tensor<4xi32>
+  func.return
+}
+// CHECK: 'qnn.mul': y_zero_point must be 8-bit integers, got tensor<i32>
+
+// -----
+
+func.func @global_avg_pool_dynamic(%x: tensor<1x8x?x7xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.global_avg_pool': the spatial dims must be static (their count scales the result), got [1, 8, ?, 7]}}
+  %0 = qnn.global_avg_pool %x, %s, %z, %s, %z : (tensor<1x8x?x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8x1x1xui8>
+  func.return
+}
+// CHECK: 'qnn.global_avg_pool': the spatial dims must be static (their count scales the result), got [1, 8, ?, 7]
+
+// -----
+
+func.func @global_avg_pool_rank(%x: tensor<8x7xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.global_avg_pool': x must have rank >= 3 (N, C, spatial dims), got tensor<8x7xui8>}}
+  %0 = qnn.global_avg_pool %x, %s, %z, %s, %z : (tensor<8x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<8x1xui8>
+  func.return
+}
+// CHECK: 'qnn.global_avg_pool': x must have rank >= 3 (N, C, spatial dims), got tensor<8x7xui8>
+
+// -----
+
+func.func @avg_pool_zero_point(%x: tensor<1x2x4x4xui8>, %s: tensor<f32>, %z: tensor<ui8>, %zi: tensor<i8>) {
+  // expected-error @+1 {{'qnn.avg_pool': x_zero_point must be ui8 like its operand, got tensor<i8>}}
+  %0 = qnn.avg_pool %x, %s, %zi, %s, %z {kernel_shape = array<i64: 2, 2>} : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3x3xui8>
+  func.return
+}
+// CHECK: 'qnn.avg_pool': x_zero_point must be ui8 like its operand, got tensor<i8>
+
+// -----
+
+func.func @avg_pool_scale_zero(%x: tensor<1x2x4x4xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  %zero = graph.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{'qnn.avg_pool': x_scale must be positive, got 0.0}}
+  %0 = qnn.avg_pool %x, %zero, %z, %s, %z {kernel_shape = array<i64: 2, 2>} : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3x3xui8>
+  func.return
+}
+// CHECK: 'qnn.avg_pool': x_scale must be positive, got 0.0
+
+// -----
+
+func.func @add_result_type(%a: tensor<4xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.add' result #0 has type tensor<4xi8>, but its operands give tensor<4xui8>}}
+  %0 = qnn.add %a, %s, %z, %a, %s, %z, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<4xi8>
+  func.return
+}
+// CHECK: 'qnn.add' result #0 has type tensor<4xi8>, but its operands give tensor<4xui8>
+
+// -----
+
+func.func @global_avg_pool_per_tensor(%x: tensor<1x2x3x3xui8>, %s: tensor<2xf32>, %z: tensor<ui8>, %sy: tensor<f32>) {
+  // expected-error @+1 {{'qnn.global_avg_pool': x_scale must have one element (per tensor), got dims [2]}}
+  %0 = qnn.global_avg_pool %x, %s, %z, %sy, %z : (tensor<1x2x3x3xui8>, tensor<2xf32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x1x1xui8>
+  func.return
+}
+// CHECK: 'qnn.global_avg_pool': x_scale must have one element (per tensor), got dims [2]

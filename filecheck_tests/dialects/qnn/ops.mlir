@@ -16,6 +16,22 @@ builtin.module {
     %y = qnn.requantize %acc, %si, %so, %z : (tensor<1x4x4x4xi32>, tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x4x4xui8>
     func.return %y : tensor<1x4x4x4xui8>
   }
+  func.func @add(%a: tensor<2x?xui8>, %sa: tensor<f32>, %za: tensor<ui8>, %b: tensor<1xui8>, %sb: tensor<1xf32>, %zb: tensor<1xui8>, %sy: tensor<f32>, %zy: tensor<ui8>) -> tensor<2x?xui8> {
+    %y = qnn.add %a, %sa, %za, %b, %sb, %zb, %sy, %zy : (tensor<2x?xui8>, tensor<f32>, tensor<ui8>, tensor<1xui8>, tensor<1xf32>, tensor<1xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x?xui8>
+    func.return %y : tensor<2x?xui8>
+  }
+  func.func @mul(%a: tensor<2x3xi8>, %s: tensor<f32>, %z: tensor<i8>, %b: tensor<3xi8>) -> tensor<2x3xi8> {
+    %y = qnn.mul %a, %s, %z, %b, %s, %z, %s, %z : (tensor<2x3xi8>, tensor<f32>, tensor<i8>, tensor<3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+    func.return %y : tensor<2x3xi8>
+  }
+  func.func @global_avg_pool(%x: tensor<?x8x7x7xui8>, %sx: tensor<f32>, %zx: tensor<ui8>, %sy: tensor<f32>, %zy: tensor<ui8>) -> tensor<?x8x1x1xui8> {
+    %y = qnn.global_avg_pool %x, %sx, %zx, %sy, %zy : (tensor<?x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<?x8x1x1xui8>
+    func.return %y : tensor<?x8x1x1xui8>
+  }
+  func.func @avg_pool(%x: tensor<1x8x7x7xi8>, %sx: tensor<f32>, %zx: tensor<i8>, %sy: tensor<f32>, %zy: tensor<i8>) -> tensor<1x8x4x4xi8> {
+    %y = qnn.avg_pool %x, %sx, %zx, %sy, %zy {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 1 : i64} : (tensor<1x8x7x7xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x8x4x4xi8>
+    func.return %y : tensor<1x8x4x4xi8>
+  }
 }
 
 // CHECK-LABEL: func.func @matmul
@@ -24,3 +40,11 @@ builtin.module {
 // CHECK:         %{{.*}} = qnn.conv %x, %w, %xz, %wz {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xui8>, tensor<4x1x3x3xi8>, tensor<ui8>, tensor<4xi8>) -> tensor<1x4x4x4xi32>
 // CHECK-LABEL: func.func @requantize
 // CHECK:         %{{.*}} = qnn.requantize %acc, %si, %so, %z : (tensor<1x4x4x4xi32>, tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x4x4xui8>
+// CHECK-LABEL: func.func @add
+// CHECK:         %{{.*}} = qnn.add %a, %sa, %za, %b, %sb, %zb, %sy, %zy : (tensor<2x?xui8>, tensor<f32>, tensor<ui8>, tensor<1xui8>, tensor<1xf32>, tensor<1xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x?xui8>
+// CHECK-LABEL: func.func @mul
+// CHECK:         %{{.*}} = qnn.mul %a, %s, %z, %b, %s, %z, %s, %z : (tensor<2x3xi8>, tensor<f32>, tensor<i8>, tensor<3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+// CHECK-LABEL: func.func @global_avg_pool
+// CHECK:         %{{.*}} = qnn.global_avg_pool %x, %sx, %zx, %sy, %zy : (tensor<?x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<?x8x1x1xui8>
+// CHECK-LABEL: func.func @avg_pool
+// CHECK:         %{{.*}} = qnn.avg_pool %x, %sx, %zx, %sy, %zy {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 1 : i64} : (tensor<1x8x7x7xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x8x4x4xi8>

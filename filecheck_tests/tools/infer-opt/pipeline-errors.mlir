@@ -12,7 +12,7 @@
 // PASS-NOT:  {{.}}
 
 // RUN: not infer-opt %s -p 'graph-optimize{levle=2}' 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION:     infer-opt: error: -p: pass 'graph-optimize' has no option 'levle' (its options: level, block)
+// OPTION:     infer-opt: error: -p: pass 'graph-optimize' has no option 'levle' (its options: level, block, qdq)
 // OPTION-NOT: {{.}}
 
 // RUN: not infer-opt %s -p 'cse{level=2}' 2>&1 | filecheck %s --check-prefix=NONE
