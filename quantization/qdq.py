@@ -232,7 +232,7 @@ def _bias(w: _Writer, node: onnx.NodeProto, b: np.ndarray, params: dict[str, QPa
     _, s_w = weight(node.input[1], weight_axis(node))
     if len(s_w) != len(b):
         return name
-    scale = (params[x].scale * s_w).astype(np.float32)
+    scale = np.float32(params[x].scale) * s_w  # in f32, as the scales are stored
     q = np.clip(np.rint(b / scale), -(2**31), 2**31 - 1).astype(np.int32)
     qn = w.const(f"{name}_quantized", q)
     sn = w.const(f"{name}_scale", scale)
