@@ -8,6 +8,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       widen-half                        f16/bf16/float8 ops computed in f32, rounded per op
       graph-optimize{level=N block=C}   folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
+      pack-matmul{block=C registers=R}  at level 3: constant matmul weights packed in panels
     graph dialect, optimized
       plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
       graph-to-loops                    buffers and loop nests, as marked
@@ -80,12 +81,16 @@ LOWER_TO_LLVM = [
 ]
 
 
-def select_tile_passes(level: int, registers: int | None = None) -> list[str]:
-    """At level 3, the register tile of the blocked convs for `registers` vector registers
-    (AVX2's 16 when not given)."""
+def select_tile_passes(level: int, registers: int | None = None, block: int | None = None
+                       ) -> list[str]:
+    """At level 3, the register tile of the blocked convs and of the packed matmuls for
+    `registers` vector registers of `block` f32 lanes (AVX2's 16 and 8 when not given)."""
     if level < 3:
         return []
-    return [f"select-conv-tile{{registers={REGISTERS if registers is None else registers}}}"]
+    registers = REGISTERS if registers is None else registers
+    block = BLOCK if block is None else block
+    return [f"select-conv-tile{{registers={registers}}}",
+            f"pack-matmul{{block={block} registers={registers}}}"]
 
 
 def compile_passes(
@@ -93,7 +98,7 @@ def compile_passes(
 ) -> list[str]:
     """The whole pipeline, graph as imported to llvm, at graph optimization `level`."""
     return [*PREPARE, *graph_optimize_passes(level, block),
-            *select_tile_passes(level, registers), *LOWER_TO_LOOPS, *LOWER_TO_LLVM]  # fmt: skip
+            *select_tile_passes(level, registers, block), *LOWER_TO_LOOPS, *LOWER_TO_LLVM]  # fmt: skip
 
 
 def make_passes(names: list[str]) -> list[ModulePass]:

@@ -124,6 +124,64 @@ class GemmOp(GraphOp):
         return [[m, n]]
 
 
+# The register tile (rows, panel width) and cache blocks (MC, KC, NC) of a packed matmul's
+# kernel: discardable attributes written by pack-matmul and select-gemm-blocking for the
+# target, read by its lowering.
+GEMM_TILE_ATTR = "tile"
+GEMM_BLOCK_ATTR = "block"
+
+
+@irdl_op_definition
+class MatMulPackedOp(GraphOp):
+    """Y = act(A @ B + bias) with B packed in panels: graph.matmul / graph.gemm with a
+    constant right operand, as pack-matmul lays it out for the register-blocked kernel.
+
+    A is [..., M, K] (batch dims loop over the one B); Bp is [P, K, NR]: column j of B is
+    Bp[j // NR, :, j % NR], the last panel zero-padded (P = ceil(N / NR)); the optional
+    bias is [P * NR], zero-padded too. `n` is N. Y is [..., M, N].
+    """
+
+    name = "graph.matmul_packed"
+    ONNX_OP: ClassVar[str | None] = None  # made by pack-matmul
+    FLOAT_ONLY: ClassVar[bool] = True
+    A = operand_def(TensorType)
+    B = operand_def(TensorType)
+    bias = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    n = prop_def(IntegerAttr)
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        same_element_type(cls, types)
+        check_activation(cls, props)
+        if len(types) > 3:
+            raise VerifyException("'graph.matmul_packed' takes at most one bias")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        a, b = dims[0], dims[1]
+        n = cls.prop(props, "n")
+        if len(a) < 2 or len(b) != 3 or not all(isinstance(d, int) for d in b):
+            raise ValueError(f"A {D.format_shape(a)} and B {D.format_shape(b)} are not "
+                             "[..., M, K] and static panels [P, K, NR]")
+        panels, k, width = b
+        if not (panels - 1) * width < n <= panels * width:
+            raise ValueError(f"{panels} panels of {width} columns do not hold N = {n}")
+        D.require(D.EQUAL, a[-1], k, "inner dims")
+        if len(dims) == 3 and dims[2] != [panels * width]:
+            raise ValueError(f"bias {D.format_shape(dims[2])} must be [{panels * width}]")
+        return [[*a[:-1], n]]
+
+
+def unpack_matmul_weights(bp: np.ndarray, n: int) -> np.ndarray:
+    """Panels [P, K, NR] -> B [K, N] (the inverse of pack-matmul's packing)."""
+    panels, k, width = bp.shape
+    return np.ascontiguousarray(bp.transpose(1, 0, 2)).reshape(k, panels * width)[:, :n]
+
+
 @irdl_op_definition
 class DetOp(GraphOp):
     """The determinant of each square matrix of X's last two dims ([*, M, M] -> [*])."""
@@ -420,6 +478,10 @@ __all__ = [
     "DetOp",
     "MatMulOp",
     "GemmOp",
+    "MatMulPackedOp",
+    "GEMM_TILE_ATTR",
+    "GEMM_BLOCK_ATTR",
+    "unpack_matmul_weights",
     "AttentionOp",
     "AxisSoftmaxOp",
     "SoftmaxOp",

@@ -1,0 +1,188 @@
+"""graph.matmul_packed → a cache-blocked GEMM around a register-blocked vector kernel.
+
+B comes packed in panels Bp [P, K, NR] (pack-matmul): the NR columns of a panel are
+NR / L vectors of L lanes, contiguous for every k. The kernel computes an MR x NR tile of
+Y in MR * NR / L accumulator vectors kept in registers:
+
+    acc[r, v] = Y[i + r, j + v*L : j + v*L + L]                    r < MR, v < NR / L
+    for k in [k0, k0 + kc):
+        b[v] = Bp[p, k, v*L : v*L + L]              NR / L vector loads, each used MR times
+        a = broadcast(A[i + r, k])                  one load per row, used NR / L times
+        acc[r, v] = fma(a, b[v], acc[r, v])
+    Y[i + r, j + v*L : ...] = acc[r, v]
+
+Around it the loops of the classic blocked GEMM (Goto / BLIS), with the sizes of the op's
+`block = array<i64: MC, KC, NC>` (select-gemm-blocking): for each NC columns (whole
+panels), each KC of the contraction and each MC rows, every panel runs the kernel down the
+MC rows. The KC x NR slice of the panel stays in L1 across those rows, the MC x KC block
+of A in L2. Y is filled with the bias (or 0) first, every KC slice adds into it, and a
+fused activation runs over each finished row block at the end.
+
+Remainders: M % MR rows run a kernel of that many rows (chosen at run time for a dynamic
+M); the last panel's columns beyond N are zeros in Bp and are not stored: its whole
+vectors are stored to Y, a vector straddling N to a scratch [M, L] copied into Y's last
+columns at the end. Nothing reads or writes outside A, Bp, the bias or Y.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeAlias, cast
+
+from xdsl.dialects.builtin import DenseArrayBase, VectorType
+from xdsl.ir import SSAValue
+
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.errors import UnsupportedError
+from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
+from infer.lowering.graph_ops.elementwise import epilogue, result_dims
+from infer.lowering.graph_ops.index import as_dim, floor_div, imin
+from infer.lowering.loop_builder import LoopBuilder
+
+# The kernel of an op without attributes: 6 rows x 2 vectors (AVX2's 16 registers), and
+# blocks for a 32 KiB L1 and 512 KiB L2 (select-gemm-blocking's defaults).
+DEFAULT_TILE = (6, 2)
+DEFAULT_BLOCK = (128, 256, 4096)
+
+# Where vector v of a kernel's tile lives: a buffer and the index of row r's vector.
+Dest: TypeAlias = "tuple[SSAValue, Callable[[int], list[Dim | SSAValue]]]"
+
+
+def _ints(op: graph.MatMulPackedOp, name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+    attr = op.attributes.get(name)
+    if attr is None:
+        return default
+    values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+    if len(values) != len(default) or not all(isinstance(v, int) and v >= 1 for v in values):
+        raise UnsupportedError(f"graph.matmul_packed: {name} must be array<i64> of "
+                               f"{len(default)} positive sizes, got {attr}")
+    return cast(tuple[int, ...], tuple(values))
+
+
+def gemm_tile(op: graph.MatMulPackedOp) -> tuple[int, int]:
+    """(rows, vectors) of the register tile: its `tile` attribute, else DEFAULT_TILE."""
+    rows, vectors = _ints(op, graph.GEMM_TILE_ATTR, DEFAULT_TILE)
+    return rows, vectors
+
+
+def gemm_block(op: graph.MatMulPackedOp) -> tuple[int, int, int]:
+    """(MC, KC, NC) of the cache blocking: its `block` attribute, else DEFAULT_BLOCK."""
+    mc, kc, nc = _ints(op, graph.GEMM_BLOCK_ATTR, DEFAULT_BLOCK)
+    return mc, kc, nc
+
+
+def _kernel(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAValue]],
+            bp: SSAValue, p: SSAValue | int, k0: Dim, k1: Dim, lanes: int,
+            dests: Sequence[Dest], rows: int) -> None:
+    """Y tile += A[rows, k0:k1] @ panel p[k0:k1, :len(dests) vectors], see the module doc.
+    a_row(r): the index of A's row r without its k."""
+    accs = [b.vload(buf, at(r), lanes) for r in range(rows) for buf, at in dests]
+
+    def step(kv: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        bv = [b.vload(bp, [p, kv, v * lanes], lanes) for v in range(len(dests))]
+        out = list(carried)
+        for r in range(rows):
+            av = b.splat(b.load(a, [*a_row(r), kv]), lanes)
+            for v, w in enumerate(bv):
+                out[r * len(bv) + v] = b.fma(av, w, out[r * len(bv) + v])
+        return out
+
+    accs = b.reduce_loop(k0, k1, accs, step)
+    for i, acc in enumerate(accs):
+        buf, at = dests[i % len(dests)]
+        b.vstore(acc, buf, at(i // len(dests)))
+
+
+@lowers(graph.MatMulPackedOp, outline=True)
+def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
+                   ) -> list[SSAValue]:
+    b = s.b
+    a, bp = ins[:2]
+    (bias,) = optional(ins, 2)
+    ad, pd = b.dims(a), b.dims(bp)
+    yd = result_dims(s, op, [ad, pd])
+    et = element_type(op)
+    y = s.alloc(yd, et)
+    panels, k, width = cast(list[int], pd)
+    n = op.n.value.data
+    rows, vectors = gemm_tile(op)
+    mc, kc, nc = gemm_block(op)
+    if width % vectors:
+        raise UnsupportedError(f"graph.matmul_packed: panels of {width} columns do not "
+                               f"split into {vectors} vectors")
+    lanes = width // vectors
+    mc = max(rows, mc - mc % rows)  # whole register tiles per row block
+    kc = min(kc, k)
+    nc_panels = max(1, nc // width)
+    m = ad[-2]
+    batch = yd[:-2]
+    act = epilogue(op)
+    # The last panel: its whole vectors, and the lanes of a vector straddling N.
+    last = n - (panels - 1) * width
+    last_whole, straddle = divmod(last, lanes)
+    full_panels = panels if last == width else panels - 1
+    edge_col = (panels - 1) * width + last_whole * lanes
+    scratch = s.alloc([m, lanes], et) if straddle else None
+    zero = b.const(0.0, VectorType(et, [lanes]))
+
+    with b.loop_nest(batch) as bt:
+        def y_dest(p: SSAValue | int, v: int, i0: Dim) -> Dest:
+            return y, lambda r: [*bt, as_dim(b, i0) + r, as_dim(b, p) * width + v * lanes]
+
+        # Y = bias (or 0): the kernels add every KC slice into it.
+        with b.loop(0, m) as i, b.loop(0, n) as j:
+            b.store(b.load(bias, [j]) if bias is not None else b.const(0.0, et), y,
+                    [*bt, i, j])
+        if scratch is not None:
+            with b.loop(0, m) as i:
+                init = b.vload(bias, [edge_col], lanes) if bias is not None else zero
+                b.vstore(init, scratch, [i, 0])
+
+        def row_tiles(p: SSAValue | int, dests_at: Callable[[Dim], list[Dest]],
+                      i0: Dim, i1: Dim, k0: Dim, k1: Dim) -> None:
+            """The kernel over rows [i0, i1) of panel p: whole tiles, then the remainder."""
+            def a_row(i: Dim) -> Callable[[int], list[Dim | SSAValue]]:
+                return lambda r: [*bt, as_dim(b, i) + r]
+
+            i0, i1 = as_dim(b, i0), as_dim(b, i1)
+            tiles_end = i0 + floor_div(b, i1 - i0, rows) * rows
+            with b.loop(i0, tiles_end, rows) as i:
+                _kernel(b, a, a_row(i), bp, p, k0, k1, lanes, dests_at(i), rows)
+            rest = i1 - tiles_end
+            if isinstance(rest, int):
+                if rest:
+                    _kernel(b, a, a_row(tiles_end), bp, p, k0, k1, lanes,
+                            dests_at(tiles_end), rest)
+                return
+            for h in range(1, rows):  # a run-time remainder: the kernel of its height
+                with b.if_(b.cmpi("eq", b.idx(rest), b.idx(h))):
+                    _kernel(b, a, a_row(tiles_end), bp, p, k0, k1, lanes,
+                            dests_at(tiles_end), h)
+
+        def edge_dests(i0: Dim) -> list[Dest]:
+            dests = [y_dest(panels - 1, v, i0) for v in range(last_whole)]
+            if scratch is not None:
+                dests.append((scratch, lambda r: [as_dim(b, i0) + r, 0]))
+            return dests
+
+        with b.loop(0, full_panels, nc_panels) as jc, b.loop(0, k, kc) as pc:
+            k1 = imin(b, as_dim(b, pc) + kc, k)
+            with b.loop(0, m, mc) as ic:
+                i1 = imin(b, as_dim(b, ic) + mc, m)
+                with b.loop(jc, imin(b, as_dim(b, jc) + nc_panels, full_panels)) as p:
+                    row_tiles(p, lambda i0, p=p: [y_dest(p, v, i0) for v in range(vectors)],
+                              ic, i1, pc, k1)
+        if full_panels < panels:
+            with b.loop(0, k, kc) as pc:
+                k1 = imin(b, as_dim(b, pc) + kc, k)
+                with b.loop(0, m, mc) as ic:
+                    row_tiles(panels - 1, edge_dests, ic, imin(b, as_dim(b, ic) + mc, m),
+                              pc, k1)
+        if scratch is not None:
+            with b.loop(0, m) as i, b.loop(0, straddle) as j:
+                b.store(b.load(scratch, [i, j]), y, [*bt, i, as_dim(b, j) + edge_col])
+        if act is not None:
+            with b.loop(0, m) as i, b.loop(0, n) as j:
+                b.store(act(b, b.load(y, [*bt, i, j])), y, [*bt, i, j])
+    return [y]
