@@ -1,7 +1,7 @@
 """The public Python API: `compile`, `load` and `optimization_report` (`InferenceSession`, with
 onnxruntime's conventions, is in session.py). The target choices the pipeline takes as
-pass options (the NCHWc block, the vector register count) are filled in here, from the
-host (codegen/target.py), unless given."""
+pass options (the NCHWc block, the vector register count, the cache sizes) are filled in
+here, from the host (codegen/target.py), unless given."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from infer.progress import CompileProgress
 from infer.runtime.artifact import load_artifact
 from infer.runtime.compiled_model import CompiledModel
 from infer.runtime.compiled_model import load as jit_load
+from infer.transforms.gemm_blocking import CACHES
 
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
 
@@ -42,6 +43,13 @@ def _registers() -> int:
     return target.vector_registers()
 
 
+def _caches() -> tuple[int, int, int]:
+    """The host's data cache sizes, for the packed matmuls' cache blocks."""
+    from infer.codegen import target
+
+    return target.host_cache_sizes(CACHES)
+
+
 def _stage(pass_name: str) -> str:
     """The reported stage a pass of `compile_passes` belongs to."""
     if pass_name in pipeline.LOWER_TO_LOOPS:
@@ -61,7 +69,7 @@ def compile_timed(
     """Compile `module` as `compile_module` does, running the pipeline pass by pass, each
     timed in its stage on `stages`; `optimized` sees the module when the graph stage is
     done."""
-    passes = compile_passes(opt_level, _block(nchwc_block), _registers())
+    passes = compile_passes(opt_level, _block(nchwc_block), _registers(), _caches())
     ctx = make_context()
     for name in passes:
         if optimized is not None and _stage(name) != progress.GRAPH_OPTIMIZE:

@@ -121,7 +121,7 @@ class PackConstantWeights(RewritePattern):
         new = G.MatMulPackedOp.make(operands, props, [op.Y.type])
         new.attributes[G.GEMM_TILE_ATTR] = DenseArrayBase.from_list(i64, [rows, vectors])
         new.location = op.location
-        rewriter.replace_op(op, [*new_ops, new])
+        rewriter.replace(op, [*new_ops, new])
 
 
 @dataclass(frozen=True)

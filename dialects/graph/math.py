@@ -124,11 +124,14 @@ class GemmOp(GraphOp):
         return [[m, n]]
 
 
-# The register tile (rows, panel width) and cache blocks (MC, KC, NC) of a packed matmul's
+# The register tile (rows, vectors) and cache blocks (MC, KC, NC) of a packed matmul's
 # kernel: discardable attributes written by pack-matmul and select-gemm-blocking for the
-# target, read by its lowering.
+# target, read by its lowering; and the sizes of an op without them (6 x 2: AVX2's 16
+# registers; blocks for a 32 KiB L1 and 512 KiB L2).
 GEMM_TILE_ATTR = "tile"
 GEMM_BLOCK_ATTR = "block"
+DEFAULT_GEMM_TILE = (6, 2)
+DEFAULT_GEMM_BLOCK = (126, 256, 4096)
 
 
 @irdl_op_definition
@@ -174,6 +177,32 @@ class MatMulPackedOp(GraphOp):
         if len(dims) == 3 and dims[2] != [panels * width]:
             raise ValueError(f"bias {D.format_shape(dims[2])} must be [{panels * width}]")
         return [[*a[:-1], n]]
+
+    def verify_(self) -> None:
+        super().verify_()
+        self.register_tile()
+        self.cache_blocks()
+
+    def _sizes(self, name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+        attr = self.attributes.get(name)
+        if attr is None:
+            return default
+        values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+        if len(values) != len(default) or not all(isinstance(v, int) and v >= 1
+                                                  for v in values):
+            raise VerifyException(f"'{self.name}' {name} must be array<i64> of "
+                                  f"{len(default)} positive sizes, got {attr}")
+        return tuple(int(v) for v in values)
+
+    def register_tile(self) -> tuple[int, int]:
+        """(rows, vectors) of the kernel's register tile: `tile`, else the default."""
+        rows, vectors = self._sizes(GEMM_TILE_ATTR, DEFAULT_GEMM_TILE)
+        return rows, vectors
+
+    def cache_blocks(self) -> tuple[int, int, int]:
+        """(MC, KC, NC) of the cache blocking: `block`, else the default."""
+        mc, kc, nc = self._sizes(GEMM_BLOCK_ATTR, DEFAULT_GEMM_BLOCK)
+        return mc, kc, nc
 
 
 def unpack_matmul_weights(bp: np.ndarray, n: int) -> np.ndarray:
@@ -481,6 +510,8 @@ __all__ = [
     "MatMulPackedOp",
     "GEMM_TILE_ATTR",
     "GEMM_BLOCK_ATTR",
+    "DEFAULT_GEMM_TILE",
+    "DEFAULT_GEMM_BLOCK",
     "unpack_matmul_weights",
     "AttentionOp",
     "AxisSoftmaxOp",

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeAlias, cast
 
-from xdsl.dialects.builtin import DenseArrayBase, VectorType
+from xdsl.dialects.builtin import VectorType
 from xdsl.ir import SSAValue
 
 from infer.dialects import graph
@@ -40,36 +40,8 @@ from infer.lowering.graph_ops.elementwise import epilogue, result_dims
 from infer.lowering.graph_ops.index import as_dim, floor_div, imin
 from infer.lowering.loop_builder import LoopBuilder
 
-# The kernel of an op without attributes: 6 rows x 2 vectors (AVX2's 16 registers), and
-# blocks for a 32 KiB L1 and 512 KiB L2 (select-gemm-blocking's defaults).
-DEFAULT_TILE = (6, 2)
-DEFAULT_BLOCK = (128, 256, 4096)
-
 # Where vector v of a kernel's tile lives: a buffer and the index of row r's vector.
 Dest: TypeAlias = "tuple[SSAValue, Callable[[int], list[Dim | SSAValue]]]"
-
-
-def _ints(op: graph.MatMulPackedOp, name: str, default: tuple[int, ...]) -> tuple[int, ...]:
-    attr = op.attributes.get(name)
-    if attr is None:
-        return default
-    values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
-    if len(values) != len(default) or not all(isinstance(v, int) and v >= 1 for v in values):
-        raise UnsupportedError(f"graph.matmul_packed: {name} must be array<i64> of "
-                               f"{len(default)} positive sizes, got {attr}")
-    return cast(tuple[int, ...], tuple(values))
-
-
-def gemm_tile(op: graph.MatMulPackedOp) -> tuple[int, int]:
-    """(rows, vectors) of the register tile: its `tile` attribute, else DEFAULT_TILE."""
-    rows, vectors = _ints(op, graph.GEMM_TILE_ATTR, DEFAULT_TILE)
-    return rows, vectors
-
-
-def gemm_block(op: graph.MatMulPackedOp) -> tuple[int, int, int]:
-    """(MC, KC, NC) of the cache blocking: its `block` attribute, else DEFAULT_BLOCK."""
-    mc, kc, nc = _ints(op, graph.GEMM_BLOCK_ATTR, DEFAULT_BLOCK)
-    return mc, kc, nc
 
 
 def _kernel(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAValue]],
@@ -106,8 +78,8 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
     y = s.alloc(yd, et)
     panels, k, width = cast(list[int], pd)
     n = op.n.value.data
-    rows, vectors = gemm_tile(op)
-    mc, kc, nc = gemm_block(op)
+    rows, vectors = op.register_tile()
+    mc, kc, nc = op.cache_blocks()
     if width % vectors:
         raise UnsupportedError(f"graph.matmul_packed: panels of {width} columns do not "
                                f"split into {vectors} vectors")
