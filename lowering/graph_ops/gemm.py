@@ -66,6 +66,17 @@ def _kernel(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAVa
         b.vstore(acc, buf, at(i // len(dests)))
 
 
+def _blocks(b: LoopBuilder, extent: Dim, size: int, body: Callable[[Dim, Dim], None]
+            ) -> None:
+    """body(lo, hi) for each block [lo, hi) of `size` in [0, extent): called once, with
+    static bounds, when one block covers a static extent."""
+    if isinstance(extent, int) and extent <= size:
+        body(0, extent)
+        return
+    with b.loop(0, extent, size) as lo:
+        body(as_dim(b, lo), imin(b, as_dim(b, lo) + size, extent))
+
+
 @lowers(graph.MatMulPackedOp, outline=True)
 def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
                    ) -> list[SSAValue]:
@@ -138,23 +149,27 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
                 dests.append((scratch, lambda r: [as_dim(b, i0) + r, 0]))
             return dests
 
-        with b.loop(0, full_panels, nc_panels) as jc, b.loop(0, k, kc) as pc:
-            k1 = imin(b, as_dim(b, pc) + kc, k)
-            with b.loop(0, m, mc) as ic:
-                i1 = imin(b, as_dim(b, ic) + mc, m)
-                with b.loop(jc, imin(b, as_dim(b, jc) + nc_panels, full_panels)) as p:
-                    row_tiles(p, lambda i0, p=p: [y_dest(p, v, i0) for v in range(vectors)],
-                              ic, i1, pc, k1)
+        def full(jc: Dim, jc_end: Dim) -> None:
+            def slice_k(k0: Dim, k1: Dim) -> None:
+                def rows_block(i0: Dim, i1: Dim) -> None:
+                    with b.loop(jc, jc_end) as p:
+                        row_tiles(p, lambda r0, p=p: [y_dest(p, v, r0) for v in range(vectors)],
+                                  i0, i1, k0, k1)
+
+                _blocks(b, m, mc, rows_block)
+
+            _blocks(b, k, kc, slice_k)
+
+        _blocks(b, full_panels, nc_panels, full)
         if full_panels < panels:
-            with b.loop(0, k, kc) as pc:
-                k1 = imin(b, as_dim(b, pc) + kc, k)
-                with b.loop(0, m, mc) as ic:
-                    row_tiles(panels - 1, edge_dests, ic, imin(b, as_dim(b, ic) + mc, m),
-                              pc, k1)
+            _blocks(b, k, kc, lambda k0, k1: _blocks(
+                b, m, mc, lambda i0, i1: row_tiles(panels - 1, edge_dests, i0, i1, k0, k1)))
         if scratch is not None:
             with b.loop(0, m) as i, b.loop(0, straddle) as j:
                 b.store(b.load(scratch, [i, j]), y, [*bt, i, as_dim(b, j) + edge_col])
         if act is not None:
             with b.loop(0, m) as i, b.loop(0, n) as j:
                 b.store(act(b, b.load(y, [*bt, i, j])), y, [*bt, i, j])
+    if scratch is not None:
+        s.free(scratch)
     return [y]
