@@ -20,7 +20,6 @@ from infer.errors import InferError
 from infer.frontend.onnx_import import import_model
 from infer.pipeline import compile_passes, graph_optimize_passes, run_passes, select_tile_passes
 from infer.runtime.compiled_model import CompiledModel, load
-from infer.transforms.matmul_packing import pack_matmul_weights
 
 from .helpers import run_onnxruntime
 
@@ -34,10 +33,13 @@ TARGETS = {"avx512": (16, 32), "avx2": (8, 16)}
 
 
 def _model(nodes: Sequence[onnx.NodeProto], a_shape: Sequence[int | str],
-           weights: dict[str, np.ndarray], dtype: type = np.float32) -> onnx.ModelProto:
+           weights: dict[str, np.ndarray], dtype: type = np.float32,
+           b_shape: Sequence[int | str] | None = None) -> onnx.ModelProto:
+    """Nodes over input "a" (and "b" when b_shape is given) and constant `weights`."""
+    inputs = [("a", a_shape)] + ([("b", b_shape)] if b_shape is not None else [])
     graph = helper.make_graph(
         list(nodes), "gemm",
-        [helper.make_tensor_value_info("a", ELEM[dtype], list(a_shape))],
+        [helper.make_tensor_value_info(n, ELEM[dtype], list(s)) for n, s in inputs],
         [helper.make_tensor_value_info("y", ELEM[dtype], None)],
         [numpy_helper.from_array(w, n) for n, w in weights.items()],
     )
@@ -158,10 +160,41 @@ def test_fused_activation(act: str) -> None:
     _close(_compile(model).run({"a": a})["y"], theirs, k)
 
 
+# (A's shape in the model, B's, [(A, B) shapes fed]): B computed at run time and packed
+# before the matmul; batch dims of both, broadcast either way, dynamic M and K.
+RUNTIME = {
+    "2d": (["m", 20], [20, 37], [((7, 20), (20, 37)), ((1, 20), (20, 37))]),
+    "batched": ([2, "m", 9], [2, 9, 33], [((2, 13, 9), (2, 9, 33))]),
+    "broadcast": ([3, "m", 9], [2, 1, 9, 16], [((3, 6, 9), (2, 1, 9, 16))]),
+    "b_batched": (["m", 9], [4, 9, 50], [((8, 9), (4, 9, 50))]),
+    "dynamic_k": (["m", "k"], ["k", 40], [((11, 3), (3, 40)), ((6, 300), (300, 40))]),
+}
+
+
+@pytest.mark.parametrize("case", RUNTIME)
+def test_matmul_runtime_weights(case: str) -> None:
+    a_shape, b_shape, feeds = RUNTIME[case]
+    model = _model([helper.make_node("MatMul", ["a", "b"], ["y"])], a_shape, {},
+                   b_shape=b_shape)
+    compiled = _compile(model)
+    for a_dims, b_dims in feeds:
+        a, b = _rand(a_dims), _rand(b_dims)
+        _close(compiled.run({"a": a, "b": b})["y"], a @ b, a_dims[-1])
+
+
+def test_gemm_runtime_weights_transposed() -> None:
+    """Gemm(transB) of two run-time operands: B's rows packed as panel columns."""
+    node = helper.make_node("Gemm", ["a", "b", "c"], ["y"], transB=1, beta=0.5)
+    model = _model([node], ["m", 24], {"c": _rand((35,))}, b_shape=[35, 24])
+    a, b = _rand((10, 24)), _rand((35, 24))
+    (theirs,) = run_onnxruntime(model, {"a": a, "b": b})
+    _close(_compile(model).run({"a": a, "b": b})["y"], theirs, 24)
+
+
 def test_packing_round_trips_and_evaluates() -> None:
     """The panels hold B with zero padding; the op's numpy form is the matmul it packs."""
     b = _rand((5, 37))
-    packed = pack_matmul_weights(b, 16)
+    packed = G.pack_matmul_weights(b, 16)
     assert packed.shape == (3, 5, 16)
     assert not packed[2, :, 5:].any()
     np.testing.assert_array_equal(G.unpack_matmul_weights(packed, 37), b)
@@ -169,3 +202,7 @@ def test_packing_round_trips_and_evaluates() -> None:
     op = G.MatMulPackedOp.make([G.ConstantOp(a).output, G.ConstantOp(packed).output],
                                {"n": G.int_attr(37)})
     np.testing.assert_allclose(evaluate(op, [a, packed])[0], a @ b, rtol=1e-5)
+    bt = np.stack([b.T, 2 * b.T])  # [2, N, K]: pack_panels of batched, transposed rows
+    pack = G.PackPanelsOp.make([G.ConstantOp(bt).output],
+                               {"width": G.int_attr(16), "transposed": G.int_attr(1)})
+    np.testing.assert_array_equal(evaluate(pack, [bt])[0], np.stack([packed, 2 * packed]))

@@ -26,14 +26,14 @@ from infer.dialects import graph as G
 CACHES = (32 * 1024, 512 * 1024, 8 * 1024 * 1024)
 
 
-def gemm_blocks(m: int | None, k: int, n: int, width: int, rows: int, itemsize: int,
+def gemm_blocks(m: int | None, k: int | None, n: int, width: int, rows: int, itemsize: int,
                 caches: tuple[int, int, int]) -> tuple[int, int, int]:
-    """(MC, KC, NC) for an [m, k] x [k, n] product (m None: dynamic) in panels of `width`
-    columns, register tiles of `rows` rows and elements of `itemsize` bytes."""
+    """(MC, KC, NC) for an [m, k] x [k, n] product (None: a dynamic dim) in panels of
+    `width` columns, register tiles of `rows` rows and elements of `itemsize` bytes."""
     l1, l2, l3 = caches
     kc = max(8, l1 // 2 // (width * itemsize))
-    slices = -(-k // kc)
-    kc = -(-k // slices)
+    if k is not None:
+        kc = -(-k // -(-k // kc))
     mc = max(rows, l2 // 2 // (kc * itemsize) // rows * rows)
     if m is not None:
         mc = min(mc, -(-m // rows) * rows)
@@ -62,9 +62,9 @@ class SelectGemmBlockingPass(ModulePass):
                 continue
             a, bp = cast(TensorType, mm.A.type), cast(TensorType, mm.B.type)
             m = a.get_shape()[-2]
-            _, k, width = bp.get_shape()
+            _, k, width = bp.get_shape()[-3:]
             rows, _ = mm.register_tile()
             itemsize = a.element_type.bitwidth // 8  # type: ignore[attr-defined]
-            blocks = gemm_blocks(None if m < 0 else m, k, mm.n.value.data, width, rows,
-                                 itemsize, (self.l1, self.l2, self.l3))
+            blocks = gemm_blocks(None if m < 0 else m, None if k < 0 else k, mm.n.value.data,
+                                 width, rows, itemsize, (self.l1, self.l2, self.l3))
             mm.attributes[G.GEMM_BLOCK_ATTR] = DenseArrayBase.from_list(i64, list(blocks))

@@ -1,19 +1,22 @@
-"""`pack-matmul{block=L registers=R}`: matmuls with constant weights packed once, at compile
-time, for the register-blocked GEMM kernel (lowering/graph_ops/gemm.py):
+"""`pack-matmul{block=L registers=R}`: matmuls rewritten for the register-blocked GEMM
+kernel (lowering/graph_ops/gemm.py), their right operand laid out in panels:
 
-    # matmul(a, B)                      -> matmul_packed(a, pack(B))           B constant
+    # matmul(a, B)                       -> matmul_packed(a, pack(B))
     # gemm(a, B, C){alpha, beta, transB} -> matmul_packed(a, pack(alpha * B'), pad(beta * C))
 
-pack(B) lays B [K, N] out as panels [P, K, NR] (column j at [j // NR, :, j % NR], the last
-panel zero-padded), so the kernel reads NR columns of one k as NR / L contiguous vectors.
+pack(B) lays B [..., K, N] out as panels [..., P, K, NR] (column j at [j // NR, :, j % NR],
+the last panel zero-padded), so the kernel reads NR columns of one k as NR / L contiguous
+vectors. Constant weights are packed here, once, at compile time; weights computed at run
+time get a graph.pack_panels before the matmul, where that pays: a static N of at least
+one vector, A's M dynamic or at least one register tile of rows, and alpha = 1.
+
 The register tile, `tile = array<i64: rows, vectors>` on the new op, is chosen here for R
 vector registers of L f32 lanes (the NCHWc block): rows x vectors accumulators, the
 vectors of B and one broadcast of A fill the registers as in the conv kernel
 (conv_tile.conv_tile), NR = vectors x the lanes of the element type.
 
-Not packed (they keep graph-to-loops' loop nests): a matmul whose weights are not a
-constant, a 1-D operand, a Gemm with transA or a bias that varies along M, and element
-types other than f32 / f64.
+Not rewritten (they keep graph-to-loops' loop nests): a 1-D operand, a Gemm with transA
+or a bias that is computed or varies along M, element types other than f32 / f64.
 """
 
 from __future__ import annotations
@@ -49,16 +52,6 @@ def matmul_tile(registers: int) -> tuple[int, int]:
     return conv_tile(registers, MAX_ROWS)
 
 
-def pack_matmul_weights(b: np.ndarray, width: int) -> np.ndarray:
-    """B [K, N] -> panels [ceil(N / width), K, width], the last one zero-padded (the
-    inverse is graph.unpack_matmul_weights)."""
-    k, n = b.shape
-    panels = -(-n // width)
-    padded = np.zeros((k, panels * width), dtype=b.dtype)
-    padded[:, :n] = b
-    return np.ascontiguousarray(padded.reshape(k, panels, width).transpose(1, 0, 2))
-
-
 def _lanes(v: SSAValue, block: int) -> int | None:
     """Lanes of one vector register of v's element type (block f32 lanes), None if the
     kernel does not take that type."""
@@ -82,8 +75,23 @@ def _const(value: np.ndarray, like: SSAValue, suffix: str, new_ops: list[Operati
     return k.output
 
 
+def _gemm_bias(op: G.GemmOp, n: int) -> tuple[bool, np.ndarray | None]:
+    """Whether the kernel takes Gemm `op`'s bias, and beta * C as a row of n (None: no
+    bias): only a constant C that is one row (or a scalar)."""
+    if not op.C:
+        return True, None
+    c = G.constant_value(op.C[0])
+    if c is None or (c.ndim == 2 and c.shape[0] != 1):
+        return False, None
+    if op.beta.value.data == 0.0:
+        return True, None
+    return True, np.broadcast_to(c.reshape(-1), (n,)) * op.beta.value.data
+
+
 @dataclass
-class PackConstantWeights(RewritePattern):
+class PackWeights(RewritePattern):
+    """# matmul(a, B) -> matmul_packed(a, pack(B))  (see the module doc)"""
+
     block: int
     registers: int
 
@@ -92,31 +100,42 @@ class PackConstantWeights(RewritePattern):
                           ) -> None:
         if not isinstance(op, G.MatMulOp | G.GemmOp):
             return
-        w = G.constant_value(op.B)
+        a_shape, b_shape = _tensor(op.A).get_shape(), _tensor(op.B).get_shape()
         lanes = _lanes(op.Y, self.block)
-        if w is None or w.ndim != 2 or _tensor(op.A).get_num_dims() < 2 or lanes is None:
+        if len(a_shape) < 2 or len(b_shape) < 2 or lanes is None:
             return
-        bias = None
-        if isinstance(op, G.GemmOp):
-            if op.transA.value.data:
-                return
-            w = w.T if op.transB.value.data else w
-            w = w * op.alpha.value.data if op.alpha.value.data != 1.0 else w
-            c = G.constant_value(op.C[0]) if op.C else None
-            if op.C and (c is None or (c.ndim == 2 and c.shape[0] != 1)):
-                return  # a run-time bias, or one varying along M
-            if c is not None and op.beta.value.data != 0.0:
-                bias = np.broadcast_to(c.reshape(-1), (w.shape[1],)) * op.beta.value.data
+        gemm = isinstance(op, G.GemmOp)
+        if gemm and op.transA.value.data:
+            return
+        trans = gemm and bool(op.transB.value.data)
+        alpha = op.alpha.value.data if gemm else 1.0
+        n = b_shape[-2] if trans else b_shape[-1]
+        w = G.constant_value(op.B)
         rows, vectors = matmul_tile(self.registers)
         width = vectors * lanes
-        packed = pack_matmul_weights(np.asarray(w, dtype=w.dtype), width)
+        if w is None and not (n >= lanes and (a_shape[-2] < 0 or a_shape[-2] >= rows)
+                              and alpha == 1.0):
+            return  # packing at run time pays for a tile of rows and a vector of columns
+        takes_bias, bias = _gemm_bias(op, n) if gemm else (True, None)
+        if not takes_bias or n < 0:
+            return
         new_ops: list[Operation] = []
-        operands = [op.A, _const(packed, op.B, "_packed", new_ops)]
+        if w is not None:
+            w = np.swapaxes(w, -1, -2) if trans else w
+            packed = G.pack_matmul_weights(w * alpha if alpha != 1.0 else w, width)
+            panels = _const(packed, op.B, "_packed", new_ops)
+        else:
+            pack = G.PackPanelsOp.make([op.B], {"width": G.int_attr(width),
+                                                "transposed": G.int_attr(int(trans))})
+            new_ops.append(pack)
+            panels = pack.results[0]
+            panels.name_hint = f"{op.B.name_hint}_panels" if op.B.name_hint else None
+        operands = [op.A, panels]
         if bias is not None:
-            padded = np.zeros(packed.shape[0] * width, dtype=packed.dtype)
-            padded[: w.shape[1]] = bias
+            padded = np.zeros(-(-n // width) * width, dtype=bias.dtype)
+            padded[:n] = bias
             operands.append(_const(padded, op.C[0], "_padded", new_ops))
-        props = {"n": G.int_attr(w.shape[1])}
+        props = {"n": G.int_attr(n)}
         props.update({k: v for k, v in op.properties.items() if k.startswith("activation")})
         new = G.MatMulPackedOp.make(operands, props, [op.Y.type])
         new.attributes[G.GEMM_TILE_ATTR] = DenseArrayBase.from_list(i64, [rows, vectors])
@@ -137,4 +156,4 @@ class PackMatMulPass(ModulePass):
         matmul_tile(self.registers)  # refuses a register count that holds no tile
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_module(op, [PackConstantWeights(self.block, self.registers)])
+        rewrite_module(op, [PackWeights(self.block, self.registers)])

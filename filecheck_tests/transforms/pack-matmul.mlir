@@ -40,8 +40,8 @@ func.func @gemm(%a: tensor<?x8xf32>) -> tensor<?x10xf32> {
   func.return %y : tensor<?x10xf32>
 }
 
-// Left as they are: weights computed at run time, a 1-D operand, Gemm with transA, a
-// bias varying along M.
+// Left as they are: weights computed at run time for fewer rows than a tile, a 1-D
+// operand, Gemm with transA, a bias varying along M.
 // CHECK-LABEL: func.func @not_packed
 // CHECK-NOT:     graph.matmul_packed
 // CHECK:         func.return
@@ -54,4 +54,30 @@ func.func @not_packed(%a: tensor<3x8xf32>, %b: tensor<8x10xf32>, %v: tensor<8xf3
   %y2 = graph.gemm %at, %w {transA = 1 : i64} : (tensor<8x3xf32>, tensor<8x10xf32>) -> tensor<3x10xf32>
   %y3 = graph.gemm %a, %w, %c : (tensor<3x8xf32>, tensor<8x10xf32>, tensor<3x10xf32>) -> tensor<3x10xf32>
   func.return %y0, %y1, %y2, %y3 : tensor<3x10xf32>, tensor<10xf32>, tensor<3x10xf32>, tensor<3x10xf32>
+}
+
+// Weights computed at run time are packed at run time, before the matmul (batch dims
+// and all), when that pays: here M is dynamic. Gemm's transB packs B's rows.
+// CHECK-LABEL: func.func @runtime
+// CHECK:         %b_panels = graph.pack_panels %b {width = 32 : i64} : (tensor<2x1x?x40xf32>) -> tensor<2x1x2x?x32xf32>
+// CHECK-NEXT:    %y = graph.matmul_packed %a, %b_panels {n = 40 : i64, tile = array<i64: 6, 2>} : (tensor<3x?x?xf32>, tensor<2x1x2x?x32xf32>) -> tensor<2x3x?x40xf32>
+// CHECK-NEXT:    %t_panels = graph.pack_panels %t {width = 32 : i64, transposed = 1 : i64} : (tensor<20x8xf32>) -> tensor<1x8x32xf32>
+// CHECK-NEXT:    %z = graph.matmul_packed %d, %t_panels {n = 20 : i64, tile = array<i64: 6, 2>} : (tensor<?x8xf32>, tensor<1x8x32xf32>) -> tensor<?x20xf32>
+func.func @runtime(%a: tensor<3x?x?xf32>, %b: tensor<2x1x?x40xf32>, %d: tensor<?x8xf32>, %t: tensor<20x8xf32>) -> (tensor<2x3x?x40xf32>, tensor<?x20xf32>) {
+  %y = graph.matmul %a, %b : (tensor<3x?x?xf32>, tensor<2x1x?x40xf32>) -> tensor<2x3x?x40xf32>
+  %z = graph.gemm %d, %t {transB = 1 : i64} : (tensor<?x8xf32>, tensor<20x8xf32>) -> tensor<?x20xf32>
+  func.return %y, %z : tensor<2x3x?x40xf32>, tensor<?x20xf32>
+}
+
+// Not at run time: fewer rows than a tile, fewer columns than a vector, a dynamic N, or
+// alpha (which would need a pass over B).
+// CHECK-LABEL: func.func @runtime_not_packed
+// CHECK-NOT:     graph.pack_panels
+// CHECK:         func.return
+func.func @runtime_not_packed(%a: tensor<3x8xf32>, %b: tensor<8x40xf32>, %d: tensor<?x8xf32>, %c: tensor<8x10xf32>, %e: tensor<8x?xf32>) -> (tensor<3x40xf32>, tensor<?x10xf32>, tensor<?x?xf32>, tensor<?x40xf32>) {
+  %y0 = graph.matmul %a, %b : (tensor<3x8xf32>, tensor<8x40xf32>) -> tensor<3x40xf32>
+  %y1 = graph.matmul %d, %c : (tensor<?x8xf32>, tensor<8x10xf32>) -> tensor<?x10xf32>
+  %y2 = graph.matmul %d, %e : (tensor<?x8xf32>, tensor<8x?xf32>) -> tensor<?x?xf32>
+  %y3 = graph.gemm %d, %b {alpha = 2.0 : f32} : (tensor<?x8xf32>, tensor<8x40xf32>) -> tensor<?x40xf32>
+  func.return %y0, %y1, %y2, %y3 : tensor<3x40xf32>, tensor<?x10xf32>, tensor<?x?xf32>, tensor<?x40xf32>
 }

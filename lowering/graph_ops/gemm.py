@@ -37,7 +37,7 @@ from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import epilogue, result_dims
-from infer.lowering.graph_ops.index import as_dim, floor_div, imin
+from infer.lowering.graph_ops.index import as_dim, broadcast_index, floor_div, imin
 from infer.lowering.loop_builder import LoopBuilder
 
 # Where vector v of a kernel's tile lives: a buffer and the index of row r's vector.
@@ -45,14 +45,14 @@ Dest: TypeAlias = "tuple[SSAValue, Callable[[int], list[Dim | SSAValue]]]"
 
 
 def _kernel(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAValue]],
-            bp: SSAValue, p: SSAValue | int, k0: Dim, k1: Dim, lanes: int,
+            bp: SSAValue, panel: list[Dim | SSAValue], k0: Dim, k1: Dim, lanes: int,
             dests: Sequence[Dest], rows: int) -> None:
-    """Y tile += A[rows, k0:k1] @ panel p[k0:k1, :len(dests) vectors], see the module doc.
-    a_row(r): the index of A's row r without its k."""
+    """Y tile += A[rows, k0:k1] @ Bp[*panel, k0:k1, :len(dests) vectors], see the module
+    doc. a_row(r): the index of A's row r without its k."""
     accs = [b.vload(buf, at(r), lanes) for r in range(rows) for buf, at in dests]
 
     def step(kv: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-        bv = [b.vload(bp, [p, kv, v * lanes], lanes) for v in range(len(dests))]
+        bv = [b.vload(bp, [*panel, kv, v * lanes], lanes) for v in range(len(dests))]
         out = list(carried)
         for r in range(rows):
             av = b.splat(b.load(a, [*a_row(r), kv]), lanes)
@@ -87,7 +87,8 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
     yd = result_dims(s, op, [ad, pd])
     et = element_type(op)
     y = s.alloc(yd, et)
-    panels, k, width = cast(list[int], pd)
+    panels, width = cast(int, pd[-3]), cast(int, pd[-1])
+    k = pd[-2]
     n = op.n.value.data
     rows, vectors = op.register_tile()
     mc, kc, nc = op.cache_blocks()
@@ -96,7 +97,7 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
                                f"split into {vectors} vectors")
     lanes = width // vectors
     mc = max(rows, mc - mc % rows)  # whole register tiles per row block
-    kc = min(kc, k)
+    kc = min(kc, k) if isinstance(k, int) else kc
     nc_panels = max(1, nc // width)
     m = ad[-2]
     batch = yd[:-2]
@@ -110,6 +111,9 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
     zero = b.const(0.0, VectorType(et, [lanes]))
 
     with b.loop_nest(batch) as bt:
+        ab = broadcast_index(bt, ad[:-2], batch)
+        pb = broadcast_index(bt, pd[:-3], batch)
+
         def y_dest(p: SSAValue | int, v: int, i0: Dim) -> Dest:
             return y, lambda r: [*bt, as_dim(b, i0) + r, as_dim(b, p) * width + v * lanes]
 
@@ -126,21 +130,21 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
                       i0: Dim, i1: Dim, k0: Dim, k1: Dim) -> None:
             """The kernel over rows [i0, i1) of panel p: whole tiles, then the remainder."""
             def a_row(i: Dim) -> Callable[[int], list[Dim | SSAValue]]:
-                return lambda r: [*bt, as_dim(b, i) + r]
+                return lambda r: [*ab, as_dim(b, i) + r]
 
             i0, i1 = as_dim(b, i0), as_dim(b, i1)
             tiles_end = i0 + floor_div(b, i1 - i0, rows) * rows
             with b.loop(i0, tiles_end, rows) as i:
-                _kernel(b, a, a_row(i), bp, p, k0, k1, lanes, dests_at(i), rows)
+                _kernel(b, a, a_row(i), bp, [*pb, p], k0, k1, lanes, dests_at(i), rows)
             rest = i1 - tiles_end
             if isinstance(rest, int):
                 if rest:
-                    _kernel(b, a, a_row(tiles_end), bp, p, k0, k1, lanes,
+                    _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
                             dests_at(tiles_end), rest)
                 return
             for h in range(1, rows):  # a run-time remainder: the kernel of its height
                 with b.if_(b.cmpi("eq", b.idx(rest), b.idx(h))):
-                    _kernel(b, a, a_row(tiles_end), bp, p, k0, k1, lanes,
+                    _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
                             dests_at(tiles_end), h)
 
         def edge_dests(i0: Dim) -> list[Dest]:
@@ -172,4 +176,41 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
                 b.store(act(b, b.load(y, [*bt, i, j])), y, [*bt, i, j])
     if scratch is not None:
         s.free(scratch)
+    return [y]
+
+
+@lowers(graph.PackPanelsOp)
+def _pack_panels(s: Lowering, op: graph.PackPanelsOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """Bp[..., p, k, c] = B[..., k, p * W + c] (B[..., p * W + c, k] transposed), zeros
+    past N: the full panels are a copy, the last one reads only its columns below N.
+    Transposed, k runs innermost, along B's rows."""
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    src = ins[0]
+    yd = b.dims(y)
+    trans = bool(op.transposed.value.data)
+    n = cast(int, b.dims(src)[-2 if trans else -1])
+    k, width = yd[-2], cast(int, yd[-1])
+    full, last = divmod(n, width)
+    zero = b.const(0.0, element_type(op))
+    with b.loop_nest(yd[:-3]) as bt:
+        def copy(p: Dim, c_end: int) -> None:
+            def one(kv: SSAValue, c: SSAValue) -> None:
+                j = p * width + as_dim(b, c)
+                b.store(b.load(src, [*bt, j, kv] if trans else [*bt, kv, j]), y,
+                        [*bt, p, kv, c])
+
+            if trans:
+                with b.loop(0, c_end) as c, b.loop(0, k) as kv:
+                    one(kv, c)
+            else:
+                with b.loop(0, k) as kv, b.loop(0, c_end) as c:
+                    one(kv, c)
+
+        with b.loop(0, full) as p:
+            copy(as_dim(b, p), width)
+        if last:
+            copy(full, last)
+            with b.loop(0, k) as kv, b.loop(last, width) as c:
+                b.store(zero, y, [*bt, full, kv, c])
     return [y]
