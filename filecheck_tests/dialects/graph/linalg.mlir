@@ -13,6 +13,11 @@ builtin.module {
     %y = graph.matmul_packed %a, %w, %c {n = 37 : i64, activation = "relu", tile = array<i64: 6, 2>, block = array<i64: 96, 256, 64>} : (tensor<2x?x5xf32>, tensor<2x5x32xf32>, tensor<64xf32>) -> tensor<2x?x37xf32>
     func.return %y : tensor<2x?x37xf32>
   }
+  func.func @pack_panels(%b: tensor<3x?x37xf32>, %t: tensor<20x8xf32>) -> (tensor<3x2x?x32xf32>, tensor<1x8x32xf32>) {
+    %p = graph.pack_panels %b {width = 32 : i64} : (tensor<3x?x37xf32>) -> tensor<3x2x?x32xf32>
+    %q = graph.pack_panels %t {width = 32 : i64, transposed = 1 : i64} : (tensor<20x8xf32>) -> tensor<1x8x32xf32>
+    func.return %p, %q : tensor<3x2x?x32xf32>, tensor<1x8x32xf32>
+  }
 }
 
 // CHECK-LABEL: func.func @det
@@ -21,3 +26,7 @@ builtin.module {
 
 // CHECK-LABEL: func.func @matmul_packed
 // CHECK-NEXT:    %y = graph.matmul_packed %a, %w, %c {n = 37 : i64, activation = "relu", tile = array<i64: 6, 2>, block = array<i64: 96, 256, 64>} : (tensor<2x?x5xf32>, tensor<2x5x32xf32>, tensor<64xf32>) -> tensor<2x?x37xf32>
+
+// CHECK-LABEL: func.func @pack_panels
+// CHECK-NEXT:    %p = graph.pack_panels %b {width = 32 : i64} : (tensor<3x?x37xf32>) -> tensor<3x2x?x32xf32>
+// CHECK-NEXT:    %q = graph.pack_panels %t {width = 32 : i64, transposed = 1 : i64} : (tensor<20x8xf32>) -> tensor<1x8x32xf32>
