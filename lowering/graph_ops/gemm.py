@@ -1,8 +1,10 @@
-"""graph.matmul_packed → a cache-blocked GEMM around a register-blocked vector kernel.
+"""graph.matmul_packed → a cache-blocked GEMM around a register-blocked vector kernel, and
+graph.pack_panels, which lays out its right operand at run time.
 
-B comes packed in panels Bp [P, K, NR] (pack-matmul): the NR columns of a panel are
-NR / L vectors of L lanes, contiguous for every k. The kernel computes an MR x NR tile of
-Y in MR * NR / L accumulator vectors kept in registers:
+B comes packed in panels Bp [..., P, K, NR] (pack-matmul): the NR columns of a panel are
+NR / L vectors of L lanes, contiguous for every k. Per batch position (A's and Bp's batch
+dims broadcast), the kernel computes an MR x NR tile of Y in MR * NR / L accumulator
+vectors kept in registers:
 
     acc[r, v] = Y[i + r, j + v*L : j + v*L + L]                    r < MR, v < NR / L
     for k in [k0, k0 + kc):
@@ -16,7 +18,8 @@ Around it the loops of the classic blocked GEMM (Goto / BLIS), with the sizes of
 panels), each KC of the contraction and each MC rows, every panel runs the kernel down the
 MC rows. The KC x NR slice of the panel stays in L1 across those rows, the MC x KC block
 of A in L2. Y is filled with the bias (or 0) first, every KC slice adds into it, and a
-fused activation runs over each finished row block at the end.
+fused activation runs over the finished Y of the batch position (an O(M N) pass beside the
+O(M N K) product, so the kernel is the same for every slice).
 
 Remainders: M % MR rows run a kernel of that many rows (chosen at run time for a dynamic
 M); the last panel's columns beyond N are zeros in Bp and are not stored: its whole
