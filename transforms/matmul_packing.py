@@ -145,7 +145,7 @@ class PackWeights(RewritePattern):
 
 @dataclass(frozen=True)
 class PackMatMulPass(ModulePass):
-    """Constant matmul / gemm weights packed in panels (see the module doc)."""
+    """MatMul / Gemm on the packed GEMM kernel, their weights in panels (see the module doc)."""
 
     name = "pack-matmul"
 
