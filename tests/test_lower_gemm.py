@@ -206,3 +206,14 @@ def test_packing_round_trips_and_evaluates() -> None:
     pack = G.PackPanelsOp.make([G.ConstantOp(bt).output],
                                {"width": G.int_attr(16), "transposed": G.int_attr(1)})
     np.testing.assert_array_equal(evaluate(pack, [bt])[0], np.stack([packed, 2 * packed]))
+
+
+def test_host_cache_sizes_are_bytes_by_level() -> None:
+    """What the API passes to select-gemm-blocking: L1 <= L2 <= L3 bytes, each at least a
+    KiB (sysfs writes "48K"; a unit read wrong gives 48), which the pass accepts."""
+    from infer.codegen.target import host_cache_sizes
+    from infer.transforms.gemm_blocking import CACHES, SelectGemmBlockingPass
+
+    l1, l2, l3 = host_cache_sizes(CACHES)
+    assert 1024 <= l1 <= l2 <= l3
+    SelectGemmBlockingPass(l1, l2, l3)
