@@ -1,8 +1,8 @@
 """The public Python API: `compile`, `compile_to_file` and `optimization_report` (`load` is
 the runtime's, in runtime/artifact.py; `InferenceSession`, with onnxruntime's conventions,
-is in session.py). The target choices
-the pipeline takes as pass options (the NCHWc block, the vector register count) are filled
-in here, from the target (codegen/target.py: this CPU unless another is named), unless
+is in session.py). The target choices the pipeline takes as pass options (the NCHWc
+block, the vector register count, the cache sizes) are filled in here, from the target
+(codegen/target.py: this CPU unless another is named) and this machine's caches, unless
 given. A compile looks in the compile cache first (runtime/cache.py)."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from infer.runtime.compiled_model import CompiledCode, CompiledModel, compile_co
 
 if TYPE_CHECKING:
     from infer.codegen.target import Target
+from infer.transforms.gemm_blocking import CACHES
 
 ModelLike = onnx.ModelProto | bytes | str | os.PathLike
 
@@ -47,6 +48,13 @@ def resolve_target(target: str | Target | None) -> Target:
 def _block(nchwc_block: int | None, target: Target | None = None) -> int:
     """`nchwc_block`, or the target's block when None: one vector register of f32."""
     return nchwc_block if nchwc_block is not None else resolve_target(target).nchwc_block()
+
+
+def _caches() -> tuple[int, int, int]:
+    """The host's data cache sizes, for the packed matmuls' cache blocks."""
+    from infer.codegen import target
+
+    return target.host_cache_sizes(CACHES)
 
 
 def _stage(pass_name: str) -> str:
@@ -70,7 +78,8 @@ def compile_timed(
     pass by pass, each timed in its stage on `stages`; `optimized` sees the module when
     the graph stage is done."""
     target = resolve_target(target)
-    passes = compile_passes(opt_level, _block(nchwc_block, target), target.vector_registers())
+    passes = compile_passes(opt_level, _block(nchwc_block, target), target.vector_registers(),
+                            _caches())
     ctx = make_context()
     for name in passes:
         if optimized is not None and _stage(name) != progress.GRAPH_OPTIMIZE:
@@ -147,7 +156,8 @@ class _Cached:
                 self.store = None
                 return
             self.key = cache_key(data, {"opt_level": opt_level, "target": target.to_json(),
-                                        "nchwc_block": _block(nchwc_block, target)})
+                                        "nchwc_block": _block(nchwc_block, target),
+                                        "caches": _caches()})
 
     def get(self) -> CompiledModel | None:
         if self.store is None:

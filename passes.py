@@ -51,6 +51,8 @@ for _name, _module, _cls in [
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
     ("nchwc-layout", "infer.transforms.layout", "NchwcLayoutPass"),
     ("select-conv-tile", "infer.transforms.conv_tile", "SelectConvTilePass"),
+    ("pack-matmul", "infer.transforms.matmul_packing", "PackMatMulPass"),
+    ("select-gemm-blocking", "infer.transforms.gemm_blocking", "SelectGemmBlockingPass"),
     ("constant-folding", "infer.transforms.constant_folding", "ConstantFoldingPass"),
     ("plan-loops", "infer.lowering.loop_plan", "PlanLoopsPass"),
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),

@@ -12,6 +12,8 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       graph-optimize{level=N block=C qdq=false}
                                         folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
+      pack-matmul{block=C registers=R}  at level 3: constant matmul weights packed in panels
+      select-gemm-blocking{l1 l2 l3}    at level 3: their cache blocks, from the cache sizes
     graph dialect, optimized
       plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
       graph-to-loops                    buffers and loop nests, as marked
@@ -21,9 +23,9 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       reconcile-unrealized-casts, dce
     llvm dialect ──► codegen (LLVM IR, O3, JIT)
 
-Target choices are pass options: the NCHWc block (channels per vector register) and the
-vector register count are filled in by the API from codegen/target.py; a pass given none
-uses AVX2's (8 channels, 16 registers).
+Target choices are pass options: the NCHWc block (channels per vector register), the
+vector register count and the cache sizes are filled in by the API from codegen/target.py;
+a pass given none uses AVX2's (8 channels, 16 registers) and gemm_blocking.CACHES.
 Every stage runs in-process on IR objects; `infer-opt -p` runs the same passes on text.
 """
 
@@ -39,6 +41,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from infer.passes import PASSES
 from infer.transforms.conv_tile import REGISTERS, conv_tile
+from infer.transforms.gemm_blocking import CACHES
 from infer.transforms.graph_optimize import MAX_LEVEL, check_options
 from infer.transforms.nchwc_packing import BLOCK
 
@@ -89,20 +92,30 @@ LOWER_TO_LLVM = [
 ]
 
 
-def select_tile_passes(level: int, registers: int | None = None) -> list[str]:
-    """At level 3, the register tile of the blocked convs for `registers` vector registers
-    (AVX2's 16 when not given)."""
+def select_tile_passes(level: int, registers: int | None = None, block: int | None = None,
+                       caches: tuple[int, int, int] | None = None) -> list[str]:
+    """At level 3, the register tiles of the blocked convs and of the packed matmuls for
+    `registers` vector registers of `block` f32 lanes, and the matmuls' cache blocks for
+    `caches` (L1, L2, L3 bytes); AVX2's 16 registers and 8 lanes and gemm_blocking's
+    caches where not given."""
     if level < 3:
         return []
-    return [f"select-conv-tile{{registers={REGISTERS if registers is None else registers}}}"]
+    registers = REGISTERS if registers is None else registers
+    block = BLOCK if block is None else block
+    l1, l2, l3 = CACHES if caches is None else caches
+    return [f"select-conv-tile{{registers={registers}}}",
+            f"pack-matmul{{block={block} registers={registers}}}",
+            f"select-gemm-blocking{{l1={l1} l2={l2} l3={l3}}}"]
 
 
 def compile_passes(
-    level: int = DEFAULT_OPT_LEVEL, block: int | None = None, registers: int | None = None
+    level: int = DEFAULT_OPT_LEVEL, block: int | None = None, registers: int | None = None,
+    caches: tuple[int, int, int] | None = None,
 ) -> list[str]:
     """The whole pipeline, graph as imported to llvm, at graph optimization `level`."""
     return [*prepare_passes(level), *graph_optimize_passes(level, block),
-            *select_tile_passes(level, registers), *LOWER_TO_LOOPS, *LOWER_TO_LLVM]  # fmt: skip
+            *select_tile_passes(level, registers, block, caches), *LOWER_TO_LOOPS,
+            *LOWER_TO_LLVM]
 
 
 def make_passes(names: list[str]) -> list[ModulePass]:
@@ -138,21 +151,30 @@ def lower_to_llvm(module: ModuleOp, ctx: Context) -> ModuleOp:
 
 @dataclass(frozen=True)
 class CompilePass(ModulePass):
-    """`compile{level=N block=C registers=R}`: the whole pipeline, graph to llvm, as
-    `infer.compile` runs it (which passes the host's block and register count)."""
+    """`compile{level=N block=C registers=R l1=B l2=B l3=B}`: the whole pipeline, graph to
+    llvm, as `infer.compile` runs it (which passes the host's block, register count and
+    cache sizes)."""
 
     name = "compile"
 
     level: int = DEFAULT_OPT_LEVEL
     block: int = BLOCK
     registers: int = REGISTERS
+    l1: int = CACHES[0]
+    l2: int = CACHES[1]
+    l3: int = CACHES[2]
 
     def __post_init__(self) -> None:
         check_options(self.level, self.block, "compile")
         conv_tile(self.registers)
 
+    def passes(self) -> list[str]:
+        """The pipeline this pass runs, by pass name."""
+        return compile_passes(self.level, self.block, self.registers,
+                              (self.l1, self.l2, self.l3))
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_passes(op, ctx, compile_passes(self.level, self.block, self.registers))
+        run_passes(op, ctx, self.passes())
 
 
 @dataclass(frozen=True)

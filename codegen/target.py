@@ -8,8 +8,10 @@ One fresh TargetMachine per use, since MCJIT takes ownership of the one it is gi
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import llvmlite.binding as llvm
 
@@ -129,3 +131,38 @@ def nchwc_block() -> int:
 
 def vector_registers() -> int:
     return host_target().vector_registers()
+
+
+_SYSCONF = ("SC_LEVEL1_DCACHE_SIZE", "SC_LEVEL2_CACHE_SIZE", "SC_LEVEL3_CACHE_SIZE")
+
+
+def _size(text: str) -> int:
+    """`48K`, `1024K`, `32M` or bytes, as sysfs writes a cache size."""
+    text = text.strip()
+    scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1:].upper(), 1)
+    return int(text[:-1] if scale > 1 else text) * scale
+
+
+def host_cache_sizes(defaults: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The data (or unified) cache of each level of CPU 0 in bytes, from sysfs, else
+    sysconf, else `defaults`, level by level."""
+    found: dict[int, int] = {}
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            level = int((index / "level").read_text())
+            kind = (index / "type").read_text().strip()
+            size = _size((index / "size").read_text())
+        except (OSError, ValueError):
+            continue
+        if kind in ("Data", "Unified") and size > 0:
+            found[level] = size
+    sizes = []
+    for level, (name, default) in enumerate(zip(_SYSCONF, defaults, strict=True), 1):
+        size = found.get(level, 0)
+        if size <= 0 and name in os.sysconf_names:
+            try:
+                size = os.sysconf(name)
+            except (OSError, ValueError):
+                size = 0
+        sizes.append(size if size > 0 else default)
+    return sizes[0], sizes[1], sizes[2]

@@ -211,14 +211,13 @@ def _expand(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
         LOWER_TO_LLVM,
         CompilePass,
         LowerToLLVMPass,
-        compile_passes,
         make_passes,
     )
 
     out: list[ModulePass] = []
     for p in passes:
         if isinstance(p, CompilePass):
-            out += make_passes(compile_passes(p.level, p.block, p.registers))
+            out += make_passes(p.passes())
         elif isinstance(p, LowerToLLVMPass):
             out += make_passes(LOWER_TO_LLVM)
         else:

@@ -27,10 +27,11 @@ MAX_OUTPUTS, BLOCKS = G.DEFAULT_TILE
 REGISTERS = 16
 
 
-def conv_tile(registers: int) -> tuple[int, int]:
-    """(outputs, output blocks) of the register tile for `registers` vector registers."""
+def conv_tile(registers: int, max_outputs: int = MAX_OUTPUTS) -> tuple[int, int]:
+    """(outputs, output blocks) of the register tile for `registers` vector registers, at
+    most `max_outputs` outputs (the GEMM kernel's tile is this one, of rows x vectors)."""
     for blocks in (BLOCKS, 1):
-        outputs = min(MAX_OUTPUTS, (registers - blocks - 1) // blocks)
+        outputs = min(max_outputs, (registers - blocks - 1) // blocks)
         if outputs >= 1:
             return outputs, blocks
     raise ValueError(f"select-conv-tile: {registers} vector registers hold no tile (needs >= 3)")

@@ -56,6 +56,13 @@ def _gemm(op: G.GemmOp, x: list[np.ndarray]) -> np.ndarray:
     return _epilogue(op, y)
 
 
+def _matmul_packed(op: G.MatMulPackedOp, x: list[np.ndarray]) -> np.ndarray:
+    y = np.matmul(x[0], G.unpack_matmul_weights(x[1], op.n.value.data))
+    if len(x) > 2:
+        y = y + x[2][: y.shape[-1]]
+    return _epilogue(op, y)
+
+
 # -- convolution and pooling --------------------------------------------------------------
 
 
@@ -274,6 +281,7 @@ EVALUATORS: dict[type[Operation], Evaluator] = {
     G.RangeOp: _range,
     G.MatMulOp: _matmul,
     G.GemmOp: _gemm,
+    G.MatMulPackedOp: _matmul_packed,
     G.ConvOp: conv_nchw,
     G.MaxPoolOp: lambda op, x: pool_nchw(op, x[0], True),
     G.AveragePoolOp: lambda op, x: pool_nchw(op, x[0], False),

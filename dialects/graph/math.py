@@ -124,6 +124,137 @@ class GemmOp(GraphOp):
         return [[m, n]]
 
 
+# The register tile (rows, vectors) and cache blocks (MC, KC, NC) of a packed matmul's
+# kernel: discardable attributes written by pack-matmul and select-gemm-blocking for the
+# target, read by its lowering; and the sizes of an op without them (6 x 2: AVX2's 16
+# registers; blocks for a 32 KiB L1 and 512 KiB L2).
+GEMM_TILE_ATTR = "tile"
+GEMM_BLOCK_ATTR = "block"
+DEFAULT_GEMM_TILE = (6, 2)
+DEFAULT_GEMM_BLOCK = (126, 256, 4096)
+
+
+@irdl_op_definition
+class PackPanelsOp(GraphOp):
+    """B [..., K, N] (or [..., N, K] with `transposed` = 1) -> panels [..., P, K, width]:
+    column j of B at [..., j // width, :, j % width], the last panel zero-padded
+    (P = ceil(N / width), N static). The right operand of graph.matmul_packed, packed at
+    run time when it is computed."""
+
+    name = "graph.pack_panels"
+    ONNX_OP: ClassVar[str | None] = None  # made by pack-matmul
+    B = operand_def(TensorType)
+    Y = result_def(TensorType)
+    width = prop_def(IntegerAttr)
+    transposed = prop_def(IntegerAttr, default_value=int_attr(0))
+    traits = TRAITS
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        b = dims[0]
+        width = cls.prop(props, "width")
+        if len(b) < 2 or width < 1:
+            raise ValueError(f"needs B of rank >= 2 and width >= 1, got {D.format_shape(b)}")
+        k, n = (b[-1], b[-2]) if cls.prop(props, "transposed") else (b[-2], b[-1])
+        if not isinstance(n, int):
+            raise ValueError(f"the columns N of B {D.format_shape(b)} must be static")
+        return [[*b[:-2], -(-n // width), k, width]]
+
+    def numpy(self, b: np.ndarray) -> np.ndarray:
+        b = np.swapaxes(b, -1, -2) if self.transposed.value.data else b
+        return pack_matmul_weights(b, self.width.value.data)
+
+
+@irdl_op_definition
+class MatMulPackedOp(GraphOp):
+    """Y = act(A @ B + bias) with B packed in panels: graph.matmul / graph.gemm as
+    pack-matmul lays them out for the register-blocked kernel.
+
+    A is [..., M, K]; Bp is [..., P, K, NR] (graph.pack_panels' layout: column j of B is
+    Bp[..., j // NR, :, j % NR], the last panel zero-padded, P = ceil(N / NR)); batch dims
+    broadcast as in MatMul. The optional bias is [P * NR], zero-padded too. `n` is N.
+    Y is [..., M, N].
+    """
+
+    name = "graph.matmul_packed"
+    ONNX_OP: ClassVar[str | None] = None  # made by pack-matmul
+    FLOAT_ONLY: ClassVar[bool] = True
+    A = operand_def(TensorType)
+    B = operand_def(TensorType)
+    bias = var_operand_def(TensorType)
+    Y = result_def(TensorType)
+    n = prop_def(IntegerAttr)
+    activation = opt_prop_def(StringAttr)
+    activation_params = opt_prop_def(DenseArrayBase)
+    traits = TRAITS
+
+    @classmethod
+    def check(cls, props, types):
+        same_element_type(cls, types)
+        check_activation(cls, props)
+        if len(types) > 3:
+            raise VerifyException("'graph.matmul_packed' takes at most one bias")
+
+    @classmethod
+    def output_dims(cls, props, dims, consts):
+        a, b = dims[0], dims[1]
+        n = cls.prop(props, "n")
+        if len(a) < 2 or len(b) < 3 or not all(isinstance(d, int) for d in (b[-3], b[-1])):
+            raise ValueError(f"A {D.format_shape(a)} and B {D.format_shape(b)} are not "
+                             "[..., M, K] and panels [..., P, K, NR] (P, NR static)")
+        panels, k, width = b[-3:]
+        if not (panels - 1) * width < n <= panels * width:
+            raise ValueError(f"{panels} panels of {width} columns do not hold N = {n}")
+        D.require(D.EQUAL, a[-1], k, "inner dims")
+        if len(dims) == 3 and dims[2] != [panels * width]:
+            raise ValueError(f"bias {D.format_shape(dims[2])} must be [{panels * width}]")
+        return [[*D.broadcast([a[:-2], b[:-3]]), a[-2], n]]
+
+    def verify_(self) -> None:
+        super().verify_()
+        self.register_tile()
+        self.cache_blocks()
+
+    def _sizes(self, name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+        attr = self.attributes.get(name)
+        if attr is None:
+            return default
+        values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+        if len(values) != len(default) or not all(isinstance(v, int) and v >= 1
+                                                  for v in values):
+            raise VerifyException(f"'{self.name}' {name} must be array<i64> of "
+                                  f"{len(default)} positive sizes, got {attr}")
+        return tuple(int(v) for v in values)
+
+    def register_tile(self) -> tuple[int, int]:
+        """(rows, vectors) of the kernel's register tile: `tile`, else the default."""
+        rows, vectors = self._sizes(GEMM_TILE_ATTR, DEFAULT_GEMM_TILE)
+        return rows, vectors
+
+    def cache_blocks(self) -> tuple[int, int, int]:
+        """(MC, KC, NC) of the cache blocking: `block`, else the default."""
+        mc, kc, nc = self._sizes(GEMM_BLOCK_ATTR, DEFAULT_GEMM_BLOCK)
+        return mc, kc, nc
+
+
+def pack_matmul_weights(b: np.ndarray, width: int) -> np.ndarray:
+    """B [..., K, N] -> panels [..., ceil(N / width), K, width], the last one zero-padded
+    (graph.pack_panels' layout)."""
+    *batch, k, n = b.shape
+    panels = -(-n // width)
+    padded = np.zeros((*batch, k, panels * width), dtype=b.dtype)
+    padded[..., :n] = b
+    out = padded.reshape(*batch, k, panels, width)
+    return np.ascontiguousarray(np.swapaxes(out, -3, -2))
+
+
+def unpack_matmul_weights(bp: np.ndarray, n: int) -> np.ndarray:
+    """Panels [..., P, K, NR] -> B [..., K, N] (the inverse of pack_matmul_weights)."""
+    *batch, panels, k, width = bp.shape
+    b = np.ascontiguousarray(np.swapaxes(bp, -3, -2)).reshape(*batch, k, panels * width)
+    return b[..., :n]
+
+
 @irdl_op_definition
 class DetOp(GraphOp):
     """The determinant of each square matrix of X's last two dims ([*, M, M] -> [*])."""
@@ -420,6 +551,14 @@ __all__ = [
     "DetOp",
     "MatMulOp",
     "GemmOp",
+    "MatMulPackedOp",
+    "PackPanelsOp",
+    "pack_matmul_weights",
+    "GEMM_TILE_ATTR",
+    "GEMM_BLOCK_ATTR",
+    "DEFAULT_GEMM_TILE",
+    "DEFAULT_GEMM_BLOCK",
+    "unpack_matmul_weights",
     "AttentionOp",
     "AxisSoftmaxOp",
     "SoftmaxOp",

@@ -18,6 +18,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     deform_conv,
     detection,
     elementwise,
+    gemm,
     indexing,
     layer_norm,
     linalg,

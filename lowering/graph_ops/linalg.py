@@ -1,4 +1,6 @@
-"""MatMul and Gemm → loop nests whose innermost loop LLVM vectorizes.
+"""MatMul and Gemm → loop nests whose innermost loop LLVM vectorizes: the ones pack-matmul
+leaves (below level 3, 1-D operands, Gemm's transA, small run-time weights, ...); the
+others run the packed GEMM kernel of gemm.py.
 
 Default order i-k-j: the output row is initialised (0, or beta * C for Gemm), then
 

@@ -348,3 +348,30 @@ func.func @unsqueeze_without_axes(%x: tensor<2xf32>) {
   func.return
 }
 // CHECK: 'graph.unsqueeze': needs its axes as an operand
+
+// -----
+
+func.func @matmul_packed_panels(%a: tensor<3x5xf32>, %w: tensor<2x5x32xf32>) {
+  // expected-error @+1 {{'graph.matmul_packed': 2 panels of 32 columns do not hold N = 70}}
+  %0 = graph.matmul_packed %a, %w {n = 70 : i64} : (tensor<3x5xf32>, tensor<2x5x32xf32>) -> tensor<3x70xf32>
+  func.return
+}
+// CHECK: 'graph.matmul_packed': 2 panels of 32 columns do not hold N = 70
+
+// -----
+
+func.func @matmul_packed_bias(%a: tensor<3x5xf32>, %w: tensor<2x5x32xf32>, %c: tensor<37xf32>) {
+  // expected-error @+1 {{'graph.matmul_packed': bias [37] must be [64]}}
+  %0 = graph.matmul_packed %a, %w, %c {n = 37 : i64} : (tensor<3x5xf32>, tensor<2x5x32xf32>, tensor<37xf32>) -> tensor<3x37xf32>
+  func.return
+}
+// CHECK: 'graph.matmul_packed': bias [37] must be [64]
+
+// -----
+
+func.func @matmul_packed_tile(%a: tensor<3x5xf32>, %w: tensor<2x5x32xf32>) {
+  // expected-error @+1 {{'graph.matmul_packed' tile must be array<i64> of 2 positive sizes, got array<i64: 6, 0>}}
+  %0 = graph.matmul_packed %a, %w {n = 37 : i64, tile = array<i64: 6, 0>} : (tensor<3x5xf32>, tensor<2x5x32xf32>) -> tensor<3x37xf32>
+  func.return
+}
+// CHECK: 'graph.matmul_packed' tile must be array<i64> of 2 positive sizes, got array<i64: 6, 0>

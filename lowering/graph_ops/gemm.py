@@ -1,0 +1,219 @@
+"""graph.matmul_packed → a cache-blocked GEMM around a register-blocked vector kernel, and
+graph.pack_panels, which lays out its right operand at run time.
+
+B comes packed in panels Bp [..., P, K, NR] (pack-matmul): the NR columns of a panel are
+NR / L vectors of L lanes, contiguous for every k. Per batch position (A's and Bp's batch
+dims broadcast), the kernel computes an MR x NR tile of Y in MR * NR / L accumulator
+vectors kept in registers:
+
+    acc[r, v] = Y[i + r, j + v*L : j + v*L + L]                    r < MR, v < NR / L
+    for k in [k0, k0 + kc):
+        b[v] = Bp[p, k, v*L : v*L + L]              NR / L vector loads, each used MR times
+        a = broadcast(A[i + r, k])                  one load per row, used NR / L times
+        acc[r, v] = fma(a, b[v], acc[r, v])
+    Y[i + r, j + v*L : ...] = acc[r, v]
+
+Around it the loops of the classic blocked GEMM (Goto / BLIS), with the sizes of the op's
+`block = array<i64: MC, KC, NC>` (select-gemm-blocking): for each NC columns (whole
+panels), each KC of the contraction and each MC rows, every panel runs the kernel down the
+MC rows. The KC x NR slice of the panel stays in L1 across those rows, the MC x KC block
+of A in L2. Y is filled with the bias (or 0) first, every KC slice adds into it, and a
+fused activation runs over the finished Y of the batch position (an O(M N) pass beside the
+O(M N K) product, so the kernel is the same for every slice).
+
+Remainders: M % MR rows run a kernel of that many rows (chosen at run time for a dynamic
+M); the last panel's columns beyond N are zeros in Bp and are not stored: its whole
+vectors are stored to Y, a vector straddling N to a scratch [M, L] copied into Y's last
+columns at the end. Nothing reads or writes outside A, Bp, the bias or Y.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeAlias, cast
+
+from xdsl.dialects.builtin import VectorType
+from xdsl.ir import SSAValue
+
+from infer.dialects import graph
+from infer.dialects.dims import Dim
+from infer.errors import UnsupportedError
+from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
+from infer.lowering.graph_ops.elementwise import epilogue, result_dims
+from infer.lowering.graph_ops.index import as_dim, broadcast_index, floor_div, imin
+from infer.lowering.loop_builder import LoopBuilder
+
+# Where vector v of a kernel's tile lives: a buffer and the index of row r's vector.
+Dest: TypeAlias = "tuple[SSAValue, Callable[[int], list[Dim | SSAValue]]]"
+
+
+def _kernel(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAValue]],
+            bp: SSAValue, panel: list[Dim | SSAValue], k0: Dim, k1: Dim, lanes: int,
+            dests: Sequence[Dest], rows: int) -> None:
+    """Y tile += A[rows, k0:k1] @ Bp[*panel, k0:k1, :len(dests) vectors], see the module
+    doc. a_row(r): the index of A's row r without its k."""
+    accs = [b.vload(buf, at(r), lanes) for r in range(rows) for buf, at in dests]
+
+    def step(kv: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        bv = [b.vload(bp, [*panel, kv, v * lanes], lanes) for v in range(len(dests))]
+        out = list(carried)
+        for r in range(rows):
+            av = b.splat(b.load(a, [*a_row(r), kv]), lanes)
+            for v, w in enumerate(bv):
+                out[r * len(bv) + v] = b.fma(av, w, out[r * len(bv) + v])
+        return out
+
+    accs = b.reduce_loop(k0, k1, accs, step)
+    for i, acc in enumerate(accs):
+        buf, at = dests[i % len(dests)]
+        b.vstore(acc, buf, at(i // len(dests)))
+
+
+def _blocks(b: LoopBuilder, extent: Dim, size: int, body: Callable[[Dim, Dim], None]
+            ) -> None:
+    """body(lo, hi) for each block [lo, hi) of `size` in [0, extent): called once, with
+    static bounds, when one block covers a static extent."""
+    if isinstance(extent, int) and extent <= size:
+        body(0, extent)
+        return
+    with b.loop(0, extent, size) as lo:
+        body(as_dim(b, lo), imin(b, as_dim(b, lo) + size, extent))
+
+
+@lowers(graph.MatMulPackedOp, outline=True)
+def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
+                   ) -> list[SSAValue]:
+    b = s.b
+    a, bp = ins[:2]
+    (bias,) = optional(ins, 2)
+    ad, pd = b.dims(a), b.dims(bp)
+    yd = result_dims(s, op, [ad, pd])
+    et = element_type(op)
+    y = s.alloc(yd, et)
+    panels, width = cast(int, pd[-3]), cast(int, pd[-1])
+    k = pd[-2]
+    n = op.n.value.data
+    rows, vectors = op.register_tile()
+    mc, kc, nc = op.cache_blocks()
+    if width % vectors:
+        raise UnsupportedError(f"graph.matmul_packed: panels of {width} columns do not "
+                               f"split into {vectors} vectors")
+    lanes = width // vectors
+    mc = max(rows, mc - mc % rows)  # whole register tiles per row block
+    kc = min(kc, k) if isinstance(k, int) else kc
+    nc_panels = max(1, nc // width)
+    m = ad[-2]
+    batch = yd[:-2]
+    act = epilogue(op)
+    # The last panel: its whole vectors, and the lanes of a vector straddling N.
+    last = n - (panels - 1) * width
+    last_whole, straddle = divmod(last, lanes)
+    full_panels = panels if last == width else panels - 1
+    edge_col = (panels - 1) * width + last_whole * lanes
+    scratch = s.alloc([m, lanes], et) if straddle else None
+    zero = b.const(0.0, VectorType(et, [lanes]))
+
+    with b.loop_nest(batch) as bt:
+        ab = broadcast_index(bt, ad[:-2], batch)
+        pb = broadcast_index(bt, pd[:-3], batch)
+
+        def y_dest(p: SSAValue | int, v: int, i0: Dim) -> Dest:
+            return y, lambda r: [*bt, as_dim(b, i0) + r, as_dim(b, p) * width + v * lanes]
+
+        # Y = bias (or 0): the kernels add every KC slice into it.
+        with b.loop(0, m) as i, b.loop(0, n) as j:
+            b.store(b.load(bias, [j]) if bias is not None else b.const(0.0, et), y,
+                    [*bt, i, j])
+        if scratch is not None:
+            with b.loop(0, m) as i:
+                init = b.vload(bias, [edge_col], lanes) if bias is not None else zero
+                b.vstore(init, scratch, [i, 0])
+
+        def row_tiles(p: SSAValue | int, dests_at: Callable[[Dim], list[Dest]],
+                      i0: Dim, i1: Dim, k0: Dim, k1: Dim) -> None:
+            """The kernel over rows [i0, i1) of panel p: whole tiles, then the remainder."""
+            def a_row(i: Dim) -> Callable[[int], list[Dim | SSAValue]]:
+                return lambda r: [*ab, as_dim(b, i) + r]
+
+            i0, i1 = as_dim(b, i0), as_dim(b, i1)
+            tiles_end = i0 + floor_div(b, i1 - i0, rows) * rows
+            with b.loop(i0, tiles_end, rows) as i:
+                _kernel(b, a, a_row(i), bp, [*pb, p], k0, k1, lanes, dests_at(i), rows)
+            rest = i1 - tiles_end
+            if isinstance(rest, int):
+                if rest:
+                    _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
+                            dests_at(tiles_end), rest)
+                return
+            for h in range(1, rows):  # a run-time remainder: the kernel of its height
+                with b.if_(b.cmpi("eq", b.idx(rest), b.idx(h))):
+                    _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
+                            dests_at(tiles_end), h)
+
+        def edge_dests(i0: Dim) -> list[Dest]:
+            dests = [y_dest(panels - 1, v, i0) for v in range(last_whole)]
+            if scratch is not None:
+                dests.append((scratch, lambda r: [as_dim(b, i0) + r, 0]))
+            return dests
+
+        def full(jc: Dim, jc_end: Dim) -> None:
+            def slice_k(k0: Dim, k1: Dim) -> None:
+                def rows_block(i0: Dim, i1: Dim) -> None:
+                    with b.loop(jc, jc_end) as p:
+                        row_tiles(p, lambda r0, p=p: [y_dest(p, v, r0) for v in range(vectors)],
+                                  i0, i1, k0, k1)
+
+                _blocks(b, m, mc, rows_block)
+
+            _blocks(b, k, kc, slice_k)
+
+        _blocks(b, full_panels, nc_panels, full)
+        if full_panels < panels:
+            _blocks(b, k, kc, lambda k0, k1: _blocks(
+                b, m, mc, lambda i0, i1: row_tiles(panels - 1, edge_dests, i0, i1, k0, k1)))
+        if scratch is not None:
+            with b.loop(0, m) as i, b.loop(0, straddle) as j:
+                b.store(b.load(scratch, [i, j]), y, [*bt, i, as_dim(b, j) + edge_col])
+        if act is not None:
+            with b.loop(0, m) as i, b.loop(0, n) as j:
+                b.store(act(b, b.load(y, [*bt, i, j])), y, [*bt, i, j])
+    if scratch is not None:
+        s.free(scratch)
+    return [y]
+
+
+@lowers(graph.PackPanelsOp)
+def _pack_panels(s: Lowering, op: graph.PackPanelsOp, ins: list[SSAValue]) -> list[SSAValue]:
+    """Bp[..., p, k, c] = B[..., k, p * W + c] (B[..., p * W + c, k] transposed), zeros
+    past N: the full panels are a copy, the last one reads only its columns below N.
+    Transposed, k runs innermost, along B's rows."""
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    src = ins[0]
+    yd = b.dims(y)
+    trans = bool(op.transposed.value.data)
+    n = cast(int, b.dims(src)[-2 if trans else -1])
+    k, width = yd[-2], cast(int, yd[-1])
+    full, last = divmod(n, width)
+    zero = b.const(0.0, element_type(op))
+    with b.loop_nest(yd[:-3]) as bt:
+        def copy(p: Dim, c_end: int) -> None:
+            def one(kv: SSAValue, c: SSAValue) -> None:
+                j = p * width + as_dim(b, c)
+                b.store(b.load(src, [*bt, j, kv] if trans else [*bt, kv, j]), y,
+                        [*bt, p, kv, c])
+
+            if trans:
+                with b.loop(0, c_end) as c, b.loop(0, k) as kv:
+                    one(kv, c)
+            else:
+                with b.loop(0, k) as kv, b.loop(0, c_end) as c:
+                    one(kv, c)
+
+        with b.loop(0, full) as p:
+            copy(as_dim(b, p), width)
+        if last:
+            copy(full, last)
+            with b.loop(0, k) as kv, b.loop(last, width) as c:
+                b.store(zero, y, [*bt, full, kv, c])
+    return [y]
