@@ -188,6 +188,7 @@ def _det(s: Lowering, op: graph.DetOp, ins: list[SSAValue]) -> list[SSAValue]:
         (det,) = b.reduce_loop(0, m, [one], column)
         b.store(det if element == f64 else b.insert(arith.TruncFOp(det, element)).results[0],
                 y, batch)
+    s.free(a)  # the working copy: graph-to-loops frees only results
     return [y]
 
 

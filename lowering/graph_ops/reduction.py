@@ -206,6 +206,7 @@ def _reduce(s: Lowering, op: graph.ReduceOp, ins: list[SSAValue]) -> list[SSAVal
         with b.loop_nest(o_dims) as ivs:
             total = b.unary(math.LogOp, b.load(sums, ivs))
             b.store(b.add(b.load(out, ivs), total), out, ivs)
+        s.free(sums)  # a scratch buffer: graph-to-loops frees only results
     elif kind.post or isinstance(op, graph.ReduceMeanOp):
         with b.loop_nest(o_dims) as ivs:
             b.store(finish(b, b.load(out, ivs)), out, ivs)

@@ -654,6 +654,7 @@ def _max_roi_pool(s: Lowering, op: graph.MaxRoiPoolOp, ins: list[SSAValue]
                     b.max(a[0], b.load(x, [image, c, h, w]))])
             (best,) = b.reduce_loop(h_lo, h_hi, [f.c(float("-inf"))], row)
             b.store(b.select(empty, f.c(0.0), best), y, [r, c, *at])
+    s.free(images)  # a scratch buffer: graph-to-loops frees only results
     return [y]
 
 

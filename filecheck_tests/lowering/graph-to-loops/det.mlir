@@ -18,6 +18,9 @@
 // CHECK-NEXT:      %[[NEXT:.*]] = arith.mulf %[[ACC]], %[[TERM]]
 // CHECK-NEXT:      scf.yield %[[NEXT]] : f64
 // CHECK:         arith.truncf %[[DET]] : f64 to f32
+// The scratch is freed once every matrix is done, before the result is returned.
+// CHECK:         memref.dealloc %[[A]] : memref<3x3xf64>
+// CHECK-NEXT:    func.return
 func.func @det(%x: tensor<?x3x3xf32>) -> tensor<?xf32> {
   %d = graph.det %x : (tensor<?x3x3xf32>) -> tensor<?xf32>
   func.return %d : tensor<?xf32>
