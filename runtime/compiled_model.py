@@ -188,6 +188,6 @@ def _storage_view(a: np.ndarray) -> np.ndarray:
     ml_dtypes' narrow types (bf16, float8, int4...) as the integer codes they store."""
     if a.dtype.kind == "u":
         return a.view(a.dtype.str.replace("u", "i"))
-    if a.dtype.kind == "V":  # ml_dtypes' types (check_feeds let no other through)
+    if a.dtype.isbuiltin == 2:  # a user-defined dtype: ml_dtypes' (check_feeds lets no other)
         return a.view(f"i{a.dtype.itemsize}")
     return a
