@@ -3,8 +3,9 @@ peak memory, as a markdown table and a bar chart.
 
     python benchmarks/speed.py [--reps 11] [--models squeezenet,...,text_encoder] [--write]
 
-Models: the nine light model-zoo models with seeded random weights, and the BERT-style
-text encoder of tests/models (dynamic sequence length; timed at its second input size).
+Models: the nine light model-zoo models with seeded random weights, and a BERT-style
+encoder (benchmarks/encoder_model.py: 4 layers, hidden 256, 4 heads, dynamic batch and
+sequence length; timed at 1 x 128 tokens).
 Latency: both engines in this process on the same inputs, repetitions interleaved,
 medians; onnxruntime with all graph optimizations at 1 and at 2 intra-op threads. infer
 runs its kernels on one thread whatever the count, so its 2-thread column is its
@@ -28,15 +29,13 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+from encoder_model import encoder_feeds, encoder_model
 from light_models import interleaved_medians
 
 import infer
 from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path, with_random_weights
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from tests.models.deploy_patterns import feeds as pattern_feeds  # noqa: E402
-from tests.models.deploy_patterns import model_path  # noqa: E402
 
 DOC, CHART = ROOT / "docs" / "speed.md", ROOT / "docs" / "speed.png"
 THREADS = (1, 2)
@@ -66,10 +65,8 @@ print(next(line.split()[1] for line in open("/proc/self/status")
 def _models(names: list[str]) -> list[tuple[str, onnx.ModelProto, dict[str, np.ndarray]]]:
     out = []
     for name in names:
-        if name == "text_encoder":
-            feeds = pattern_feeds(name)[1]
-            size = "x".join(str(d) for d in next(iter(feeds.values())).shape)
-            out.append((f"text_encoder ({size})", onnx.load(model_path(name)), feeds))
+        if name == "encoder":
+            out.append(("encoder (1x128)", encoder_model(), encoder_feeds(1, 128)))
         else:
             model = with_random_weights(onnx.load(light_model_path(name)))
             out.append((name, model, dummy_inputs(model)))
@@ -162,7 +159,8 @@ def chart(rows: list[dict[str, object]], path: Path) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=11)
-    p.add_argument("--models", default=",".join([*LIGHT_MODELS, "text_encoder"]))
+    p.add_argument("--models", default=",".join([*LIGHT_MODELS, "encoder"]),
+                   help="light model names and 'encoder'")
     p.add_argument("--write", action="store_true")
     args = p.parse_args()
     work = Path(tempfile.mkdtemp())
