@@ -182,37 +182,35 @@ def compile_proto(
     optimized: Callable[[ModuleOp], None] | None = None,
     source: ModelLike | None = None,
 ) -> CompiledModel:
-    """`proto` (read from `source`) compiled for `target` (this CPU when None) and mapped,
-    from the compile cache (runtime/cache.py) when it holds it and `cache` is on and
-    nothing wants to see the optimized module; the stages timed on `stages`, which this
-    ends."""
-    target = resolve_target(target)
-    _runnable(target)
-    cached = None
-    if cache and optimized is None:
-        cached = _Cached(proto if source is None else source, opt_level, nchwc_block, target,
-                         stages)
-        hit = cached.get()
-        if hit is not None:
-            stages.done()
-            return hit
-    return _compile_and_store(proto, opt_level, nchwc_block, stages, target, cached,
-                              optimized)
+    """`proto` (read from `source`, whose bytes key the compile cache) compiled as
+    `compile` does; `optimized`, when given, sees the module when the graph stage is done
+    (and the cache is not used: nothing would be optimized)."""
+    return _compile(lambda: proto, proto if source is None else source, opt_level,
+                    nchwc_block, stages, resolve_target(target), cache, optimized)
 
 
-def _compile_and_store(
-    proto: onnx.ModelProto,
+def _compile(
+    read: Callable[[], onnx.ModelProto],
+    source: ModelLike,
     opt_level: int,
     nchwc_block: int | None,
     stages: CompileProgress,
     target: Target,
-    cached: _Cached | None,
+    cache: bool,
     optimized: Callable[[ModuleOp], None] | None = None,
 ) -> CompiledModel:
-    """A compile after a cache miss (or without the cache): import, pipeline, map, store."""
+    """The model `read` returns compiled for `target` and mapped: from the compile cache
+    (keyed by `source`'s bytes) when it holds it, `read` then never called; else compiled,
+    then stored. The stages are timed on `stages`, which this ends."""
+    _runnable(target)
+    cached = (_Cached(source, opt_level, nchwc_block, target, stages)
+              if cache and optimized is None else None)
+    hit = cached.get() if cached is not None else None
+    if hit is not None:
+        stages.done()
+        return hit
     with stages.stage(progress.IMPORT):
-        module = import_model(proto)
-    del proto  # the weights live on in the module
+        module = import_model(read())  # the proto, not kept: its weights live in the module
     code = compile_timed(module, opt_level, nchwc_block, stages, optimized, target)
     with stages.stage(progress.LLVM_JIT):
         compiled = code.map()
@@ -242,17 +240,8 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     `verbose=True` prints the time of each stage (import, graph optimize, lower to loops,
     lower to llvm, llvm optimize + jit) to stderr; `None` shows the current stage on a
     terminal only; `False` is silent."""
-    stages = CompileProgress(verbose)
-    target = resolve_target(target)
-    _runnable(target)  # before the model is read
-    cached = _Cached(model, opt_level, nchwc_block, target, stages) if cache else None
-    hit = cached.get() if cached is not None else None
-    if hit is not None:
-        stages.done()
-        return hit
-    with stages.stage(progress.IMPORT):
-        proto = load_model(model)
-    return _compile_and_store(proto, opt_level, nchwc_block, stages, target, cached)
+    return _compile(lambda: load_model(model), model, opt_level, nchwc_block,
+                    CompileProgress(verbose), resolve_target(target), cache)
 
 
 def compile_to_file(

@@ -297,7 +297,8 @@ class InferenceSession:
         self._meta = _metadata(proto)
         path = so.optimized_model_filepath
         self._model = compile_proto(proto, level, nchwc_block, stages, cache=cache,
-                                    optimized=(lambda m: _write_ir(m, path)) if path else None)
+                                    optimized=(lambda m: _write_ir(m, path)) if path else None,
+                                    source=path_or_bytes)
         del proto  # the weights live on in the compiled model
         if self._profile is not None:
             self._profile.add_compile(stages.times, isinstance(path_or_bytes, bytes))

@@ -143,6 +143,7 @@ def _size(text: str) -> int:
     return int(text[:-1] if scale > 1 else text) * scale
 
 
+@cache  # read once per process: every compile asks
 def host_cache_sizes(defaults: tuple[int, int, int]) -> tuple[int, int, int]:
     """The data (or unified) cache of each level of CPU 0 in bytes, from sysfs, else
     sysconf, else `defaults`, level by level."""
