@@ -1,10 +1,12 @@
 """What compiled code and the runtime that calls it agree on, in a module that imports
-nothing: the runtime (runtime/, codegen/jit.py) maps and calls an artifact without
+nothing but numpy: the runtime (runtime/, codegen/jit.py) maps and calls an artifact without
 importing the compiler (xDSL, the dialects, ONNX).
 
 The entry ABI: `void _infer_packed_<name>(ptr args)` (emitted by `convert-func-to-llvm`),
 the entry's original signature in its `infer.signature` attribute.
 """
+
+import numpy as np
 
 PACKED_PREFIX = "_infer_packed_"
 SIGNATURE_ATTR = "infer.signature"
@@ -22,3 +24,15 @@ RUN_COUNTER = "infer.run_counter"
 # The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
 # symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
 ANONYMOUS_DIM = "?"
+
+# How f32 weights may be held, in the compiled code (`store-weights-f16`) and in a saved
+# artifact: as f32, or as f16 where every finite value fits (`fits_f16`).
+WEIGHT_STORAGE = ("f32", "f16")
+
+
+def fits_f16(data: np.ndarray) -> bool:
+    """Whether f32 weights `data` may be stored as f16 (by `store-weights-f16` in the
+    compiled code, or in a saved artifact): every finite value within f16's range, so
+    only precision is lost (NaN and Inf keep their meaning)."""
+    finite = data[np.isfinite(data)]
+    return not finite.size or float(np.abs(finite).max()) <= float(np.finfo(np.float16).max)

@@ -18,12 +18,13 @@ import onnx
 from xdsl.dialects.builtin import ModuleOp
 
 from infer import pipeline, progress
+from infer.abi import WEIGHT_STORAGE
 from infer.context import make_context
 from infer.frontend.onnx_import import import_model, load_model
 from infer.pipeline import DEFAULT_OPT_LEVEL, compile_passes, graph_optimize_passes, run_passes
 from infer.progress import CompileProgress
-from infer.runtime.artifact import WEIGHT_STORAGE, map_file, save_artifact
 from infer.runtime.artifact import load as load  # infer.load, the runtime's: re-exported
+from infer.runtime.artifact import map_file, save_artifact
 from infer.runtime.cache import CompileCache, cache_key
 from infer.runtime.compiled_model import CompiledCode, CompiledModel, compile_code
 
@@ -73,13 +74,15 @@ def compile_timed(
     stages: CompileProgress,
     optimized: Callable[[ModuleOp], None] | None = None,
     target: Target | None = None,
+    weights: str = "f32",
 ) -> CompiledCode:
-    """The native code of `module` for `target` (this CPU when None), the pipeline run
-    pass by pass, each timed in its stage on `stages`; `optimized` sees the module when
-    the graph stage is done."""
+    """The native code of `module` for `target` (this CPU when None), its f32 weights held
+    as `weights`, the pipeline run pass by pass, each timed in its stage on `stages`;
+    `optimized` sees the module when the graph stage is done."""
     target = resolve_target(target)
+    _check_weights(weights)
     passes = compile_passes(opt_level, _block(nchwc_block, target), target.vector_registers(),
-                            _caches())
+                            _caches(), weights)
     ctx = make_context()
     for name in passes:
         if optimized is not None and _stage(name) != progress.GRAPH_OPTIMIZE:
@@ -110,6 +113,11 @@ def compile_module(
         compiled = code.map()
     stages.done()
     return compiled
+
+
+def _check_weights(weights: str) -> None:
+    if weights not in WEIGHT_STORAGE:
+        raise ValueError(f"weights must be one of {', '.join(WEIGHT_STORAGE)}, not '{weights}'")
 
 
 def _runnable(target: Target) -> None:
@@ -144,7 +152,7 @@ class _Cached:
     """One compile's use of the compile cache: the lookup, then the store after a miss."""
 
     def __init__(self, model: ModelLike, opt_level: int, nchwc_block: int | None,
-                 target: Target, stages: CompileProgress) -> None:
+                 target: Target, weights: str, stages: CompileProgress) -> None:
         self.stages = stages
         self.store = CompileCache.from_environment()
         self.key = ""
@@ -157,7 +165,7 @@ class _Cached:
                 return
             self.key = cache_key(data, {"opt_level": opt_level, "target": target.to_json(),
                                         "nchwc_block": _block(nchwc_block, target),
-                                        "caches": _caches()})
+                                        "caches": _caches(), "weights": weights})
 
     def get(self) -> CompiledModel | None:
         if self.store is None:
@@ -198,12 +206,14 @@ def _compile(
     target: Target,
     cache: bool,
     optimized: Callable[[ModuleOp], None] | None = None,
+    weights: str = "f32",
 ) -> CompiledModel:
     """The model `read` returns compiled for `target` and mapped: from the compile cache
     (keyed by `source`'s bytes) when it holds it, `read` then never called; else compiled,
     then stored. The stages are timed on `stages`, which this ends."""
     _runnable(target)
-    cached = (_Cached(source, opt_level, nchwc_block, target, stages)
+    _check_weights(weights)
+    cached = (_Cached(source, opt_level, nchwc_block, target, weights, stages)
               if cache and optimized is None else None)
     hit = cached.get() if cached is not None else None
     if hit is not None:
@@ -211,7 +221,7 @@ def _compile(
         return hit
     with stages.stage(progress.IMPORT):
         module = import_model(read())  # the proto, not kept: its weights live in the module
-    code = compile_timed(module, opt_level, nchwc_block, stages, optimized, target)
+    code = compile_timed(module, opt_level, nchwc_block, stages, optimized, target, weights)
     with stages.stage(progress.LLVM_JIT):
         compiled = code.map()
     if cached is not None:
@@ -227,6 +237,7 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     verbose: bool | None = None,
     target: str | Target | None = None,
     cache: bool = True,
+    weights: str = "f32",
 ) -> CompiledModel:
     """Import an ONNX model (ModelProto, serialized bytes or a path) and compile it at
     graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all: the
@@ -237,11 +248,14 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     `cache`: look the model up in the compile cache, and store it there after a compile
     (runtime/cache.py: `$INFER_CACHE_DIR`, empty to turn it off); a hit reads nothing
     of the model but its bytes.
+    `weights="f16"`: the convs' and matmuls' f32 weights held as f16 in memory (about
+    half of it; each value rounded to f16's 11 significant bits), widened to f32 as the
+    kernels read them; "f32" (the default) keeps them exact.
     `verbose=True` prints the time of each stage (import, graph optimize, lower to loops,
     lower to llvm, llvm optimize + jit) to stderr; `None` shows the current stage on a
     terminal only; `False` is silent."""
     return _compile(lambda: load_model(model), model, opt_level, nchwc_block,
-                    CompileProgress(verbose), resolve_target(target), cache)
+                    CompileProgress(verbose), resolve_target(target), cache, weights=weights)
 
 
 def compile_to_file(
@@ -256,15 +270,14 @@ def compile_to_file(
 ) -> None:
     """Compile `model` for `target` (this CPU, a level such as "x86-64-v4" or a named CPU,
     which this one need not be) and write the artifact to `path` without running it:
-    signed with `sign_key` and its weights stored as `weights` as `CompiledModel.save`
-    does. Nothing is written if the compile fails."""
+    signed with `sign_key`, its weights held as `weights` as `compile` does and stored so
+    as `CompiledModel.save` does. Nothing is written if the compile fails."""
     target = resolve_target(target)
-    if weights not in WEIGHT_STORAGE:
-        raise ValueError(f"weights must be one of {', '.join(WEIGHT_STORAGE)}, not '{weights}'")
+    _check_weights(weights)
     stages = CompileProgress(verbose)
     with stages.stage(progress.IMPORT):
         module = import_model(model)
-    code = compile_timed(module, opt_level, nchwc_block, stages, target=target)
+    code = compile_timed(module, opt_level, nchwc_block, stages, target=target, weights=weights)
     stages.done()
     save_artifact(code, path, sign_key, weights)
 

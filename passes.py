@@ -53,6 +53,7 @@ for _name, _module, _cls in [
     ("select-conv-tile", "infer.transforms.conv_tile", "SelectConvTilePass"),
     ("pack-matmul", "infer.transforms.matmul_packing", "PackMatMulPass"),
     ("select-gemm-blocking", "infer.transforms.gemm_blocking", "SelectGemmBlockingPass"),
+    ("store-weights-f16", "infer.transforms.weight_storage", "StoreWeightsF16Pass"),
     ("constant-folding", "infer.transforms.constant_folding", "ConstantFoldingPass"),
     ("plan-loops", "infer.lowering.loop_plan", "PlanLoopsPass"),
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),

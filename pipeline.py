@@ -108,14 +108,20 @@ def select_tile_passes(level: int, registers: int | None = None, block: int | No
             f"select-gemm-blocking{{l1={l1} l2={l2} l3={l3}}}"]
 
 
+# The passes that make the code hold f32 weights as each of abi.WEIGHT_STORAGE: as f32,
+# or as f16 where the kernel reading them widens them as it loads (after packing).
+WEIGHT_PASSES = {"f32": [], "f16": ["store-weights-f16"]}
+
+
 def compile_passes(
     level: int = DEFAULT_OPT_LEVEL, block: int | None = None, registers: int | None = None,
-    caches: tuple[int, int, int] | None = None,
+    caches: tuple[int, int, int] | None = None, weights: str = "f32",
 ) -> list[str]:
-    """The whole pipeline, graph as imported to llvm, at graph optimization `level`."""
+    """The whole pipeline, graph as imported to llvm, at graph optimization `level`, with
+    f32 weights stored as `weights` ("f32" or "f16")."""
     return [*prepare_passes(level), *graph_optimize_passes(level, block),
-            *select_tile_passes(level, registers, block, caches), *LOWER_TO_LOOPS,
-            *LOWER_TO_LLVM]
+            *select_tile_passes(level, registers, block, caches), *WEIGHT_PASSES[weights],
+            *LOWER_TO_LOOPS, *LOWER_TO_LLVM]
 
 
 def make_passes(names: list[str]) -> list[ModulePass]:

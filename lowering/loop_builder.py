@@ -204,6 +204,16 @@ class LoopBuilder:
     def vstore(self, value: SSAValue, buf: SSAValue, idx: Sequence[Dim | SSAValue]) -> None:
         self.insert(vector.StoreOp(value, buf, [self.idx(i) for i in idx]))
 
+    def widen(self, value: SSAValue, element: Attribute) -> SSAValue:
+        """`value` (a scalar or vector) with float elements `element`: extended when it
+        holds narrower floats (a weight stored as f16), as is when it holds `element`."""
+        t = value.type
+        held = t.element_type if isinstance(t, VectorType) else t
+        if held == element:
+            return value
+        to = VectorType(element, t.get_shape()) if isinstance(t, VectorType) else element
+        return self.insert(arith.ExtFOp(value, to)).results[0]
+
     def splat(self, scalar: SSAValue, lanes: int) -> SSAValue:
         """A vector of `lanes` copies of `scalar` (vector.broadcast)."""
         vt = VectorType(scalar.type, [lanes])

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from infer.abi import WEIGHT_STORAGE, fits_f16
 from infer.errors import ArtifactError
 from infer.runtime.checks import EntryChecks
 from infer.runtime.compiled_model import CompiledCode, CompiledModel
@@ -55,8 +56,6 @@ SUFFIX = ".infer"
 _HEADER = struct.Struct("<8sIIQ32s32s")
 HEADER_SIZE = _HEADER.size
 SECTIONS = ("meta", "target", "signature", "weight_index", "weights", "object")
-WEIGHT_STORAGE = ("f32", "f16")
-F16_MAX = float(np.finfo(np.float16).max)
 ALIGNMENT = 64  # of each weight in the file, as the code's wide loads want it (codegen/jit.py)
 
 
@@ -97,10 +96,8 @@ def _json(value: object) -> bytes:
 
 def _stored(data: np.ndarray, weights: str) -> np.ndarray:
     """A weight as it is stored: f32 as f16 when asked and every finite value fits."""
-    if weights == "f16" and data.dtype == np.float32 and data.size:
-        finite = data[np.isfinite(data)]
-        if not finite.size or np.abs(finite).max() <= F16_MAX:
-            return data.astype(np.float16)
+    if weights == "f16" and data.dtype == np.float32 and data.size and fits_f16(data):
+        return data.astype(np.float16)
     return data
 
 

@@ -63,7 +63,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--sign-key", metavar="KEY",
                    help="sign with this key file: Ed25519 private key (PEM) or HMAC secret")
     p.add_argument("--weights", choices=["f32", "f16"], default="f32",
-                   help="store f32 weights as f16 (half the size; computed in f32)")
+                   help="hold f32 weights as f16, in the file and in memory (half the "
+                   "size; computed in f32)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print the time of each compile stage on stderr")
     args = p.parse_args(argv)

@@ -16,6 +16,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     TensorType,
+    f16,
+    f32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
@@ -83,13 +85,16 @@ class GraphOp(IRDLOperation, ABC):
 
     Each op also states, once, the facts the rest of the compiler and docs/operators.md
     read: `ONNX_OP`, the ONNX op type imported as this op (None: made by passes only);
-    `FLOAT_ONLY`, whether its first operand must be a float tensor (checked here); and its
-    numpy semantics, either a `numpy(self, *operands)` method (elementwise ops), an entry
+    `FLOAT_ONLY`, whether its first operand must be a float tensor (checked here);
+    `F16_WEIGHT`, the operand its lowering may read as f16 and compute with in f32 (a
+    weight stored as f16: `store-weights-f16`), None for none; and its numpy semantics,
+    either a `numpy(self, *operands)` method (elementwise ops), an entry
     in `evaluate.EVALUATORS`, or `FOLDABLE = False` (never constant-folded).
     """
 
     ONNX_OP: ClassVar[str | None]
     FLOAT_ONLY: ClassVar[bool] = False
+    F16_WEIGHT: ClassVar[int | None] = None
     FOLDABLE: ClassVar[bool] = True
 
     @classmethod
@@ -370,8 +375,12 @@ def symbolic_dims(consts: Sequence[object], i: int) -> list[Dim] | None:
 
 
 def same_element_type(cls: type[GraphOp], types: list[TensorType]) -> None:
+    """All operands of one element type, but for an f16 weight of f32 operands (at
+    `cls.F16_WEIGHT`), which the lowering widens as it reads it."""
     e = types[0].element_type
-    for t in types[1:]:
+    for i, t in enumerate(types[1:], 1):
+        if i == cls.F16_WEIGHT and e == f32 and t.element_type == f16:
+            continue
         if t.element_type != e:
             raise VerifyException(
                 f"'{cls.name}' operands have different element types: {e} and {t.element_type}"

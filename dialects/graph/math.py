@@ -47,6 +47,7 @@ class MatMulOp(GraphOp):
     name = "graph.matmul"
     ONNX_OP: ClassVar[str | None] = "MatMul"
     FLOAT_ONLY: ClassVar[bool] = True
+    F16_WEIGHT: ClassVar[int | None] = 1
     A = operand_def(TensorType)
     B = operand_def(TensorType)
     Y = result_def(TensorType)
@@ -88,6 +89,7 @@ class GemmOp(GraphOp):
     name = "graph.gemm"
     ONNX_OP: ClassVar[str | None] = "Gemm"
     FLOAT_ONLY: ClassVar[bool] = True
+    F16_WEIGHT: ClassVar[int | None] = 1
     A = operand_def(TensorType)
     B = operand_def(TensorType)
     C = var_operand_def(TensorType)
@@ -179,6 +181,7 @@ class MatMulPackedOp(GraphOp):
     name = "graph.matmul_packed"
     ONNX_OP: ClassVar[str | None] = None  # made by pack-matmul
     FLOAT_ONLY: ClassVar[bool] = True
+    F16_WEIGHT: ClassVar[int | None] = 1
     A = operand_def(TensorType)
     B = operand_def(TensorType)
     bias = var_operand_def(TensorType)

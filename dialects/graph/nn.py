@@ -84,6 +84,7 @@ class ConvLikeOp(GraphOp, ABC):
     activation_params = opt_prop_def(DenseArrayBase)
     traits = TRAITS
     FLOAT_ONLY: ClassVar[bool] = True
+    F16_WEIGHT: ClassVar[int | None] = 1
 
     @classmethod
     def check(cls, props, types):

@@ -75,7 +75,7 @@ def _conv_rows(
     `z`, a summand shaped like `y`, is added by starting each row from bias + z."""
     xd, wd, yd = b.dims(x), b.dims(w), b.dims(y)
     last = len(window.kernel) - 1
-    et = cast(MemRefType, w.type).element_type
+    et = cast(MemRefType, y.type).element_type  # W's may be f16 (stored as f16)
     m_per_group: Dim = wd[0] // group if group > 1 else wd[0]
     c_per_group = wd[1]
 
@@ -97,7 +97,7 @@ def _conv_rows(
                         ) -> list[SSAValue]:
                     """The taps of the last dim, innermost the loop over the row."""
                     with b.loop(0, window.kernel[last]) as kw:
-                        wv = b.load(w, [m, ic, *tap, kw])
+                        wv = b.widen(b.load(w, [m, ic, *tap, kw]), et)
                         off = as_dim(b, kw) * window.dilations[last] - window.pads[last]
                         lo, hi = window.outputs(b, last, off, yd[-1], xd[-1])
                         with b.loop(lo, hi) as ow:

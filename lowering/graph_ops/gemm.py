@@ -55,7 +55,10 @@ def _kernel(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAVa
     accs = [b.vload(buf, at(r), lanes) for r in range(rows) for buf, at in dests]
 
     def step(kv: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-        bv = [b.vload(bp, [*panel, kv, v * lanes], lanes) for v in range(len(dests))]
+        # Bp may hold f16 (a weight stored as f16): widened to the accumulators' type.
+        et = cast(VectorType, accs[0].type).element_type
+        bv = [b.widen(b.vload(bp, [*panel, kv, v * lanes], lanes), et)
+              for v in range(len(dests))]
         out = list(carried)
         for r in range(rows):
             av = b.splat(b.load(a, [*a_row(r), kv]), lanes)

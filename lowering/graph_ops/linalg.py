@@ -38,7 +38,8 @@ def _dot(b: LoopBuilder, k: Dim, a_at: Callable[[SSAValue], Idx], a: SSAValue,
     """init + sum_k a[a_at(k)] * b[b_at(k)], reassociable."""
 
     def body(kv: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
-        prod = b.mul(b.load(a, a_at(kv)), b.load(bm, b_at(kv)), REDUCE)
+        # B may hold f16 (a weight stored as f16): widened to the accumulator's type.
+        prod = b.mul(b.load(a, a_at(kv)), b.widen(b.load(bm, b_at(kv)), init.type), REDUCE)
         return [b.add(acc[0], prod, REDUCE)]
 
     return b.reduce_loop(0, k, [init], body)[0]
@@ -86,7 +87,7 @@ def _matmul(s: Lowering, op: graph.MatMulOp, ins: list[SSAValue]) -> list[SSAVal
                 av = b.load(a, a_at(ab, i, kv))
                 with b.loop(0, n) as j:
                     acc = b.load(y, y_at(bt, i, j))
-                    prod = b.mul(av, b.load(bm, b_at(bb, kv, j)))
+                    prod = b.mul(av, b.widen(b.load(bm, b_at(bb, kv, j)), et))
                     b.store(b.add(acc, prod), y, y_at(bt, i, j))
             if act is not None:  # the finished row, still in cache
                 with b.loop(0, n) as j:
@@ -139,7 +140,8 @@ def _gemm(s: Lowering, op: graph.GemmOp, ins: list[SSAValue]) -> list[SSAValue]:
                 av = scaled(b.load(a, a_at(i, kv)), alpha)
                 with b.loop(0, n) as j:
                     acc = b.load(y, [i, j])
-                    b.store(b.add(acc, b.mul(av, b.load(bm, b_at(kv, j)))), y, [i, j])
+                    bv = b.widen(b.load(bm, b_at(kv, j)), et)
+                    b.store(b.add(acc, b.mul(av, bv)), y, [i, j])
             if act is not None:  # the finished row, still in cache
                 with b.loop(0, n) as j:
                     b.store(act(b, b.load(y, [i, j])), y, [i, j])

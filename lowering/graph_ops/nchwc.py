@@ -185,13 +185,14 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
                     iw0 = as_dim(b, ow0) * s_w - pl + as_dim(b, kw) * d_w
                     iws = [iw0 + t * s_w for t in range(size)]
                     if depthwise:
-                        wv = b.vload(w, [ocb, 0, *tap, kw, 0, 0], c)
+                        wv = b.widen(b.vload(w, [ocb, 0, *tap, kw, 0, 0], c), et)
                         return [b.fma(b.vload(x, [n, xb0, *pos, iw, 0], c), wv, acc)
                                 for iw, acc in zip(iws, carried, strict=True)]
                     xb = xb0 + icb
 
                     def channel(ii: SSAValue, accs_ii: list[SSAValue]) -> list[SSAValue]:
-                        wvs = [b.vload(w, [blk, icb, *tap, kw, ii, 0], c) for blk in blocks]
+                        wvs = [b.widen(b.vload(w, [blk, icb, *tap, kw, ii, 0], c), et)
+                               for blk in blocks]
                         out = list(accs_ii)
                         for t, iw in enumerate(iws):
                             at = [n, ii, *pos, iw] if plain else [n, xb, *pos, iw, ii]
