@@ -24,6 +24,13 @@ RUN_COUNTER = "infer.run_counter"
 # The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
 # symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
 ANONYMOUS_DIM = "?"
+# A function the lowering outlined and LLVM must not inline back (`outline-loops`): a
+# discardable attribute of func.func and llvm.func, LLVM's `noinline` in the IR.
+NOINLINE_ATTR = "infer.noinline"
+# The memref arguments of such a function that no other argument's memory overlaps
+# (array<i64: positions>): each passed as its bare aligned pointer, LLVM's `noalias`,
+# so that LLVM's vectorizers know what the caller knew (distinct allocations).
+NOALIAS_ATTR = "infer.noalias"
 
 # How f32 weights may be held, in the compiled code (`store-weights-f16`) and in a saved
 # artifact: as f32, or as f16 where every finite value fits (`fits_f16`).

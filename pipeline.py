@@ -74,8 +74,11 @@ def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
 
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.
 # Elementwise chains become one loop nest; repeated kernels (the same conv many times)
-# are outlined into shared functions.
-LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse"]
+# are outlined into shared functions, and each loop nest left in a function of several
+# into one of its own (LLVM's time grows faster than a function's size).
+LOWER_TO_LOOPS = [
+    "plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse", "outline-loops"
+]
 
 # Loops → llvm. Vector and memref first: they read memref types that func/cf conversion
 # hides behind casts.

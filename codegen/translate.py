@@ -22,12 +22,14 @@ from xdsl.backend.llvm.convert_op import convert_op, create_constant
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     ModuleOp,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from infer.abi import NOALIAS_ATTR, NOINLINE_ATTR
 from infer.dialects import llvmx
 from infer.dialects.graph.types import numpy_dtype as graph_numpy_dtype
 
@@ -196,6 +198,11 @@ def translate_module(
             fn.linkage = op.linkage.linkage.data if op.linkage.linkage.data != "external" else ""
             if op.no_unwind is not None:
                 fn.attributes.add("nounwind")
+            if NOINLINE_ATTR in op.attributes:
+                fn.attributes.add("noinline")
+            noalias = op.attributes.get(NOALIAS_ATTR)
+            for i in noalias.get_values() if isinstance(noalias, DenseArrayBase) else ():
+                fn.args[i].add_attribute("noalias")
     for op in funcs:
         if op.body.blocks:
             _convert_body(op, llvm_module, renamed)

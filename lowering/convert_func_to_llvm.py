@@ -20,18 +20,28 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FunctionType,
+    MemRefType,
     ModuleOp,
     UnitAttr,
+    UnrealizedConversionCastOp,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
 
+from infer.abi import NOALIAS_ATTR, NOINLINE_ATTR
 from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
 from infer.lowering.convert_cf_to_llvm import convert_block_arguments
-from infer.lowering.llvm_descriptor import PTR, Emitter, convert_type, element_byte_size
+from infer.lowering.llvm_descriptor import (
+    PTR,
+    Emitter,
+    MemRefDescriptor,
+    convert_type,
+    element_byte_size,
+)
 
 
 def _result_type(outputs: tuple[Attribute, ...]) -> Attribute:
@@ -48,15 +58,51 @@ def llvm_function_type(typ: FunctionType) -> llvm.LLVMFunctionType:
     return llvm.LLVMFunctionType(inputs, _result_type(typ.outputs.data))
 
 
+def noalias_args(op: Operation) -> set[int]:
+    """The positions of a function's (func or llvm) memref arguments passed as bare
+    `noalias` pointers (NOALIAS_ATTR), none if it has no such attribute."""
+    attr = op.attributes.get(NOALIAS_ATTR)
+    return {int(i) for i in attr.get_values()} if isinstance(attr, DenseArrayBase) else set()
+
+
+def _bare_pointer_arguments(block: Block, positions: set[int]) -> None:
+    """Block arguments at `positions` (static, identity-layout memrefs) made bare
+    pointers; the descriptor the body reads is rebuilt from the pointer and the type."""
+    point = InsertPoint.at_start(block)
+    emit = Emitter(point)
+    for i in sorted(positions):
+        arg = block.args[i]
+        typ = arg.type
+        assert isinstance(typ, MemRefType) and typ.has_static_shape()
+        ptr = Rewriter.replace_value_with_new_type(arg, PTR)
+        users = {use.operation for use in ptr.uses}
+        strides = typ.get_strides()
+        assert strides is not None
+        desc = MemRefDescriptor.pack(emit, typ, ptr, ptr, emit.const(0),
+                                     [emit.const(n) for n in typ.get_shape()],
+                                     [emit.const(int(n)) for n in strides])
+        cast = emit(UnrealizedConversionCastOp.get([desc], [typ]))
+        ptr.replace_uses_with_if(cast.results[0], lambda use, users=users: use.operation in users)
+
+
 def _convert_func(op: func.FuncOp, rewriter: PatternRewriter) -> None:
     public = op.sym_visibility is None or op.sym_visibility.data == "public"
     defined = bool(op.body.blocks)
     linkage = "external" if public or not defined else "internal"
     fn_type = llvm_function_type(op.function_type)
+    bare = noalias_args(op)
+    if bare:
+        fn_type = llvm.LLVMFunctionType(
+            [PTR if i in bare else t for i, t in enumerate(fn_type.inputs.data)],
+            fn_type.output)
     body = rewriter.move_region_contents_to_new_regions(op.body)
     new = llvm.FuncOp(op.sym_name, fn_type, llvm.LinkageAttr(linkage), body=body)
+    for name in (NOINLINE_ATTR, NOALIAS_ATTR):
+        if name in op.attributes:
+            new.attributes[name] = op.attributes[name]
     if defined:
         new.no_unwind = UnitAttr()
+        _bare_pointer_arguments(body.blocks.first, bare)  # type: ignore[arg-type]
         convert_block_arguments(body.blocks.first)  # type: ignore[arg-type]
     rewriter.replace(op, new)
     if public and defined:
@@ -116,7 +162,10 @@ class FuncToLLVM(RewritePattern):
                     values = [struct]
                 rewriter.replace(op, llvm.ReturnOp(values[0] if values else None))
             case func.CallOp():
-                args = [emit.to_llvm(v) for v in op.arguments]
+                callee = SymbolTable.lookup_symbol(op, op.callee)
+                bare = noalias_args(callee) if callee is not None else set()
+                args = [MemRefDescriptor.of(emit, v).aligned_ptr() if i in bare
+                        else emit.to_llvm(v) for i, v in enumerate(op.arguments)]
                 out_types = tuple(r.type for r in op.results)
                 ret = None if not out_types else _result_type(out_types)
                 call = emit(llvm.CallOp(op.callee.string_value(), *args, return_type=ret))

@@ -124,7 +124,8 @@ def captured(op: Operation) -> list[SSAValue]:
     if not op.regions:
         return []
     inside = {v for inner in op.walk() if inner is not op for v in inner.results}
-    inside |= {a for r in op.regions for blk in r.blocks for a in blk.args}
+    inside |= {a for inner in op.walk() for r in inner.regions for blk in r.blocks
+               for a in blk.args}  # of nested regions too
     return list(dict.fromkeys(v for inner in op.walk() if inner is not op
                               for v in inner.operands if v not in inside))
 

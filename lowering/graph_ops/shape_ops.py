@@ -20,6 +20,8 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AnyFloat,
+    MemRefType,
+    NoneAttr,
     TensorType,
     f64,
     i64,
@@ -411,12 +413,38 @@ def _concat(s: Lowering, op: graph.ConcatOp, ins: list[SSAValue]) -> list[SSAVal
     offset: Dim = 0
     for v in ins:
         dims = b.dims(v)
-        with b.loop_nest(dims) as ivs:
-            dst: list[Dim | SSAValue] = list(ivs)
-            dst[axis] = b.idx(offset + Index(b, ivs[axis]))
-            b.store(b.load(v, ivs), out, dst)
+        _copy_slab(b, dims, axis, v, 0, out, offset)
         offset = offset + dims[axis]
     return [out]
+
+
+# The longest row copied as one vector (LLVM splits it into the target's registers).
+_ROW_VECTOR = 64
+
+
+def _copy_slab(b: LoopBuilder, dims: Sequence[Dim], axis: int, src: SSAValue, src_offset: Dim,
+               dst: SSAValue, dst_offset: Dim) -> None:
+    """dst[..., i + dst_offset, ...] = src[..., i + src_offset, ...] (the offsets on
+    `axis`) for every index within `dims`. A static last dim other than the axis is
+    contiguous in both and moves as one vector per row (a channel block of NCHWc), so the
+    copy needs no help from LLVM's vectorizers (which cannot tell that the two buffers do
+    not overlap once the copy is outlined)."""
+    last = len(dims) - 1
+    n = dims[last] if last >= 0 else None
+    element = cast(MemRefType, src.type).element_type
+    rows = (axis != last and isinstance(n, int) and 1 < n <= _ROW_VECTOR
+            and all(isinstance(cast(MemRefType, v.type).layout, NoneAttr) for v in (src, dst))
+            and (getattr(element, "bitwidth", None) or 0) >= 8)  # i1 vectors: bit-packed
+    with b.loop_nest(dims[:last] if rows else dims) as ivs:
+        at_src: list[Dim | SSAValue] = list(ivs) + ([0] if rows else [])
+        at_dst = list(at_src)
+        at_src[axis] = b.idx(src_offset + Index(b, ivs[axis]))
+        at_dst[axis] = b.idx(dst_offset + Index(b, ivs[axis]))
+        if rows:
+            assert isinstance(n, int)
+            b.vstore(b.vload(src, at_src, n), dst, at_dst)
+        else:
+            b.store(b.load(src, at_src), dst, at_dst)
 
 
 @lowers(graph.SplitOp)
@@ -442,10 +470,7 @@ def _split(s: Lowering, op: graph.SplitOp, ins: list[SSAValue]) -> list[SSAValue
     offset: Dim = 0
     for out in outs:
         dims = b.dims(out)
-        with b.loop_nest(dims) as ivs:
-            src: list[Dim | SSAValue] = list(ivs)
-            src[axis] = b.idx(offset + Index(b, ivs[axis]))
-            b.store(b.load(ins[0], src), out, ivs)
+        _copy_slab(b, dims, axis, ins[0], offset, out, 0)
         offset = offset + dims[axis]
     return outs
 

@@ -151,6 +151,22 @@ func.func @concat(%a: tensor<?x2xf32>, %b: tensor<?x3xf32>) -> tensor<?x5xf32> {
   func.return %0 : tensor<?x5xf32>
 }
 
+// Rows of a static last dim other than the axis (an NCHWc channel block) move as vectors;
+// the second input's rows land at offset 2 on axis 1.
+// CHECK-LABEL: func.func @concat_blocks
+// CHECK:         %[[R:.*]] = vector.load %a[{{.*}}] : memref<1x2x3x3x8xf32>, vector<8xf32>
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:    vector.store %[[R]], %[[Y:.*]][{{.*}}] : memref<1x3x3x3x8xf32>, vector<8xf32>
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[K:.*]] = arith.addi %{{.*}}, %[[TWO]] : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:    %[[S:.*]] = vector.load %b[{{.*}}] : memref<1x1x3x3x8xf32>, vector<8xf32>
+// CHECK:         vector.store %[[S]], %[[Y]][%{{.*}}, %[[K]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x3x3x3x8xf32>, vector<8xf32>
+func.func @concat_blocks(%a: tensor<1x2x3x3x8xf32>, %b: tensor<1x1x3x3x8xf32>) -> tensor<1x3x3x3x8xf32> {
+  %0 = graph.concat %a, %b {axis = 1 : i64} : (tensor<1x2x3x3x8xf32>, tensor<1x1x3x3x8xf32>) -> tensor<1x3x3x3x8xf32>
+  func.return %0 : tensor<1x3x3x3x8xf32>
+}
+
 // Split copies each output's slab out of the input.
 // CHECK-LABEL: func.func @split
 // CHECK:         %[[Y0:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2xf32>
