@@ -14,10 +14,12 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
       pack-matmul{block=C registers=R}  at level 3: constant matmul weights packed in panels
       select-gemm-blocking{l1 l2 l3}    at level 3: their cache blocks, from the cache sizes
+      store-weights-f16                 with weights="f16": conv/matmul weights held as f16
     graph dialect, optimized
       plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
       graph-to-loops                    buffers and loop nests, as marked
       canonicalize, cse
+      outline-loops                     each loop nest of a function with several: its own
     memref + scf + arith/math/vector    (`lower-to-llvm` runs the rest alone)
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
       reconcile-unrealized-casts, dce
