@@ -75,7 +75,8 @@ def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.
 # Elementwise chains become one loop nest; repeated kernels (the same conv many times)
 # are outlined into shared functions.
-LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse"]
+LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse",
+                  "outline-parallel-loops"]
 
 # Loops → llvm. Vector and memref first: they read memref types that func/cf conversion
 # hides behind casts.
@@ -87,6 +88,7 @@ LOWER_TO_LLVM = [
     "convert-arith-to-llvm",
     "convert-cf-to-llvm",
     "convert-func-to-llvm",
+    "convert-parallel-calls-to-gomp",
     "reconcile-unrealized-casts",
     "dce",
 ]

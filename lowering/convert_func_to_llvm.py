@@ -32,6 +32,7 @@ from xdsl.rewriter import InsertPoint
 from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
 from infer.lowering.convert_cf_to_llvm import convert_block_arguments
 from infer.lowering.llvm_descriptor import PTR, Emitter, convert_type, element_byte_size
+from infer.lowering.loop_builder import PARALLEL_ATTR
 
 
 def _result_type(outputs: tuple[Attribute, ...]) -> Attribute:
@@ -120,6 +121,8 @@ class FuncToLLVM(RewritePattern):
                 out_types = tuple(r.type for r in op.results)
                 ret = None if not out_types else _result_type(out_types)
                 call = emit(llvm.CallOp(op.callee.string_value(), *args, return_type=ret))
+                if PARALLEL_ATTR in op.attributes:  # for convert-parallel-calls-to-gomp
+                    call.attributes[PARALLEL_ATTR] = op.attributes[PARALLEL_ATTR]
                 results: list[SSAValue] = []
                 for j, r in enumerate(op.results):
                     value = call.returned

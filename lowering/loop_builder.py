@@ -56,6 +56,12 @@ def _is_float(t: Attribute) -> bool:
 
 
 CONTRACT = arith.FastMathFlagsAttr(["contract"])
+# The mark of an scf.for whose iterations are independent (`outline-parallel-loops` runs
+# it on several threads): its value is the grain, the fewest iterations worth a thread.
+PARALLEL_ATTR = "parallel"
+# About this many scalar operations (some microseconds) pay for waking a thread; a nest
+# of less work in all is not marked.
+PARALLEL_WORK = 1 << 15
 REDUCE = arith.FastMathFlagsAttr(["reassoc", "contract"])
 index = IndexType()
 
@@ -248,6 +254,44 @@ class LoopBuilder:
             for for_op, _ in reversed(for_ops):
                 Builder(InsertPoint.at_end(for_op.body.block)).insert(scf.YieldOp())
             self.point = saved
+
+    @contextmanager
+    def parallel(self, ubs: Sequence[Dim], work: int | None = None
+                 ) -> Iterator[list[SSAValue]]:
+        """A nest over [0, ub) for each ub, outermost first, whose iterations are
+        independent (each writes its own outputs and scratch): one `scf.for` over their
+        product marked `parallel`, its indices recovered by division. `work`: about the
+        scalar operations of one iteration (None: plenty), which sets the grain; a nest
+        of static sizes worth less than one thread is a plain loop nest."""
+        total = 1
+        for ub in ubs:
+            total = total * ub if isinstance(ub, int) and isinstance(total, int) else None
+        grain = 1 if work is None else max(1, -(-PARALLEL_WORK // max(1, work)))
+        if total is not None and total < 2 * grain:
+            with self.loop_nest(ubs) as ivs:
+                yield ivs
+            return
+        count = self.idx(1)
+        for ub in ubs:
+            if ub != 1:
+                count = self.insert(arith.MuliOp(count, self.idx(ub))).results[0]
+        with self.loop(0, count) as flat:
+            loop = flat.owner.parent_op()  # type: ignore[union-attr]
+            assert isinstance(loop, scf.ForOp)
+            loop.attributes[PARALLEL_ATTR] = IntegerAttr(grain, IntegerType(64))
+            ivs: list[SSAValue] = []
+            rest = flat
+            for k in reversed(range(len(ubs))):
+                ub = ubs[k]
+                if ub == 1:
+                    ivs.append(self.idx(0))
+                elif k == 0:
+                    ivs.append(rest)
+                else:
+                    d = self.idx(ub)
+                    ivs.append(self.insert(arith.RemUIOp(rest, d)).results[0])
+                    rest = self.insert(arith.DivUIOp(rest, d)).results[0]
+            yield ivs[::-1]
 
     def reduce_loop(
         self,

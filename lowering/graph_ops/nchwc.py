@@ -40,6 +40,7 @@ layout conversions are plain loop nests with the c channels innermost (contiguou
 
 from __future__ import annotations
 
+from math import prod
 from typing import cast
 
 from xdsl.dialects.builtin import DenseArrayBase, VectorType
@@ -158,8 +159,11 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
     # stays at tile_w.
     t_w = tile_w if depthwise else tile_w * tile_blocks // ob
 
-    with b.loop(0, yd[0]) as n, b.loop(0, yd[1], ob) as ocb, b.loop_nest(yd[2:-2]) as outer:
-        ocb_d = as_dim(b, ocb)
+    # One output row of `ob` blocks an iteration, on any thread: over batch, blocks, rows.
+    row_work = out_w * ob * c * cg * prod(window.kernel) if isinstance(out_w, int) else None
+    with b.parallel([yd[0], cast(int, yd[1]) // ob, *yd[2:-2]], row_work) as (n, obi, *outer):
+        ocb_d = as_dim(b, obi) * ob
+        ocb = b.idx(ocb_d)
         blocks = [ocb_d + j for j in range(ob)]
         # First input block of ocb's group (dense); a depthwise block reads its own block.
         if depthwise:
