@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from math import prod
+from typing import Protocol, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf, vector
@@ -62,8 +63,19 @@ PARALLEL_ATTR = "parallel"
 # About this many scalar operations (some microseconds) pay for waking a thread; a nest
 # of less work in all is not marked.
 PARALLEL_WORK = 1 << 15
+# A parallel nest runs over outer dims of at least this many iterations when it can (the
+# threads' chunks then differ little); a single dim is cut in chunks of _CHUNK.
+_PARALLEL_ITERATIONS = 64
+_CHUNK = 1024
 REDUCE = arith.FastMathFlagsAttr(["reassoc", "contract"])
 index = IndexType()
+
+
+def static_product(dims: Sequence[Dim], times: int = 1) -> int | None:
+    """`times` the product of `dims` when all are static, else None (a work estimate)."""
+    if not all(isinstance(d, int) for d in dims):
+        return None
+    return times * prod(cast(Sequence[int], dims))
 
 
 @dataclass(frozen=True)
@@ -106,6 +118,9 @@ class Index:
 
     def max(self, o: Dim) -> Index:
         return self._bin(o, arith.MaxSIOp, False)
+
+    def min(self, o: Dim) -> Index:
+        return self._bin(o, arith.MinSIOp, False)
 
     def broadcast_with(self, o: Dim) -> Index:
         """`dims.broadcast_dim` of two dims unknown until run time: o where self is 1."""
@@ -292,6 +307,32 @@ class LoopBuilder:
                     ivs.append(self.insert(arith.RemUIOp(rest, d)).results[0])
                     rest = self.insert(arith.DivUIOp(rest, d)).results[0]
             yield ivs[::-1]
+
+    @contextmanager
+    def parallel_nest(self, ubs: Sequence[Dim], work: int = 1) -> Iterator[list[SSAValue]]:
+        """A nest over [0, ub) for each ub of independent iterations (`work` operations
+        each): the outer dims in parallel, enough of them for the threads to share, the
+        last (contiguous, vectorized) always inside. One dim is cut in chunks."""
+        if len(ubs) == 1 and not (isinstance(ubs[0], int) and ubs[0] <= _CHUNK):
+            n = ubs[0]
+            chunks = -(-n // _CHUNK) if isinstance(n, int) else (n + (_CHUNK - 1)) // _CHUNK
+            with self.parallel([chunks], _CHUNK * work) as (k,):
+                lo = Index(self, k) * _CHUNK
+                with self.loop(lo, Index(self, self.idx(lo + _CHUNK)).min(n)) as i:
+                    yield [i]
+            return
+        outer = 1
+        while outer < len(ubs) - 1:
+            outer += 1
+            static = prod(d for d in ubs[:outer] if isinstance(d, int))
+            if static >= _PARALLEL_ITERATIONS or any(
+                    not isinstance(d, int) for d in ubs[:outer]):
+                break
+        inner = ubs[outer:] if len(ubs) > 1 else ubs
+        with self.parallel(ubs[:outer] if len(ubs) > 1 else [],
+                           static_product(inner, work)) as out, \
+                self.loop_nest(inner) as ivs:
+            yield [*out, *ivs]
 
     def reduce_loop(
         self,

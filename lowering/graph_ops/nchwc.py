@@ -84,8 +84,7 @@ def _to_nchwc(s: Lowering, op: graph.ToNchwcOp, ins: list[SSAValue]) -> list[SSA
     yd = b.dims(y)
     c = cast(int, yd[-1])
     # Writes contiguous: the block's c channels innermost (c reads from c planes).
-    with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as cb, b.loop_nest(yd[2:]) as rest:
-        *sp, j = rest
+    with b.parallel_nest(yd) as (n, cb, *sp, j):
         ch = as_dim(b, cb) * c + as_dim(b, j)
         b.store(b.load(ins[0], [n, ch, *sp]), y, [n, cb, *sp, j])
     return [y]
@@ -100,8 +99,7 @@ def _from_nchwc(s: Lowering, op: graph.FromNchwcOp, ins: list[SSAValue]) -> list
     c = cast(int, xd[-1])
     # Reads contiguous: the block's c channels innermost (an interleaved group LLVM
     # vectorizes as loads + shuffles).
-    with b.loop(0, xd[0]) as n, b.loop(0, xd[1]) as cb, b.loop_nest(xd[2:]) as rest:
-        *sp, j = rest
+    with b.parallel_nest(xd) as (n, cb, *sp, j):
         ch = as_dim(b, cb) * c + as_dim(b, j)
         b.store(b.load(x, [n, cb, *sp, j]), y, [n, ch, *sp])
     return [y]
@@ -274,7 +272,8 @@ def _pool_nchwc(s: Lowering, op: graph.PoolNchwcOp, ins: list[SSAValue]) -> list
     sp_in = xd[2:-1]
     init = b.const(float("-inf") if is_max else 0.0, vt)
 
-    with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as cb, b.loop_nest(yd[2:-1]) as out:
+    # one output position an iteration, on any thread
+    with b.parallel([yd[0], yd[1], *yd[2:-1]], c * prod(window.kernel)) as (n, cb, *out):
         taps = window.taps_at(b, out, sp_in)
 
         def tap(_: list[SSAValue], pos: list[Dim], acc: list[SSAValue]) -> list[SSAValue]:

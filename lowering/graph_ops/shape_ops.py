@@ -411,7 +411,7 @@ def _concat(s: Lowering, op: graph.ConcatOp, ins: list[SSAValue]) -> list[SSAVal
     offset: Dim = 0
     for v in ins:
         dims = b.dims(v)
-        with b.loop_nest(dims) as ivs:
+        with b.parallel_nest(dims) as ivs:
             dst: list[Dim | SSAValue] = list(ivs)
             dst[axis] = b.idx(offset + Index(b, ivs[axis]))
             b.store(b.load(v, ivs), out, dst)
@@ -442,7 +442,7 @@ def _split(s: Lowering, op: graph.SplitOp, ins: list[SSAValue]) -> list[SSAValue
     offset: Dim = 0
     for out in outs:
         dims = b.dims(out)
-        with b.loop_nest(dims) as ivs:
+        with b.parallel_nest(dims) as ivs:
             src: list[Dim | SSAValue] = list(ivs)
             src[axis] = b.idx(offset + Index(b, ivs[axis]))
             b.store(b.load(ins[0], src), out, ivs)
