@@ -54,6 +54,14 @@ def openmp_library() -> str | None:
     return None
 
 
+# How long (in spins) a thread of the team waits actively for the next parallel loop
+# before it sleeps, unless GOMP_SPINCOUNT or OMP_WAIT_POLICY say otherwise. libgomp's
+# default, 300,000 (milliseconds), makes a team of 2 on a machine whose other core is
+# busy 3x slower than one thread (each loop's end waits for a thread off the CPU); this
+# many spins cover the gaps between the loops of one run.
+SPIN_COUNT = 1000
+
+
 @functools.cache
 def load_openmp() -> None:
     """Makes libgomp's symbols visible to the code mapped after (once per process)."""
@@ -61,7 +69,15 @@ def load_openmp() -> None:
     if path is None:
         raise ValueError("the code runs loops on threads and needs libgomp, the OpenMP "
                          "runtime: install it (Debian: apt-get install libgomp1)")
-    llvm.load_library_permanently(path)
+    # libgomp reads its settings when loaded; the process's environment is left as it was
+    own = "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ
+    if own:
+        os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)
+    try:
+        llvm.load_library_permanently(path)
+    finally:
+        if own:
+            del os.environ["GOMP_SPINCOUNT"]
 
 Entry = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
 

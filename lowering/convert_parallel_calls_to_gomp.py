@@ -8,8 +8,8 @@ calls a launcher that splits [lb, ub) among the threads of the OpenMP runtime (l
       else:    ctx = [&lb, &ub, &args...] on the stack
                GOMP_parallel(@f_thread, ctx, t, 0)       returns when all t are done
     @f_thread(ctx):                                      run by each thread of the team
-      i, n = omp_get_thread_num(), omp_get_num_threads()
-      f(its static chunk of [lb, ub), args...)           chunks differ by one at most
+      while GOMP_loop_dynamic_start/next gives a chunk [lo, hi) of [lb, ub):
+        f(lo, hi, args...)                               about 8 chunks a thread
 
 `_infer_num_threads` is a global of the module (1 until the runtime sets it), so one
 compiled artifact runs at any thread count.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, UnitAttr, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, UnitAttr, i8, i32, i64
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -35,9 +35,14 @@ _INTERNAL = llvm.LinkageAttr("internal")
 # The OpenMP runtime's entry points this code calls (libgomp's ABI).
 _RUNTIME = {
     "GOMP_parallel": llvm.LLVMFunctionType([PTR, PTR, i32, i32]),
-    "omp_get_thread_num": llvm.LLVMFunctionType([], i32),
+    "GOMP_loop_dynamic_start": llvm.LLVMFunctionType([i64, i64, i64, i64, PTR, PTR], i8),
+    "GOMP_loop_dynamic_next": llvm.LLVMFunctionType([PTR, PTR], i8),  # C bool: i8
+    "GOMP_loop_end_nowait": llvm.LLVMFunctionType([]),
     "omp_get_num_threads": llvm.LLVMFunctionType([], i32),
 }
+# Chunks a thread takes on average: a thread that starts late (woken, or descheduled on a
+# busy machine) then finds less left, and the others do its share.
+_CHUNKS_PER_THREAD = 8
 
 
 def _icmp(emit: Emitter, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -47,6 +52,10 @@ def _icmp(emit: Emitter, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
 
 def _min(emit: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
     return emit(llvm.SelectOp(_icmp(emit, "slt", a, b), a, b)).res
+
+
+def _max(emit: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    return emit(llvm.SelectOp(_icmp(emit, "sgt", a, b), a, b)).res
 
 
 def _call_returning_i64(emit: Emitter, name: str) -> SSAValue:
@@ -61,28 +70,44 @@ def _func(name: str, inputs: list[Attribute], block: Block) -> llvm.FuncOp:
     return fn
 
 
-def _thread_fn(callee: str, arg_types: list[Attribute]) -> llvm.FuncOp:
-    """@<callee>_thread(ctx): the calling thread's chunk of [lb, ub)."""
-    block = Block(arg_types=[PTR])
-    emit = Emitter(InsertPoint.at_end(block))
+def _thread_fn(callee: str, arg_types: list[Attribute], grain: int) -> llvm.FuncOp:
+    """@<callee>_thread(ctx): chunks of [lb, ub) taken from the team's shared counter
+    until none is left (libgomp's dynamic schedule)."""
+    entry, body, done = Block(arg_types=[PTR]), Block(), Block()
+    emit = Emitter(InsertPoint.at_end(entry))
     fields = []
     for k, t in enumerate(arg_types):
-        slot = emit(llvm.GEPOp(block.args[0], [k], PTR, inbounds=True)).result
+        slot = emit(llvm.GEPOp(entry.args[0], [k], PTR, inbounds=True)).result
         at = emit(llvm.LoadOp(slot, PTR, alignment=8)).dereferenced_value
         fields.append(emit(llvm.LoadOp(at, t)).dereferenced_value)
     lb, ub, *args = fields
-    tid = _call_returning_i64(emit, "omp_get_thread_num")
     team = _call_returning_i64(emit, "omp_get_num_threads")
-    n = emit(llvm.SubOp(ub, lb)).res
-    q = emit(llvm.SDivOp(n, team)).res
-    r = emit(llvm.SRemOp(n, team)).res
-    # the first r threads take q + 1 iterations, the others q
-    lo = emit.add(emit.add(lb, emit.mul(tid, q)), _min(emit, tid, r))
-    extra = emit(llvm.ZExtOp(_icmp(emit, "slt", tid, r), i64)).res
-    hi = emit.add(emit.add(lo, q), extra)
+    # about 8 chunks a thread, of at least `grain` iterations
+    share = emit(llvm.SDivOp(emit(llvm.SubOp(ub, lb)).res,
+                             emit.mul(team, emit.const(_CHUNKS_PER_THREAD)))).res
+    chunk = _max(emit, share, emit.const(grain))
+    lo_at = emit(llvm.AllocaOp(emit.const(1), i64, alignment=8)).res
+    hi_at = emit(llvm.AllocaOp(emit.const(1), i64, alignment=8)).res
+    first = emit(llvm.CallOp("GOMP_loop_dynamic_start", lb, ub, emit.const(1), chunk, lo_at,
+                             hi_at, return_type=i8)).returned
+    assert first is not None
+    emit(llvm.CondBrOp(_icmp(emit, "ne", first, emit.const(0, i8)), body, [], done, []))
+
+    emit = Emitter(InsertPoint.at_end(body))
+    lo = emit(llvm.LoadOp(lo_at, i64, alignment=8)).dereferenced_value
+    hi = emit(llvm.LoadOp(hi_at, i64, alignment=8)).dereferenced_value
     emit(llvm.CallOp(callee, lo, hi, *args))
+    more = emit(llvm.CallOp("GOMP_loop_dynamic_next", lo_at, hi_at, return_type=i8)).returned
+    assert more is not None
+    emit(llvm.CondBrOp(_icmp(emit, "ne", more, emit.const(0, i8)), body, [], done, []))
+
+    emit = Emitter(InsertPoint.at_end(done))
+    emit(llvm.CallOp("GOMP_loop_end_nowait"))  # GOMP_parallel's end is the barrier
     emit(llvm.ReturnOp())
-    return _func(f"{callee}_thread", [PTR], block)
+    fn = _func(f"{callee}_thread", [PTR], entry)
+    fn.body.add_block(body)
+    fn.body.add_block(done)
+    return fn
 
 
 def _launcher(callee: str, arg_types: list[Attribute], grain: int) -> list[llvm.FuncOp]:
@@ -111,7 +136,7 @@ def _launcher(callee: str, arg_types: list[Attribute], grain: int) -> list[llvm.
         emit(llvm.StoreOp(v, at))
         emit(llvm.StoreOp(at, emit(llvm.GEPOp(ctx, [k], PTR, inbounds=True)).result,
                           alignment=8))
-    thread = _thread_fn(callee, arg_types)
+    thread = _thread_fn(callee, arg_types, grain)
     fn_ptr = emit(llvm.AddressOfOp(thread.sym_name.data, PTR)).result
     team32 = emit(llvm.TruncOp(team, i32)).res
     emit(llvm.CallOp("GOMP_parallel", fn_ptr, ctx, team32, emit.const(0, i32)))

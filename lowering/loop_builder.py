@@ -282,15 +282,17 @@ class LoopBuilder:
         for ub in ubs:
             total = total * ub if isinstance(ub, int) and isinstance(total, int) else None
         grain = 1 if work is None else max(1, -(-PARALLEL_WORK // max(1, work)))
-        if total is not None and total < 2 * grain:
-            with self.loop_nest(ubs) as ivs:
-                yield ivs
+        if total is not None and total < 2 * grain:  # serial; dims of 1 are index 0
+            with self.loop_nest([ub for ub in ubs if ub != 1]) as loops:
+                it = iter(loops)
+                yield [self.idx(0) if ub == 1 else next(it) for ub in ubs]
             return
-        count = self.idx(1)
+        count: SSAValue | None = None
         for ub in ubs:
             if ub != 1:
-                count = self.insert(arith.MuliOp(count, self.idx(ub))).results[0]
-        with self.loop(0, count) as flat:
+                count = self.idx(ub) if count is None else self.insert(
+                    arith.MuliOp(count, self.idx(ub))).results[0]
+        with self.loop(0, count if count is not None else 1) as flat:
             loop = flat.owner.parent_op()  # type: ignore[union-attr]
             assert isinstance(loop, scf.ForOp)
             loop.attributes[PARALLEL_ATTR] = IntegerAttr(grain, IntegerType(64))

@@ -118,6 +118,13 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
     group = max(1, min(nc_panels, -(-full_panels // 8)))
     rows_max = min(mc, m) if isinstance(m, int) else mc
 
+    def rows_of(ib: SSAValue) -> tuple[Dim, Dim]:
+        """The rows [i0, i1) of row block ib: static when there is one."""
+        if row_blocks == 1:
+            return 0, m
+        i0 = as_dim(b, ib) * mc
+        return i0, imin(b, i0 + mc, m)
+
     def batch_indices(bt: list[SSAValue]) -> tuple[list[Dim | SSAValue], list[Dim | SSAValue]]:
         return broadcast_index(bt, ad[:-2], batch), broadcast_index(bt, pd[:-3], batch)
 
@@ -159,10 +166,9 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
         work = static_product([k], 2 * rows_max * group * width)
         with b.parallel([*batch, groups, row_blocks], work) as (*bt, g, ib):
             ab, pb = batch_indices(bt)
-            i0 = as_dim(b, ib) * mc
-            i1 = imin(b, i0 + mc, m)
-            p0 = as_dim(b, g) * group
-            p1 = imin(b, p0 + group, full_panels)
+            i0, i1 = rows_of(ib)
+            p0, p1 = (0, full_panels) if groups == 1 else (
+                as_dim(b, g) * group, imin(b, as_dim(b, g) * group + group, full_panels))
             fill(bt, i0, i1, p0 * width, p1 * width)
 
             def slice_k(k0: Dim, k1: Dim) -> None:
@@ -180,10 +186,9 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
         work = static_product([k], 2 * rows_max * width)
         with b.parallel([*batch, row_blocks], work) as (*bt, ib):
             ab, pb = batch_indices(bt)
-            i0 = as_dim(b, ib) * mc
-            i1 = imin(b, i0 + mc, m)
+            i0, i1 = rows_of(ib)
             fill(bt, i0, i1, edge_col, n)
-            scratch = b.alloc([mc, lanes], et) if straddle else None
+            scratch = b.alloc([rows_max, lanes], et) if straddle else None
             if scratch is not None:
                 init = b.vload(bias, [edge_col + last_whole * lanes], lanes) if (
                     bias is not None) else zero
