@@ -122,6 +122,10 @@ def _launcher(callee: str, arg_types: list[Attribute], grain: int) -> list[llvm.
     if grain > 1:
         chunks = emit(llvm.SDivOp(chunks, emit.const(grain))).res
     team = _min(emit, emit(llvm.SExtOp(wanted, i64)).res, chunks)
+    # The context: a pointer to each argument, all on the launching thread's stack (in
+    # the entry block: static allocas, which stay so when the launcher is inlined).
+    ctx = emit(llvm.AllocaOp(emit.const(len(arg_types)), PTR, alignment=8)).res
+    slots = [emit(llvm.AllocaOp(emit.const(1), v.type, alignment=8)).res for v in entry.args]
     emit(llvm.CondBrOp(_icmp(emit, "sgt", team, emit.const(1)), parallel, [], serial, []))
 
     emit = Emitter(InsertPoint.at_end(serial))
@@ -129,10 +133,7 @@ def _launcher(callee: str, arg_types: list[Attribute], grain: int) -> list[llvm.
     emit(llvm.ReturnOp())
 
     emit = Emitter(InsertPoint.at_end(parallel))
-    # the context: a pointer to each argument, each on the launching thread's stack
-    ctx = emit(llvm.AllocaOp(emit.const(len(arg_types)), PTR, alignment=8)).res
-    for k, v in enumerate(entry.args):
-        at = emit(llvm.AllocaOp(emit.const(1), v.type, alignment=8)).res
+    for k, (v, at) in enumerate(zip(entry.args, slots, strict=True)):
         emit(llvm.StoreOp(v, at))
         emit(llvm.StoreOp(at, emit(llvm.GEPOp(ctx, [k], PTR, inbounds=True)).result,
                           alignment=8))
