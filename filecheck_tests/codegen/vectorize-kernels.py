@@ -5,7 +5,7 @@
 # The loop nests graph-to-loops writes for matmul, conv and a last-axis reduction are
 # shaped so that LLVM's loop vectorizer turns their innermost loops into vector code.
 # Their parallel loops are functions of their own (outline-parallel-loops), which LLVM
-# inlines into the launcher's one-thread path and into the thread function.
+# inlines into the launcher's one-thread path and into the thread function (checked here).
 from xdsl.parser import Parser
 
 from infer.codegen import emit_llvm_ir
@@ -33,7 +33,7 @@ module = Parser(ctx, IR).parse_module()
 run_passes(module, ctx, LOWER_TO_LOOPS)
 print(emit_llvm_ir(lower_to_llvm(module, ctx)))
 
-# MATMUL-LABEL: define {{.*}} @__kernel_matmul_{{[0-9]+}}_parallel_0_launch(
+# MATMUL-LABEL: define {{.*}} @__kernel_matmul_{{[0-9]+}}_parallel_0_thread(
 # MATMUL:       vector.body:
 # MATMUL:       fmul contract <{{(8|16)}} x float>
 # MATMUL:       fadd contract <{{(8|16)}} x float>
@@ -41,7 +41,7 @@ print(emit_llvm_ir(lower_to_llvm(module, ctx)))
 # CONV-LABEL: define {{.*}} @__kernel_conv_{{[0-9]+}}_parallel_0(
 # CONV:       fmul contract <{{(8|16)}} x float>
 # CONV:       fadd contract <{{(8|16)}} x float>
-# REDUCE-LABEL: define {{.*}} @reduce_parallel_0_launch(
+# REDUCE-LABEL: define {{.*}} @reduce_parallel_0_thread(
 # REDUCE:       load <{{(8|16)}} x float>
 # REDUCE:       fadd reassoc contract <{{(8|16)}} x float>
 # REDUCE:       call reassoc contract float @llvm.vector.reduce.fadd
