@@ -16,10 +16,13 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       select-gemm-blocking{l1 l2 l3}    at level 3: their cache blocks, from the cache sizes
     graph dialect, optimized
       plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
-      graph-to-loops                    buffers and loop nests, as marked
+      graph-to-loops                    buffers and loop nests, as marked (independent
+                                        outer loops marked `parallel`)
       canonicalize, cse
+      outline-parallel-loops            each parallel loop's body a function of a range
     memref + scf + arith/math/vector    (`lower-to-llvm` runs the rest alone)
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
+      convert-parallel-calls-to-gomp    the calls of those functions on libgomp's threads
       reconcile-unrealized-casts, dce
     llvm dialect ──► codegen (LLVM IR, O3, JIT)
 
