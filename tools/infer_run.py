@@ -17,7 +17,8 @@ Each comparison prints PASS or FAIL per output with the largest absolute and rel
 differences (NaN equals NaN, infinities of the same sign are equal). --bench times infer
 and (with --compare) onnxruntime in interleaved repetitions. --report prints the op counts
 by type before and after graph optimization; -v the time of each compile stage (on
-stderr, where a terminal otherwise shows the stage being compiled).
+stderr, where a terminal otherwise shows the stage being compiled). --threads K runs infer
+and onnxruntime on K threads each (default: one per physical core, as both do).
 
 Exit status: 0 when every comparison passes, 2 when one fails, 1 on any error (a one-line
 message, usage errors included), 130 when interrupted.
