@@ -24,6 +24,9 @@ RUN_COUNTER = "infer.run_counter"
 # The dim name exporters write for "unknown": like "", an independent dynamic dim, not a
 # symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
 ANONYMOUS_DIM = "?"
+# The i32 global of a module with parallel loops that holds how many threads they may use
+# (`convert-parallel-calls-to-gomp`); the runtime sets it, 1 until then.
+NUM_THREADS_SYMBOL = "_infer_num_threads"
 # A function the lowering outlined and LLVM must not inline back (`outline-loops`): a
 # discardable attribute of func.func and llvm.func, LLVM's `noinline` in the IR.
 NOINLINE_ATTR = "infer.noinline"

@@ -27,6 +27,7 @@ from infer.runtime.artifact import load as load  # infer.load, the runtime's: re
 from infer.runtime.artifact import map_file, save_artifact
 from infer.runtime.cache import CompileCache, cache_key
 from infer.runtime.compiled_model import CompiledCode, CompiledModel, compile_code
+from infer.runtime.threads import resolve_threads
 
 if TYPE_CHECKING:
     from infer.codegen.target import Target
@@ -99,18 +100,19 @@ def compile_module(
     opt_level: int = DEFAULT_OPT_LEVEL,
     nchwc_block: int | None = None,
     verbose: bool | None = None,
+    threads: int | None = None,
 ) -> CompiledModel:
     """Compile a graph-level module (as the importer makes it) to native code: the pipeline
     of `infer.pipeline.compile_passes`, then LLVM for this CPU.
 
     `opt_level` is graph-optimize's level: 0 none, 1 basic, 2 extended (fusions), 3 all;
     at level 3 convs are blocked by `nchwc_block` channels (default: the host's).
-    `verbose`: see `compile`.
+    `verbose`, `threads`: see `compile`.
     """
     stages = CompileProgress(verbose)
     code = compile_timed(module, opt_level, nchwc_block, stages)
     with stages.stage(progress.LLVM_JIT):
-        compiled = code.map()
+        compiled = code.map(threads)
     stages.done()
     return compiled
 
@@ -167,12 +169,12 @@ class _Cached:
                                         "nchwc_block": _block(nchwc_block, target),
                                         "caches": _caches(), "weights": weights})
 
-    def get(self) -> CompiledModel | None:
+    def get(self, threads: int | None) -> CompiledModel | None:
         if self.store is None:
             return None
         with self.stages.stage(progress.CACHE):
             hit = self.store.get(self.key)
-            return None if hit is None else hit.map()
+            return None if hit is None else hit.map(threads)
 
     def put(self, code: CompiledCode) -> None:
         if self.store is not None:
@@ -189,12 +191,13 @@ def compile_proto(
     cache: bool = True,
     optimized: Callable[[ModuleOp], None] | None = None,
     source: ModelLike | None = None,
+    threads: int | None = None,
 ) -> CompiledModel:
     """`proto` (read from `source`, whose bytes key the compile cache) compiled as
     `compile` does; `optimized`, when given, sees the module when the graph stage is done
     (and the cache is not used: nothing would be optimized)."""
     return _compile(lambda: proto, proto if source is None else source, opt_level,
-                    nchwc_block, stages, resolve_target(target), cache, optimized)
+                    nchwc_block, stages, resolve_target(target), cache, optimized, threads)
 
 
 def _compile(
@@ -207,15 +210,17 @@ def _compile(
     cache: bool,
     optimized: Callable[[ModuleOp], None] | None = None,
     weights: str = "f32",
+    threads: int | None = None,
 ) -> CompiledModel:
-    """The model `read` returns compiled for `target` and mapped: from the compile cache
-    (keyed by `source`'s bytes) when it holds it, `read` then never called; else compiled,
-    then stored. The stages are timed on `stages`, which this ends."""
+    """The model `read` returns compiled for `target` and mapped to run on `threads`:
+    from the compile cache (keyed by `source`'s bytes, not by `threads`, which changes no
+    code) when it holds it, `read` then never called; else compiled, then stored. The
+    stages are timed on `stages`, which this ends."""
     _runnable(target)
     _check_weights(weights)
     cached = (_Cached(source, opt_level, nchwc_block, target, weights, stages)
               if cache and optimized is None else None)
-    hit = cached.get() if cached is not None else None
+    hit = cached.get(threads) if cached is not None else None
     if hit is not None:
         stages.done()
         return hit
@@ -223,7 +228,7 @@ def _compile(
         module = import_model(read())  # the proto, not kept: its weights live in the module
     code = compile_timed(module, opt_level, nchwc_block, stages, optimized, target, weights)
     with stages.stage(progress.LLVM_JIT):
-        compiled = code.map()
+        compiled = code.map(threads)
     if cached is not None:
         cached.put(code)
     stages.done()
@@ -238,6 +243,7 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     target: str | Target | None = None,
     cache: bool = True,
     weights: str = "f32",
+    threads: int | None = None,
 ) -> CompiledModel:
     """Import an ONNX model (ModelProto, serialized bytes or a path) and compile it at
     graph optimization level `opt_level` (0 none, 1 basic, 2 extended, 3 all: the
@@ -251,11 +257,16 @@ def compile(  # noqa: A001 - the API's name, like torch.compile
     `weights="f16"`: the convs' and matmuls' f32 weights held as f16 in memory (about
     half of it; each value rounded to f16's 11 significant bits), widened to f32 as the
     kernels read them; "f32" (the default) keeps them exact.
+    `threads`: how many threads the model's parallel loops (convs, matmuls, pools,
+    elementwise ops, ...) run on; None or 0: one per physical core this process may use,
+    as onnxruntime does. It is set on the compiled code, not compiled in (no new compile,
+    the same cache entry); `CompiledModel.threads` changes it later.
     `verbose=True` prints the time of each stage (import, graph optimize, lower to loops,
     lower to llvm, llvm optimize + jit) to stderr; `None` shows the current stage on a
     terminal only; `False` is silent."""
     return _compile(lambda: load_model(model), model, opt_level, nchwc_block,
-                    CompileProgress(verbose), resolve_target(target), cache, weights=weights)
+                    CompileProgress(verbose), resolve_target(target), cache,
+                    weights=weights, threads=resolve_threads(threads))
 
 
 def compile_to_file(

@@ -66,5 +66,9 @@ for _name, _module, _cls in [
     ("convert-memref-to-llvm", "infer.lowering.convert_memref_to_llvm", "ConvertMemRefToLLVMPass"),
     ("convert-vector-to-llvm", "infer.lowering.convert_vector_to_llvm", "ConvertVectorToLLVMPass"),
     ("convert-cf-to-llvm", "infer.lowering.convert_cf_to_llvm", "ConvertCfToLLVMPass"),
+    ("outline-parallel-loops", "infer.lowering.outline_parallel_loops",
+     "OutlineParallelLoopsPass"),
+    ("convert-parallel-calls-to-gomp", "infer.lowering.convert_parallel_calls_to_gomp",
+     "ConvertParallelCallsToGompPass"),
 ]:
     register(_name, _module, _cls)

@@ -17,11 +17,14 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       store-weights-f16                 with weights="f16": conv/matmul weights held as f16
     graph dialect, optimized
       plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
-      graph-to-loops                    buffers and loop nests, as marked
+      graph-to-loops                    buffers and loop nests, as marked (independent
+                                        outer loops marked `parallel`)
       canonicalize, cse
+      outline-parallel-loops            each parallel loop's body a function of a range
       outline-loops                     each loop nest of a function with several: its own
     memref + scf + arith/math/vector    (`lower-to-llvm` runs the rest alone)
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
+      convert-parallel-calls-to-gomp    the calls of those functions on libgomp's threads
       reconcile-unrealized-casts, dce
     llvm dialect ──► codegen (LLVM IR, O3, JIT)
 
@@ -76,11 +79,11 @@ def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
 
 # graph → buffers and loops, then the cleanups that make the loop IR readable and small.
 # Elementwise chains become one loop nest; repeated kernels (the same conv many times)
-# are outlined into shared functions, and each loop nest left in a function of several
-# into one of its own (LLVM's time grows faster than a function's size).
-LOWER_TO_LOOPS = [
-    "plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse", "outline-loops"
-]
+# are outlined into shared functions; the body of each parallel loop becomes a function
+# over a range of its iterations, and each loop nest left in a function of several one
+# of its own (LLVM's time grows faster than a function's size).
+LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse",
+                  "outline-parallel-loops", "outline-loops"]
 
 # Loops → llvm. Vector and memref first: they read memref types that func/cf conversion
 # hides behind casts.
@@ -92,6 +95,7 @@ LOWER_TO_LLVM = [
     "convert-arith-to-llvm",
     "convert-cf-to-llvm",
     "convert-func-to-llvm",
+    "convert-parallel-calls-to-gomp",
     "reconcile-unrealized-casts",
     "dce",
 ]

@@ -35,11 +35,13 @@ class ArtifactPredictor:
 
     `artifact`: the artifact's bytes, an ObjectRef to them, or a path each worker can read.
     `columns`: {model input: dataset column} (by default each input reads the column of
-    its name). `keep`: columns passed through to the output (ids, file names).
+    its name). `keep`: columns passed through to the output (ids, file names). `threads`:
+    of the model's parallel loops (None: one per physical core).
     """
 
     def __init__(self, artifact: Any, columns: Mapping[str, str] | None = None,
-                 keep: tuple[str, ...] = (), verify_key: object = None) -> None:
+                 keep: tuple[str, ...] = (), verify_key: object = None,
+                 threads: int | None = None) -> None:
         import ray
 
         if isinstance(artifact, list):  # an ObjectRef in a list, so Ray passes it as is
@@ -49,7 +51,8 @@ class ArtifactPredictor:
         if isinstance(artifact, str | os.PathLike):
             with open(artifact, "rb") as f:
                 artifact = f.read()
-        self.model = artifact_from_bytes(bytes(artifact), verify_key=verify_key)
+        self.model = artifact_from_bytes(bytes(artifact), verify_key=verify_key,
+                                         threads=threads)
         self.columns = dict(columns or {n: n for n in self.model.input_names})
         self.keep = keep
 
@@ -79,7 +82,8 @@ def predict(dataset: Any, artifact: str | os.PathLike | bytes,
             batch_size: int = 32, keep: tuple[str, ...] = (), verify_key: object = None,
             num_cpus: float = 1) -> Any:
     """`dataset` mapped through the artifact by `concurrency` actors of `num_cpus` CPUs
-    each, in batches of `batch_size` rows (lazy, as Ray Data is: consume the result)."""
+    each, in batches of `batch_size` rows (lazy, as Ray Data is: consume the result); each
+    actor runs the model on as many threads as it has CPUs (at least one)."""
     import ray
 
     data = artifact if isinstance(artifact, bytes) else Path(artifact).read_bytes()
@@ -90,6 +94,7 @@ def predict(dataset: Any, artifact: str | os.PathLike | bytes,
         raise ArtifactError(f"cannot use {where}: {e}") from None
     ref = ray.put(data)  # once in the object store, not once per actor
     return dataset.map_batches(
-        ArtifactPredictor, fn_constructor_args=([ref], columns, keep, verify_key),
+        ArtifactPredictor,
+        fn_constructor_args=([ref], columns, keep, verify_key, max(1, int(num_cpus))),
         batch_size=batch_size, batch_format="numpy",
         compute=ray.data.ActorPoolStrategy(size=concurrency), num_cpus=num_cpus)

@@ -38,6 +38,7 @@ from infer.progress import CompileProgress
 from infer.runtime.artifact import artifact_from_bytes, is_artifact, load
 from infer.runtime.signature import TensorSpec
 from infer.runtime.structured import StructuredValue
+from infer.runtime.threads import resolve_threads
 
 CPU = "CPUExecutionProvider"
 
@@ -181,9 +182,6 @@ def _opt_level(so: Any) -> int:
 
 def _warn_unused(so: Any) -> None:
     """Warns about options set to something infer does not do."""
-    if so.intra_op_num_threads not in (0, 1):
-        warnings.warn(f"intra_op_num_threads = {so.intra_op_num_threads}: infer runs a model "
-                      "on one thread", stacklevel=3)
     defaults = type(so)()
     for name in _NO_EFFECT:
         if getattr(so, name) != getattr(defaults, name):
@@ -248,13 +246,15 @@ class InferenceSession:
       * `enable_profiling` and `profile_file_prefix`: `end_profiling()` writes a JSON file
         in onnxruntime's format and names it as onnxruntime does, with one event per
         compile stage and per `run` (no per-kernel events: kernels are fused);
-      * `intra_op_num_threads`: infer runs on one thread, values other than 0 and 1 warn;
+      * `intra_op_num_threads`: the threads the model's parallel loops run on; 0 (the
+        default), one per physical core, as in onnxruntime;
       * the log options are accepted (infer logs nothing); any other option set to a
         non-default value warns that it has no effect.
     `providers`: names or (name, options) as in onnxruntime; anything but
     CPUExecutionProvider warns and falls back to it. Keyword-only, infer's own:
-    `opt_level` (overrides the session options' level), `nchwc_block`, `verbose`, `cache`
-    (as in `infer.compile`). Any other keyword is a TypeError.
+    `opt_level` (overrides the session options' level), `nchwc_block`, `verbose`, `cache`,
+    `threads` (overrides `intra_op_num_threads`; as in `infer.compile`). Any other keyword
+    is a TypeError.
 
     `path_or_bytes` may also be a compiled model saved with `CompiledModel.save` (a
     `.infer` file, or its bytes): it is loaded, not compiled, so the options that choose
@@ -274,6 +274,7 @@ class InferenceSession:
         verbose: bool | None = None,
         cache: bool = True,
         verify_key: object = None,
+        threads: int | None = None,
     ) -> None:
         so = SessionOptions() if sess_options is None else sess_options
         missing = [n for n in _ALL_OPTIONS if not hasattr(so, n)]
@@ -283,11 +284,12 @@ class InferenceSession:
         self._options = so
         self._provider_options = _providers(providers, provider_options)
         _warn_unused(so)
+        threads = resolve_threads(int(so.intra_op_num_threads) if threads is None else threads)
         level = _opt_level(so) if opt_level is None else opt_level
         self._profile = _Profile(so.profile_file_prefix) if so.enable_profiling else None
 
         if not isinstance(path_or_bytes, onnx.ModelProto) and is_artifact(path_or_bytes):
-            self._load(path_or_bytes, opt_level, nchwc_block, verify_key)
+            self._load(path_or_bytes, opt_level, nchwc_block, verify_key, threads)
             return
         if verify_key is not None:
             raise ValueError("verify_key is for a compiled artifact (.infer), not an ONNX model")
@@ -298,13 +300,13 @@ class InferenceSession:
         path = so.optimized_model_filepath
         self._model = compile_proto(proto, level, nchwc_block, stages, cache=cache,
                                     optimized=(lambda m: _write_ir(m, path)) if path else None,
-                                    source=path_or_bytes)
+                                    source=path_or_bytes, threads=threads)
         del proto  # the weights live on in the compiled model
         if self._profile is not None:
             self._profile.add_compile(stages.times, isinstance(path_or_bytes, bytes))
 
     def _load(self, artifact: str | os.PathLike | bytes, opt_level: int | None,
-              nchwc_block: int | None, verify_key: object) -> None:
+              nchwc_block: int | None, verify_key: object, threads: int) -> None:
         """A saved compiled model (`.infer`, or its bytes), mapped without compiling: the
         options that choose how to compile change nothing, and warn when set."""
         if opt_level is not None or nchwc_block is not None:
@@ -314,8 +316,8 @@ class InferenceSession:
             warnings.warn("optimized_model_filepath has no effect on a compiled artifact",
                           stacklevel=3)
         start = time.perf_counter()
-        self._model = (artifact_from_bytes(artifact, verify_key=verify_key)
-                       if isinstance(artifact, bytes) else load(artifact, verify_key))
+        self._model = (artifact_from_bytes(artifact, verify_key=verify_key, threads=threads)
+                       if isinstance(artifact, bytes) else load(artifact, verify_key, threads))
         # The ONNX model's metadata is not in the artifact: onnxruntime's defaults.
         self._meta = ModelMetadata("", "", "", "", "", 2**63 - 1)
         if self._profile is not None:

@@ -50,7 +50,7 @@ def _compile(
     text = (f"func.func @main({params}) -> {_t(out)} {{\n"
             f"  %y = {op} {args} {{{attrs}}} : ({types}) -> {_t(out)}\n"
             f"  func.return %y : {_t(out)}\n}}\n")
-    return compile_module(Parser(make_context(), text).parse_module(), opt_level=0)
+    return compile_module(Parser(make_context(), text).parse_module(), opt_level=0, threads=1)
 
 
 def bench(name: str, n: int, block: int, reps: int) -> dict[str, str]:

@@ -73,9 +73,9 @@ def bench(name: str, reps: int, old: bool) -> str:
     b = rng.standard_normal((k, n)).astype(np.float32)
     model = _model(b, m)
     fns: dict[str, Callable[[], object]] = {"numpy": lambda: a @ b}
-    compiled = {"infer": infer.compile(model)}
+    compiled = {"infer": infer.compile(model, threads=1)}
     if old:
-        compiled["old"] = infer.compile(model, opt_level=2)
+        compiled["old"] = infer.compile(model, opt_level=2, threads=1)
     for label, c in compiled.items():
         np.testing.assert_allclose(c.run({"a": a})["y"], a @ b, rtol=1e-3, atol=1e-3 * k**0.5)
         fns[label] = lambda c=c: c.run({"a": a})

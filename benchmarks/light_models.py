@@ -47,7 +47,7 @@ def bench_model(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray]
     """Compile `model`, then time it and onnxruntime (one thread) on `feeds`, interleaved."""
     t0 = time.perf_counter()
     try:
-        compiled = infer.compile(model)
+        compiled = infer.compile(model, threads=1)
     except infer.InferError as e:
         return {"model": label, "error": str(e).splitlines()[0]}
     compile_s = time.perf_counter() - t0

@@ -46,7 +46,7 @@ def bench(name: str, reps: int, random_weights: bool, levels: tuple[int, ...] = 
     for level in levels:
         row[f"ops{level}"] = kernel_count(model, level)
         t0 = time.perf_counter()
-        compiled = infer.compile(model, opt_level=level)
+        compiled = infer.compile(model, opt_level=level, threads=1)
         row[f"compile{level}"] = time.perf_counter() - t0
         outs[level] = compiled.run(feeds)
         fns[f"O{level}"] = lambda c=compiled: c.run(feeds)

@@ -70,7 +70,7 @@ def main() -> None:
 
     model = _dynamic_batch(with_random_weights(onnx.load(light_model_path("squeezenet"))))
     name = graph_inputs(model)[0].name
-    compiled = infer.compile(model)
+    compiled = infer.compile(model, threads=1)  # as each 1-CPU worker runs it
     path = Path(tempfile.mkdtemp()) / "squeezenet.infer"
     compiled.save(path)
     images = np.random.default_rng(0).random((args.images, 3, 224, 224), np.float32)

@@ -7,11 +7,11 @@ Models: the nine light model-zoo models with seeded random weights, and a BERT-s
 encoder (benchmarks/encoder_model.py: 4 layers, hidden 256, 4 heads, dynamic batch and
 sequence length; timed at 1 x 128 tokens).
 Latency: both engines in this process on the same inputs, repetitions interleaved,
-medians; onnxruntime with all graph optimizations at 1 and at 2 intra-op threads. infer
-runs its kernels on one thread whatever the count, so its 2-thread column is its
-1-thread code. Peak RSS: each engine alone in a child process, infer loading the model's
-saved artifact (as a deployment does; compiling is not running) and onnxruntime creating
-its session, then both running the model 10 times. --write puts the table in
+medians; infer (one compiled model, its thread count set before each run) and onnxruntime
+(all graph optimizations) at 1 and at 2 intra-op threads. Peak RSS: each engine alone in a
+child process on one thread, infer loading the model's saved artifact (as a deployment
+does; compiling is not running) and onnxruntime creating its session, then both running
+the model 10 times. --write puts the table in
 docs/speed.md and the chart in docs/speed.png (matplotlib, the `bench` extra).
 """
 
@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +48,7 @@ import sys, numpy as np
 engine, model, feeds = sys.argv[1], sys.argv[2], dict(np.load(sys.argv[3]))
 if engine == "infer":
     import infer
-    m = infer.load(model)
+    m = infer.load(model, threads=1)
     run = lambda: m.run(feeds)
 else:
     import onnxruntime as ort
@@ -97,8 +98,14 @@ def measure(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray], re
     t0 = time.perf_counter()
     sessions = {t: _session(model, t) for t in THREADS}
     ort_s = (time.perf_counter() - t0) / len(THREADS)
-    fns = {"infer": lambda: compiled.run(feeds)}
-    fns.update({f"ort{t}": (lambda s=s: s.run(None, feeds)) for t, s in sessions.items()})
+    def run_infer(threads: int) -> object:
+        compiled.threads = threads
+        return compiled.run(feeds)
+
+    fns: dict[str, Callable[[], object]] = {}
+    for t, s in sessions.items():
+        fns[f"infer{t}"] = lambda t=t: run_infer(t)
+        fns[f"ort{t}"] = lambda s=s: s.run(None, feeds)
     med = interleaved_medians(fns, reps)
     stem = "".join(c if c.isalnum() else "_" for c in label)
     artifact, onnx_file, npz = (work / f"{stem}{s}" for s in (".infer", ".onnx", ".npz"))
@@ -106,7 +113,7 @@ def measure(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray], re
     onnx.save(model, onnx_file)
     np.savez(npz, **feeds)
     return {"model": label, "compile_s": compile_s, "ort_session_s": ort_s,
-            "infer_ms": med["infer"], **{f"ort{t}_ms": med[f"ort{t}"] for t in THREADS},
+            **{f"{e}{t}_ms": med[f"{e}{t}"] for t in THREADS for e in ("infer", "ort")},
             "infer_rss": _peak_rss("infer", str(artifact), str(npz)),
             "ort_rss": _peak_rss("ort", str(onnx_file), str(npz))}
 
@@ -116,20 +123,20 @@ def _geomean(values: list[float]) -> float:
 
 
 def table(rows: list[dict[str, object]]) -> str:
-    lines = ["| model | infer (ms) | ort 1 thread (ms) | ratio | ort 2 threads (ms) | ratio "
-             "| infer compile (s) | ort session (s) | infer peak RSS (MiB) | ort peak RSS "
-             "(MiB) | RSS ratio |", "|---|" + "---:|" * 10]
+    lines = ["| model | infer 1 thread (ms) | ort 1 thread (ms) | ratio | infer 2 threads (ms) "
+             "| ort 2 threads (ms) | ratio | infer compile (s) | ort session (s) | infer peak "
+             "RSS (MiB) | ort peak RSS (MiB) | RSS ratio |", "|---|" + "---:|" * 11]
     for r in rows:
-        i, o1, o2 = (float(r[k]) for k in ("infer_ms", "ort1_ms", "ort2_ms"))
-        lines.append(f"| {r['model']} | {i:.2f} | {o1:.2f} | {i / o1:.2f} | {o2:.2f} | "
-                     f"{i / o2:.2f} | {r['compile_s']:.1f} | {r['ort_session_s']:.2f} | "
-                     f"{r['infer_rss']:.0f} | {r['ort_rss']:.0f} | "
+        i1, o1, i2, o2 = (float(r[k]) for k in ("infer1_ms", "ort1_ms", "infer2_ms", "ort2_ms"))
+        lines.append(f"| {r['model']} | {i1:.2f} | {o1:.2f} | {i1 / o1:.2f} | {i2:.2f} | "
+                     f"{o2:.2f} | {i2 / o2:.2f} | {r['compile_s']:.1f} | "
+                     f"{r['ort_session_s']:.2f} | {r['infer_rss']:.0f} | {r['ort_rss']:.0f} | "
                      f"{float(r['infer_rss']) / float(r['ort_rss']):.2f} |")
     light = [r for r in rows if r["model"] in LIGHT_MODELS]
     if light:
         lines.append("")
         for t in THREADS:
-            g = _geomean([float(r["infer_ms"]) / float(r[f"ort{t}_ms"]) for r in light])
+            g = _geomean([float(r[f"infer{t}_ms"]) / float(r[f"ort{t}_ms"]) for r in light])
             lines.append(f"Geometric mean of infer / onnxruntime over the {len(light)} light "
                          f"models at {t} thread{'s' * (t > 1)}: {g:.2f}.")
     return "\n".join(lines)
@@ -144,10 +151,10 @@ def chart(rows: list[dict[str, object]], path: Path) -> None:
     names = [str(r["model"]).split(" ")[0] for r in rows]
     x = np.arange(len(rows))
     fig, ax = plt.subplots(figsize=(max(8, len(rows) * 0.9), 4))
-    for k, (key, label) in enumerate([("ort1_ms", "onnxruntime, 1 thread"),
-                                      ("ort2_ms", "onnxruntime, 2 threads")]):
-        ax.bar(x + (k - 0.5) * 0.4, [float(r["infer_ms"]) / float(r[key]) for r in rows], 0.4,
-               label=f"infer / {label}")
+    for k, t in enumerate(THREADS):
+        ax.bar(x + (k - 0.5) * 0.4,
+               [float(r[f"infer{t}_ms"]) / float(r[f"ort{t}_ms"]) for r in rows], 0.4,
+               label=f"infer / onnxruntime, {t} thread{'s' * (t > 1)} each")
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(x, names, rotation=30, ha="right")
     ax.set_ylabel("latency ratio (below 1: infer faster)")

@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
+import glob
+import os
 import re
 import secrets
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 import llvmlite.binding as llvm
 import numpy as np
 
-from infer.abi import PACKED_PREFIX
+from infer.abi import NUM_THREADS_SYMBOL, PACKED_PREFIX
 from infer.codegen.target import Target, host_target
 
 _LIBC = ctypes.CDLL(None)
@@ -35,6 +39,45 @@ _LIBC.free.restype = None
 # call at run time.
 llvm.load_library_permanently(ctypes.util.find_library("gcc_s") or "libgcc_s.so.1")
 WEIGHT_ALIGNMENT = 64
+
+
+def openmp_library() -> str | None:
+    """The OpenMP runtime the parallel loops call (GOMP_parallel): the system's libgomp,
+    else one bundled in an installed wheel (scikit-learn's), else None."""
+    found = ctypes.util.find_library("gomp")
+    if found:
+        return found
+    for site in sys.path:
+        bundled = sorted(glob.glob(os.path.join(site, "*.libs", "libgomp*.so*")))
+        if bundled:
+            return bundled[0]
+    return None
+
+
+# How long (in spins) a thread of the team waits actively for the next parallel loop
+# before it sleeps, unless GOMP_SPINCOUNT or OMP_WAIT_POLICY say otherwise. libgomp's
+# default, 300,000 (milliseconds), makes a team of 2 on a machine whose other core is
+# busy 3x slower than one thread (each loop's end waits for a thread off the CPU); this
+# many spins cover the gaps between the loops of one run.
+SPIN_COUNT = 1000
+
+
+@functools.cache
+def load_openmp() -> None:
+    """Makes libgomp's symbols visible to the code mapped after (once per process)."""
+    path = openmp_library()
+    if path is None:
+        raise ValueError("the code runs loops on threads and needs libgomp, the OpenMP "
+                         "runtime: install it (Debian: apt-get install libgomp1)")
+    # libgomp reads its settings when loaded; the process's environment is left as it was
+    own = "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ
+    if own:
+        os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)
+    try:
+        llvm.load_library_permanently(path)
+    finally:
+        if own:
+            del os.environ["GOMP_SPINCOUNT"]
 
 Entry = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
 
@@ -100,6 +143,26 @@ class NativeModule:
         self.symbol_prefix = prefix
         self._weights = weights  # by symbol name, bound into the code
         self.signatures = signatures
+        # The thread count its parallel loops read (no such global: it has none).
+        address = engine.get_global_value_address(NUM_THREADS_SYMBOL)
+        self._threads = ctypes.c_int32.from_address(address) if address else None
+
+    @property
+    def parallel(self) -> bool:
+        """Whether the code has loops that run on several threads."""
+        return self._threads is not None
+
+    @property
+    def threads(self) -> int:
+        """How many threads the parallel loops may use (1 in code without any)."""
+        return self._threads.value if self._threads is not None else 1
+
+    @threads.setter
+    def threads(self, count: int) -> None:
+        if count < 1:
+            raise ValueError(f"threads must be >= 1, got {count}")
+        if self._threads is not None:
+            self._threads.value = count
 
     @property
     def entries(self) -> list[str]:
@@ -174,6 +237,8 @@ class ObjectModule(NativeModule):
             raise ValueError(f"the code is for a CPU ({code.target.cpu}) with feature "
                              f"'{missing[0]}', which this CPU ({host_target().cpu}) lacks"
                              + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+        if b"GOMP_parallel" in code.obj:  # resolved when the object is mapped
+            load_openmp()
         prefix = new_symbol_prefix()
         obj = code.obj.replace(code.symbol_prefix.encode(), prefix.encode())
         bound = bind_weights(prefix, code.weights)  # before the engine resolves symbols

@@ -79,7 +79,9 @@ def _convert_global(
         out.weights[name] = dense_to_numpy(value)
     else:
         gvar = ir.GlobalVariable(module, typ, name=name)
-        gvar.linkage = op.linkage.linkage.data
+        linkage = op.linkage.linkage.data
+        # MLIR's external global with a value is a definition: LLVM's default linkage
+        gvar.linkage = "" if linkage == "external" and value is not None else linkage
         gvar.global_constant = op.constant is not None
         if isinstance(value, DenseIntOrFPElementsAttr):
             values = dense_to_numpy(value).tolist()

@@ -42,6 +42,7 @@ from infer.lowering.llvm_descriptor import (
     convert_type,
     element_byte_size,
 )
+from infer.lowering.loop_builder import PARALLEL_ATTR
 
 
 def _result_type(outputs: tuple[Attribute, ...]) -> Attribute:
@@ -169,6 +170,8 @@ class FuncToLLVM(RewritePattern):
                 out_types = tuple(r.type for r in op.results)
                 ret = None if not out_types else _result_type(out_types)
                 call = emit(llvm.CallOp(op.callee.string_value(), *args, return_type=ret))
+                if PARALLEL_ATTR in op.attributes:  # for convert-parallel-calls-to-gomp
+                    call.attributes[PARALLEL_ATTR] = op.attributes[PARALLEL_ATTR]
                 results: list[SSAValue] = []
                 for j, r in enumerate(op.results):
                     value = call.returned

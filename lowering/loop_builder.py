@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from math import prod
+from typing import Protocol, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf, vector
@@ -56,8 +57,25 @@ def _is_float(t: Attribute) -> bool:
 
 
 CONTRACT = arith.FastMathFlagsAttr(["contract"])
+# The mark of an scf.for whose iterations are independent (`outline-parallel-loops` runs
+# it on several threads): its value is the grain, the fewest iterations worth a thread.
+PARALLEL_ATTR = "parallel"
+# About this many scalar operations (some microseconds) pay for waking a thread; a nest
+# of less work in all is not marked.
+PARALLEL_WORK = 1 << 15
+# A parallel nest runs over outer dims of at least this many iterations when it can (the
+# threads' chunks then differ little); a single dim is cut in chunks of _CHUNK.
+_PARALLEL_ITERATIONS = 64
+_CHUNK = 1024
 REDUCE = arith.FastMathFlagsAttr(["reassoc", "contract"])
 index = IndexType()
+
+
+def static_product(dims: Sequence[Dim], times: int = 1) -> int | None:
+    """`times` the product of `dims` when all are static, else None (a work estimate)."""
+    if not all(isinstance(d, int) for d in dims):
+        return None
+    return times * prod(cast(Sequence[int], dims))
 
 
 @dataclass(frozen=True)
@@ -100,6 +118,9 @@ class Index:
 
     def max(self, o: Dim) -> Index:
         return self._bin(o, arith.MaxSIOp, False)
+
+    def min(self, o: Dim) -> Index:
+        return self._bin(o, arith.MinSIOp, False)
 
     def broadcast_with(self, o: Dim) -> Index:
         """`dims.broadcast_dim` of two dims unknown until run time: o where self is 1."""
@@ -258,6 +279,72 @@ class LoopBuilder:
             for for_op, _ in reversed(for_ops):
                 Builder(InsertPoint.at_end(for_op.body.block)).insert(scf.YieldOp())
             self.point = saved
+
+    @contextmanager
+    def parallel(self, ubs: Sequence[Dim], work: int | None = None
+                 ) -> Iterator[list[SSAValue]]:
+        """A nest over [0, ub) for each ub, outermost first, whose iterations are
+        independent (each writes its own outputs and scratch): one `scf.for` over their
+        product marked `parallel`, its indices recovered by division. `work`: about the
+        scalar operations of one iteration (None: plenty), which sets the grain; a nest
+        of static sizes worth less than one thread is a plain loop nest."""
+        total = 1
+        for ub in ubs:
+            total = total * ub if isinstance(ub, int) and isinstance(total, int) else None
+        grain = 1 if work is None else max(1, -(-PARALLEL_WORK // max(1, work)))
+        if total is not None and total < 2 * grain:  # serial; dims of 1 are index 0
+            with self.loop_nest([ub for ub in ubs if ub != 1]) as loops:
+                it = iter(loops)
+                yield [self.idx(0) if ub == 1 else next(it) for ub in ubs]
+            return
+        count: SSAValue | None = None
+        for ub in ubs:
+            if ub != 1:
+                count = self.idx(ub) if count is None else self.insert(
+                    arith.MuliOp(count, self.idx(ub))).results[0]
+        with self.loop(0, count if count is not None else 1) as flat:
+            loop = flat.owner.parent_op()  # type: ignore[union-attr]
+            assert isinstance(loop, scf.ForOp)
+            loop.attributes[PARALLEL_ATTR] = IntegerAttr(grain, IntegerType(64))
+            ivs: list[SSAValue] = []
+            rest = flat
+            for k in reversed(range(len(ubs))):
+                ub = ubs[k]
+                if ub == 1:
+                    ivs.append(self.idx(0))
+                elif k == 0:
+                    ivs.append(rest)
+                else:
+                    d = self.idx(ub)
+                    ivs.append(self.insert(arith.RemUIOp(rest, d)).results[0])
+                    rest = self.insert(arith.DivUIOp(rest, d)).results[0]
+            yield ivs[::-1]
+
+    @contextmanager
+    def parallel_nest(self, ubs: Sequence[Dim], work: int = 1) -> Iterator[list[SSAValue]]:
+        """A nest over [0, ub) for each ub of independent iterations (`work` operations
+        each): the outer dims in parallel, enough of them for the threads to share, the
+        last (contiguous, vectorized) always inside. One dim is cut in chunks."""
+        if len(ubs) == 1 and not (isinstance(ubs[0], int) and ubs[0] <= _CHUNK):
+            n = ubs[0]
+            chunks = -(-n // _CHUNK) if isinstance(n, int) else (n + (_CHUNK - 1)) // _CHUNK
+            with self.parallel([chunks], _CHUNK * work) as (k,):
+                lo = Index(self, k) * _CHUNK
+                with self.loop(lo, Index(self, self.idx(lo + _CHUNK)).min(n)) as i:
+                    yield [i]
+            return
+        outer = 1
+        while outer < len(ubs) - 1:
+            outer += 1
+            static = prod(d for d in ubs[:outer] if isinstance(d, int))
+            if static >= _PARALLEL_ITERATIONS or any(
+                    not isinstance(d, int) for d in ubs[:outer]):
+                break
+        inner = ubs[outer:] if len(ubs) > 1 else ubs
+        with self.parallel(ubs[:outer] if len(ubs) > 1 else [],
+                           static_product(inner, work)) as out, \
+                self.loop_nest(inner) as ivs:
+            yield [*out, *ivs]
 
     def reduce_loop(
         self,

@@ -27,6 +27,7 @@ index as i64), and the loop's results (carried values) are the function's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -53,6 +54,52 @@ _COPIED = (arith.ConstantOp, memref.GetGlobalOp)
 # Ops whose memref result is a view of their first memref operand's memory.
 _VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CastOp, memref.CollapseShapeOp,
           memref.ExpandShapeOp)
+
+
+def _index_cast(v: SSAValue, to: Attribute, at: InsertPoint) -> SSAValue:
+    cast = arith.IndexCastOp(v, to)
+    Rewriter.insert_op(cast, at)
+    return cast.result
+
+
+def _root(v: SSAValue, entry: Block) -> SSAValue | None:
+    """The allocation `v`'s memory belongs to: a fresh buffer (memref.alloc, a kernel's
+    result) or an argument of the function (entry block), through views of them; None
+    when unknown."""
+    while True:
+        owner = v.owner
+        if isinstance(owner, memref.AllocOp | func.CallOp) or (
+                isinstance(owner, Block) and owner is entry):
+            return v
+        if not isinstance(owner, Operation):
+            return None
+        bases = [o for o in owner.operands if isinstance(o.type, MemRefType)]
+        if not isinstance(owner, _VIEWS) or not bases:
+            return None
+        v = bases[0]
+
+
+def noalias_positions(moved: Operation, passed: Sequence[SSAValue]) -> list[int]:
+    """Positions of `passed` (the values `moved`, an op about to become a function's
+    body, reads from outside) that no other passed value overlaps: allocations themselves
+    (static, identity layout, not freed by `moved`), each passed once, when where every
+    passed buffer comes from is known. Arguments of the enclosing function count as
+    allocations: the runtime and the kernels never write into their arguments."""
+    fn = moved.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    if fn is None or not fn.body.blocks:
+        return []
+    entry = fn.body.blocks.first
+    buffers = [v for v in passed if isinstance(v.type, MemRefType)]
+    roots = [_root(v, entry) for v in buffers]
+    if any(r is None for r in roots):
+        return []
+    freed = {o.memref for o in moved.walk() if isinstance(o, memref.DeallocOp)}
+    return [i for i, v in enumerate(passed)
+            if isinstance(t := v.type, MemRefType) and t.has_static_shape()
+            and isinstance(t.layout, NoneAttr) and _root(v, entry) is v
+            and roots.count(v) == 1 and v not in freed]
 
 
 def _index_cast(v: SSAValue, to: Attribute, at: InsertPoint) -> SSAValue:
@@ -118,8 +165,7 @@ def outline(loop: Operation, name: str, module: ModuleOp) -> None:
     fn = func.FuncOp(name, FunctionType.from_lists([v.type for v in args], result_types),
                      Region(block), "private")
     fn.attributes[NOINLINE_ATTR] = UnitAttr()
-    entry = loop.parent_region().blocks.first if loop.parent_region() else None
-    noalias = _noalias(loop, passed, entry) if entry is not None else []
+    noalias = noalias_positions(loop, passed)
     if noalias:
         fn.attributes[NOALIAS_ATTR] = DenseArrayBase.from_list(i64, noalias)
     module.body.block.add_op(fn)

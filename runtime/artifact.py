@@ -317,18 +317,20 @@ def _weights(index: list[list[object]], blob: memoryview) -> dict[str, np.ndarra
     return weights
 
 
-def load(path: str | os.PathLike, verify_key: KeyLike | None = None) -> CompiledModel:
+def load(path: str | os.PathLike, verify_key: KeyLike | None = None,
+         threads: int | None = None) -> CompiledModel:
     """A compiled model saved with `CompiledModel.save` (`infer.load`), mapped without
     compiling again. `infer.ArtifactError` (naming the file and the reason) if the file is
     truncated or altered, was made by another infer version, or is for a CPU this one is
     not, or, given `verify_key` (the Ed25519 public key, as PEM bytes or a `cryptography`
     key object, or the HMAC secret), is unsigned or not signed by it; nothing of such a
-    file is mapped or run. Imports no compiler: a deployment needs only the runtime."""
+    file is mapped or run. Imports no compiler: a deployment needs only the runtime.
+    `threads`: as in `infer.compile` (None: one per physical core)."""
     try:
         data = map_file(path)
     except OSError as e:
         raise ArtifactError(f"cannot read artifact '{path}': {e.strerror or e}") from None
-    return artifact_from_bytes(data, f"'{path}'", verify_key)
+    return artifact_from_bytes(data, f"'{path}'", verify_key, threads)
 
 
 def map_file(path: str | os.PathLike) -> bytes | mmap.mmap:
@@ -365,10 +367,11 @@ def read_artifact(data: bytes, where: str = "the artifact",
 
 
 def artifact_from_bytes(data: bytes, where: str = "the artifact",
-                        verify_key: KeyLike | None = None) -> CompiledModel:
+                        verify_key: KeyLike | None = None, threads: int | None = None
+                        ) -> CompiledModel:
     """`load` of a file's bytes; `where` names them in errors."""
     # Only when every check passed is the code mapped.
-    return read_artifact(data, where, verify_key).map()
+    return read_artifact(data, where, verify_key).map(threads)
 
 
 def _object_code(meta: dict, target: dict, sig: dict, weights: dict[str, np.ndarray],

@@ -15,6 +15,7 @@ from infer.errors import InputError
 from infer.runtime.checks import EntryChecks
 from infer.runtime.signature import TensorSpec, check_feeds
 from infer.runtime.structured import StructuredValue, pack, unpack
+from infer.runtime.threads import resolve_threads
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -36,6 +37,11 @@ class CompiledModel:
     run-time sizes and values (dims that must agree between inputs, index values) the
     native code checks before each op: a failed check is a `ShapeError` naming the op and
     the shapes.
+
+    `threads`: how many threads its parallel loops use (runtime/threads.py: one per
+    physical core by default); settable at any time, it changes no code. `run` may be
+    called from several Python threads at once (the native code holds no state between
+    runs and runs without the GIL).
     """
 
     def __init__(
@@ -48,6 +54,7 @@ class CompiledModel:
         structured_inputs: list[StructuredValue] | None = None,
         entry: str = "main",
         compiled: CompiledCode | None = None,
+        threads: int | None = None,
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
@@ -83,6 +90,17 @@ class CompiledModel:
         self.native = native  # the engine and the weight buffers the code points into
         self.compiled = compiled  # what `save` writes
         self._entry = native.get_entry(entry)
+        self.threads = threads  # type: ignore[assignment]  # None: the default
+
+    @property
+    def threads(self) -> int:
+        """How many threads the model's parallel loops use."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, count: int | None) -> None:
+        self._threads = resolve_threads(count)
+        self.native.threads = self._threads
 
     @property
     def input_names(self) -> list[str]:
@@ -153,16 +171,16 @@ class CompiledCode:
     structured_inputs: list[StructuredValue] = field(default_factory=list)
     entry: str = "main"
 
-    def map(self) -> CompiledModel:
+    def map(self, threads: int | None = None) -> CompiledModel:
         """The code mapped for this CPU (ValueError naming the feature if it lacks one
-        the code uses)."""
+        the code uses), run on `threads` threads (None: one per physical core)."""
         from infer.codegen.jit import ObjectModule
 
         native = ObjectModule(self.code)
         # The mapped copy's weights are the aligned buffers the code reads: kept once.
         compiled = replace(self, code=native.code)
         return CompiledModel(self.inputs, self.outputs, native, self.checks, self.structured,
-                             self.structured_inputs, self.entry, compiled)
+                             self.structured_inputs, self.entry, compiled, threads)
 
 
 def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = None
@@ -178,9 +196,10 @@ def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = 
                         read_structured(module, entry, "structured_inputs"), entry)
 
 
-def load(module: ModuleOp, entry: str = "main") -> CompiledModel:
+def load(module: ModuleOp, entry: str = "main", threads: int | None = None
+         ) -> CompiledModel:
     """Compile an llvm-level module for this CPU and map it."""
-    return compile_code(module, entry).map()
+    return compile_code(module, entry).map(threads)
 
 
 def _storage_view(a: np.ndarray) -> np.ndarray:

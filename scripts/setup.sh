@@ -15,3 +15,12 @@ if ! python -c "import infer, onnxruntime, lit, filecheck, pytest, cryptography,
   python -m pip install -q -e ".[test]"
   touch .venv/.installed
 fi
+# The OpenMP runtime the compiled code's parallel loops run on: the system's libgomp, or
+# the copy scikit-learn's wheel bundles where the system has none and cannot install one.
+if ! python -c "import sys; from infer.codegen.jit import openmp_library as f; sys.exit(f() is None)" 2>/dev/null; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -q && apt-get install -y -q libgomp1
+  else
+    python -m pip install -q scikit-learn
+  fi
+fi

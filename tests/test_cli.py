@@ -54,7 +54,7 @@ def test_compare_and_bench(tmp_path: Path) -> None:
     path = _relu_model(tmp_path)
     x = _save(tmp_path, "x", np.array([[-1, 2, -3], [4, -5, 6]], np.float32))
     r = run("infer-run", str(path), "--input", f"x={x}", "--compare", "onnxruntime",
-            "--bench", "3")  # fmt: skip
+            "--bench", "3", "--threads", "2")  # fmt: skip
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert "  y: float32[2, 3], min 0, max 6" in lines
@@ -62,7 +62,8 @@ def test_compare_and_bench(tmp_path: Path) -> None:
     i = next(i for i, s in enumerate(lines) if s.startswith("against onnxruntime"))
     assert lines[i].endswith("(rtol 0.001, atol 1e-07):")
     assert lines[i + 1] == "  y: PASS  max abs diff 0, max rel diff 0"
-    assert "latency in ms over 3 interleaved runs (infer on 1 thread, onnxruntime on 1):" in lines
+    assert ("latency in ms over 3 interleaved runs (infer and onnxruntime on 2 threads each):"
+            in lines)
     header = next(s for s in lines if "median" in s and "p90" in s).split()
     assert header == ["min", "median", "mean", "p90", "inferences/s"]
     rows = {s.split()[0]: s.split()[1:] for s in lines if s.startswith(("  infer ", "  onnx"))}
@@ -183,6 +184,8 @@ def test_usage_errors_are_one_line(tmp_path: Path) -> None:
                     "--rtol and --atol must be >= 0 (see --help)")  # fmt: skip
     _one_line_error(run("infer-run", path, "--bench", "x"),
                     "argument --bench: invalid int value: 'x' (see --help)")  # fmt: skip
+    _one_line_error(run("infer-run", path, "--threads", "-1"),
+                    "--threads, --bench and --top must be >= 0 (see --help)")  # fmt: skip
     _one_line_error(run("infer-run"), "the following arguments are required: model (see --help)")
 
 

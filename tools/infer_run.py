@@ -17,7 +17,8 @@ Each comparison prints PASS or FAIL per output with the largest absolute and rel
 differences (NaN equals NaN, infinities of the same sign are equal). --bench times infer
 and (with --compare) onnxruntime in interleaved repetitions. --report prints the op counts
 by type before and after graph optimization; -v the time of each compile stage (on
-stderr, where a terminal otherwise shows the stage being compiled).
+stderr, where a terminal otherwise shows the stage being compiled). --threads K runs infer
+and onnxruntime on K threads each (default: one per physical core, as both do).
 
 Exit status: 0 when every comparison passes, 2 when one fails, 1 on any error (a one-line
 message, usage errors included), 130 when interrupted.
@@ -204,7 +205,8 @@ def _bench(fns: dict[str, Callable[[], object]], reps: int) -> dict[str, np.ndar
 
 
 def _bench_table(times: dict[str, np.ndarray], threads: int) -> str:
-    who = "infer on 1 thread" + (f", onnxruntime on {threads}" if "onnxruntime" in times else "")
+    who = f"{threads} thread{'s' * (threads != 1)}"
+    who = f"infer and onnxruntime on {who} each" if "onnxruntime" in times else f"infer on {who}"
     n = len(next(iter(times.values())))
     lines = [f"latency in ms over {n} interleaved runs ({who}):",
              f"  {'':<12} {'min':>8} {'median':>8} {'mean':>8} {'p90':>8}  inferences/s"]
@@ -236,7 +238,7 @@ def _load(args: argparse.Namespace
 
         key = None if args.verify_key is None else read_key_file(args.verify_key)
         t0 = time.perf_counter()
-        compiled = infer.load(args.model, verify_key=key)
+        compiled = infer.load(args.model, verify_key=key, threads=args.threads)
         print(f"loaded {args.model} in {time.perf_counter() - t0:.3f} s (compiled already)")
         return None, given or _artifact_feeds(compiled), compiled
     if args.verify_key is not None:
@@ -252,7 +254,7 @@ def _load(args: argparse.Namespace
     t0 = time.perf_counter()
     # Stage times with -v; otherwise a status line while compiling on a terminal.
     compiled = infer.compile(model, opt_level=args.opt_level, verbose=args.verbose or None,
-                             cache=not args.no_cache)
+                             cache=not args.no_cache, threads=args.threads)
     compile_s = time.perf_counter() - t0
     print(f"compiled {args.model} at opt level {args.opt_level} in {compile_s:.2f} s")
     return model, feeds, compiled
@@ -289,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
         import onnxruntime as ort
 
         so = ort.SessionOptions()
-        so.intra_op_num_threads = args.threads
+        so.intra_op_num_threads = compiled.threads  # the same count as infer's
         so.inter_op_num_threads = 1
         assert model is not None  # refused for an artifact
         sess = ort.InferenceSession(
@@ -304,7 +306,7 @@ def run(args: argparse.Namespace) -> int:
         fns: dict[str, Callable[[], object]] = {"infer": lambda: compiled.run(feeds)}
         if sess is not None:
             fns["onnxruntime"] = lambda: sess.run(None, feeds)
-        print(_bench_table(_bench(fns, args.bench), args.threads))
+        print(_bench_table(_bench(fns, args.bench), compiled.threads))
     return 0 if ok else 2
 
 
@@ -319,8 +321,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--atol", type=float, default=ATOL, metavar="A",
                    help=f"absolute tolerance of the comparisons (default {ATOL:g})")
     p.add_argument("--bench", type=int, default=0, metavar="N", help="time N repetitions")
-    p.add_argument("--threads", type=int, default=1, metavar="K",
-                   help="onnxruntime's intra-op threads (infer's kernels are single-threaded)")
+    p.add_argument("--threads", type=int, default=0, metavar="K",
+                   help="threads of infer's parallel loops and of onnxruntime's intra-op pool "
+                   "(default 0: one per physical core, both engines' default)")
     p.add_argument("--top", type=int, default=5, metavar="K",
                    help="print the K largest outputs (0: none)")
     p.add_argument("--opt-level", type=int, default=DEFAULT_OPT_LEVEL, choices=range(4),
@@ -336,8 +339,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print the time of each compile stage on stderr")
     args = p.parse_args(argv)
-    if args.threads < 1 or args.bench < 0 or args.top < 0:
-        p.error("--threads must be >= 1, --bench and --top >= 0")
+    if args.threads < 0 or args.bench < 0 or args.top < 0:
+        p.error("--threads, --bench and --top must be >= 0")
     if not (args.rtol >= 0 and args.atol >= 0):  # also refuses NaN
         p.error("--rtol and --atol must be >= 0")
     run_main("infer-run", lambda: run(args))

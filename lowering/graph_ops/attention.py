@@ -1,7 +1,7 @@
 """Scaled dot-product attention → one loop nest over (batch..., query row), one score row.
 
-For each batch position and query row i, with a scratch row s of N scores (allocated once,
-so the M x N score matrix never exists):
+For each batch position and query row i, with a scratch row s of N scores (one per row,
+so rows run on any thread and the M x N score matrix never exists):
 
     s[j] = scale * q_i . k_j + mask[i, j],  m = max_j s[j]     (pass 1)
     s[j] = exp(s[j] - m),                    l = sum_j s[j]     (pass 2)
@@ -20,7 +20,7 @@ from xdsl.ir import SSAValue
 from infer.dialects import graph
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.index import broadcast_index
-from infer.lowering.loop_builder import REDUCE
+from infer.lowering.loop_builder import REDUCE, static_product
 
 
 @lowers(graph.AttentionOp)
@@ -37,10 +37,12 @@ def _attention(s: Lowering, op: graph.AttentionOp, ins: list[SSAValue]) -> list[
     nb = len(yd) - 2
     m, dv, depth = yd[-2], yd[-1], qd[-1]
     n = kd[-1] if k_t else kd[-2]
-    row = b.alloc([n], et)  # scratch, freed below: not a result the lowering tracks
     zero = b.const(0.0, et)
     scale_c = b.const(scale, et)
-    with b.loop_nest(yd[:nb]) as bt, b.loop(0, m) as i:
+    # One query row an iteration, on any thread: each with a scratch row of its own.
+    with b.parallel([*yd[:nb], m], static_product([n], 3 * depth if isinstance(depth, int)
+                                                  else 64)) as (*bt, i):
+        row = b.alloc([n], et)  # freed below: not a result the lowering tracks
         qb, kb, vb = (broadcast_index(bt, d[:-2]) for d in (qd, kd, vd))
 
         def masked(j: SSAValue, sc: SSAValue) -> SSAValue:
@@ -93,5 +95,5 @@ def _attention(s: Lowering, op: graph.AttentionOp, ins: list[SSAValue]) -> list[
             with b.loop(0, dv) as c:
                 acc = b.add(b.load(y, [*bt, i, c]), b.mul(p, b.load(v, [*vb, j, c])))
                 b.store(acc, y, [*bt, i, c])
-    b.insert(memref.DeallocOp.get(row))
+        b.insert(memref.DeallocOp.get(row))
     return [y]

@@ -21,7 +21,7 @@ def _channel_shuffle(s: Lowering, op: graph.ChannelShuffleOp, ins: list[SSAValue
     x = b.dims(ins[0])
     g = op.groups.value.data
     per_group = x[1] // g
-    with b.loop_nest([x[0], per_group, g, *x[2:]]) as ivs:
+    with b.parallel_nest([x[0], per_group, g, *x[2:]]) as ivs:
         n, i, j, rest = ivs[0], Index(b, ivs[1]), Index(b, ivs[2]), ivs[3:]
         src = b.idx(j * per_group + i)
         dst = b.idx(i * g + j)

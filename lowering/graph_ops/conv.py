@@ -19,7 +19,7 @@ fused residual summand Z (4th operand) is a prologue: the row starts as bias + Z
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
+from math import prod
 from typing import cast
 
 from xdsl.dialects.builtin import MemRefType
@@ -79,7 +79,12 @@ def _conv_rows(
     m_per_group: Dim = wd[0] // group if group > 1 else wd[0]
     c_per_group = wd[1]
 
-    with b.loop(0, yd[0]) as n, _maybe_loop(b, group) as g, b.loop(0, m_per_group) as oc:
+    # One output channel's plane an iteration, on any thread.
+    spatial = yd[2:]
+    plane = prod(spatial) if all(isinstance(d, int) for d in spatial) else None
+    work = None if plane is None or not isinstance(c_per_group, int) else (
+        cast(int, plane) * c_per_group * prod(window.kernel))
+    with b.parallel([yd[0], group, m_per_group], work) as (n, g, oc):
         m = as_dim(b, oc) if group == 1 else as_dim(b, g) * m_per_group + as_dim(b, oc)
         init = b.load(bias, [m]) if bias is not None else b.const(0.0, et)
         with b.loop_nest(yd[2:-1]) as outer:
@@ -112,7 +117,3 @@ def _conv_rows(
                 with b.loop(0, yd[-1]) as ow:
                     b.store(act(b, b.load(y, [*y_row, ow])), y, [*y_row, ow])
 
-
-def _maybe_loop(b: LoopBuilder, n: int) -> AbstractContextManager[SSAValue | int]:
-    """A loop over [0, n), or a context yielding 0 when there is one iteration."""
-    return b.loop(0, n) if n > 1 else nullcontext(0)

@@ -93,7 +93,7 @@ def elementwise(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
     assert isinstance(t, TensorType)
     y_dims = s.typed_dims(out_dims(op, ins), t)
     out = s.alloc(y_dims, t.element_type)
-    with b.loop_nest(y_dims) as ivs:
+    with b.parallel_nest(y_dims) as ivs:
         vals = [value_at(v, buf, ivs) for v, buf in zip(op.operands, ins, strict=True)]
         b.store(SCALAR[type(op)].fn(b, op, vals), out, ivs)
     return [out]

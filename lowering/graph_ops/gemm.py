@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeAlias, cast
 
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import SSAValue
 
@@ -40,8 +41,8 @@ from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import epilogue, result_dims
-from infer.lowering.graph_ops.index import as_dim, broadcast_index, floor_div, imin
-from infer.lowering.loop_builder import LoopBuilder
+from infer.lowering.graph_ops.index import as_dim, broadcast_index, ceil_div, floor_div, imin
+from infer.lowering.loop_builder import LoopBuilder, static_product
 
 # Where vector v of a kernel's tile lives: a buffer and the index of row r's vector.
 Dest: TypeAlias = "tuple[SSAValue, Callable[[int], list[Dim | SSAValue]]]"
@@ -112,76 +113,108 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
     last = n - (panels - 1) * width
     last_whole, straddle = divmod(last, lanes)
     full_panels = panels if last == width else panels - 1
-    edge_col = (panels - 1) * width + last_whole * lanes
-    scratch = s.alloc([m, lanes], et) if straddle else None
+    edge_col = (panels - 1) * width
     zero = b.const(0.0, VectorType(et, [lanes]))
+    # Independent pieces of Y for the threads: each batch position's MC row blocks times
+    # groups of at most NC full panels (8 groups or more when the panels allow it).
+    row_blocks = ceil_div(b, m, mc)
+    group = max(1, min(nc_panels, -(-full_panels // 8)))
+    rows_max = min(mc, m) if isinstance(m, int) else mc
 
-    with b.loop_nest(batch) as bt:
-        ab = broadcast_index(bt, ad[:-2], batch)
-        pb = broadcast_index(bt, pd[:-3], batch)
+    def rows_of(ib: SSAValue) -> tuple[Dim, Dim]:
+        """The rows [i0, i1) of row block ib: static when there is one."""
+        if row_blocks == 1:
+            return 0, m
+        i0 = as_dim(b, ib) * mc
+        return i0, imin(b, i0 + mc, m)
 
-        def y_dest(p: SSAValue | int, v: int, i0: Dim) -> Dest:
-            return y, lambda r: [*bt, as_dim(b, i0) + r, as_dim(b, p) * width + v * lanes]
+    def batch_indices(bt: list[SSAValue]) -> tuple[list[Dim | SSAValue], list[Dim | SSAValue]]:
+        return broadcast_index(bt, ad[:-2], batch), broadcast_index(bt, pd[:-3], batch)
 
-        # Y = bias (or 0): the kernels add every KC slice into it.
-        with b.loop(0, m) as i, b.loop(0, n) as j:
+    def row_tiles(ab: list[Dim | SSAValue], pb: list[Dim | SSAValue], p: SSAValue | int,
+                  dests_at: Callable[[Dim], list[Dest]], i0: Dim, i1: Dim, k0: Dim,
+                  k1: Dim) -> None:
+        """The kernel over rows [i0, i1) of panel p: whole tiles, then the remainder."""
+        def a_row(i: Dim) -> Callable[[int], list[Dim | SSAValue]]:
+            return lambda r: [*ab, as_dim(b, i) + r]
+
+        i0, i1 = as_dim(b, i0), as_dim(b, i1)
+        tiles_end = i0 + floor_div(b, i1 - i0, rows) * rows
+        with b.loop(i0, tiles_end, rows) as i:
+            _kernel(b, a, a_row(i), bp, [*pb, p], k0, k1, lanes, dests_at(i), rows)
+        rest = i1 - tiles_end
+        if isinstance(rest, int):
+            if rest:
+                _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
+                        dests_at(tiles_end), rest)
+            return
+        for h in range(1, rows):  # a run-time remainder: the kernel of its height
+            with b.if_(b.cmpi("eq", b.idx(rest), b.idx(h))):
+                _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
+                        dests_at(tiles_end), h)
+
+    def fill(bt: list[SSAValue], i0: Dim, i1: Dim, j0: Dim, j1: Dim) -> None:
+        """Y[rows i0:i1, columns j0:j1] = bias (or 0): the kernels add every KC slice."""
+        with b.loop(i0, i1) as i, b.loop(j0, j1) as j:
             b.store(b.load(bias, [j]) if bias is not None else b.const(0.0, et), y,
                     [*bt, i, j])
-        if scratch is not None:
-            with b.loop(0, m) as i:
-                init = b.vload(bias, [edge_col], lanes) if bias is not None else zero
-                b.vstore(init, scratch, [i, 0])
 
-        def row_tiles(p: SSAValue | int, dests_at: Callable[[Dim], list[Dest]],
-                      i0: Dim, i1: Dim, k0: Dim, k1: Dim) -> None:
-            """The kernel over rows [i0, i1) of panel p: whole tiles, then the remainder."""
-            def a_row(i: Dim) -> Callable[[int], list[Dim | SSAValue]]:
-                return lambda r: [*ab, as_dim(b, i) + r]
+    def activate(bt: list[SSAValue], i0: Dim, i1: Dim, j0: Dim, j1: Dim) -> None:
+        if act is not None:
+            with b.loop(i0, i1) as i, b.loop(j0, j1) as j:
+                b.store(act(b, b.load(y, [*bt, i, j])), y, [*bt, i, j])
 
-            i0, i1 = as_dim(b, i0), as_dim(b, i1)
-            tiles_end = i0 + floor_div(b, i1 - i0, rows) * rows
-            with b.loop(i0, tiles_end, rows) as i:
-                _kernel(b, a, a_row(i), bp, [*pb, p], k0, k1, lanes, dests_at(i), rows)
-            rest = i1 - tiles_end
-            if isinstance(rest, int):
-                if rest:
-                    _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
-                            dests_at(tiles_end), rest)
-                return
-            for h in range(1, rows):  # a run-time remainder: the kernel of its height
-                with b.if_(b.cmpi("eq", b.idx(rest), b.idx(h))):
-                    _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
-                            dests_at(tiles_end), h)
+    if full_panels:
+        groups = -(-full_panels // group)
+        work = static_product([k], 2 * rows_max * group * width)
+        with b.parallel([*batch, groups, row_blocks], work) as (*bt, g, ib):
+            ab, pb = batch_indices(bt)
+            i0, i1 = rows_of(ib)
+            p0, p1 = (0, full_panels) if groups == 1 else (
+                as_dim(b, g) * group, imin(b, as_dim(b, g) * group + group, full_panels))
+            fill(bt, i0, i1, p0 * width, p1 * width)
 
-        def edge_dests(i0: Dim) -> list[Dest]:
-            dests = [y_dest(panels - 1, v, i0) for v in range(last_whole)]
-            if scratch is not None:
-                dests.append((scratch, lambda r: [as_dim(b, i0) + r, 0]))
-            return dests
-
-        def full(jc: Dim, jc_end: Dim) -> None:
             def slice_k(k0: Dim, k1: Dim) -> None:
-                def rows_block(i0: Dim, i1: Dim) -> None:
-                    with b.loop(jc, jc_end) as p:
-                        row_tiles(p, lambda r0, p=p: [y_dest(p, v, r0) for v in range(vectors)],
-                                  i0, i1, k0, k1)
-
-                _blocks(b, m, mc, rows_block)
+                with b.loop(p0, p1) as p:
+                    row_tiles(ab, pb, p, lambda r0, p=p: [
+                        (y, lambda r, r0=r0, v=v, p=p: [*bt, as_dim(b, r0) + r,
+                                                        as_dim(b, p) * width + v * lanes])
+                        for v in range(vectors)], i0, i1, k0, k1)
 
             _blocks(b, k, kc, slice_k)
+            activate(bt, i0, i1, p0 * width, p1 * width)
+    if full_panels < panels:
+        # The last panel's rows: its whole vectors into Y, a vector straddling N into a
+        # scratch of the block's rows (one per iteration), copied to Y's last columns.
+        work = static_product([k], 2 * rows_max * width)
+        with b.parallel([*batch, row_blocks], work) as (*bt, ib):
+            ab, pb = batch_indices(bt)
+            i0, i1 = rows_of(ib)
+            fill(bt, i0, i1, edge_col, n)
+            scratch = b.alloc([rows_max, lanes], et) if straddle else None
+            if scratch is not None:
+                init = b.vload(bias, [edge_col + last_whole * lanes], lanes) if (
+                    bias is not None) else zero
+                with b.loop(0, i1 - i0) as r:
+                    b.vstore(init, scratch, [r, 0])
 
-        _blocks(b, full_panels, nc_panels, full)
-        if full_panels < panels:
-            _blocks(b, k, kc, lambda k0, k1: _blocks(
-                b, m, mc, lambda i0, i1: row_tiles(panels - 1, edge_dests, i0, i1, k0, k1)))
-        if scratch is not None:
-            with b.loop(0, m) as i, b.loop(0, straddle) as j:
-                b.store(b.load(scratch, [i, j]), y, [*bt, i, as_dim(b, j) + edge_col])
-        if act is not None:
-            with b.loop(0, m) as i, b.loop(0, n) as j:
-                b.store(act(b, b.load(y, [*bt, i, j])), y, [*bt, i, j])
-    if scratch is not None:
-        s.free(scratch)
+            def edge_dests(r0: Dim) -> list[Dest]:
+                dests: list[Dest] = [
+                    (y, lambda r, v=v: [*bt, as_dim(b, r0) + r, edge_col + v * lanes])
+                    for v in range(last_whole)]
+                if scratch is not None:
+                    dests.append((scratch, lambda r: [as_dim(b, r0) - i0 + r, 0]))
+                return dests
+
+            _blocks(b, k, kc, lambda k0, k1: row_tiles(ab, pb, panels - 1, edge_dests,
+                                                       i0, i1, k0, k1))
+            if scratch is not None:
+                col = edge_col + last_whole * lanes
+                with b.loop(i0, i1) as i, b.loop(0, straddle) as j:
+                    b.store(b.load(scratch, [as_dim(b, i) - i0, j]), y,
+                            [*bt, i, as_dim(b, j) + col])
+                b.insert(memref.DeallocOp.get(scratch))
+            activate(bt, i0, i1, edge_col, n)
     return [y]
 
 

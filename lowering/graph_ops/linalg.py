@@ -28,7 +28,7 @@ from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import epilogue, result_dims
 from infer.lowering.graph_ops.index import broadcast_index
-from infer.lowering.loop_builder import REDUCE, Index, LoopBuilder, storage_type
+from infer.lowering.loop_builder import REDUCE, Index, LoopBuilder, static_product, storage_type
 
 Idx: TypeAlias = "list[Dim | SSAValue]"
 
@@ -72,7 +72,9 @@ def _matmul(s: Lowering, op: graph.MatMulOp, ins: list[SSAValue]) -> list[SSAVal
     def y_at(bt: Sequence[SSAValue], i: SSAValue | int, j: SSAValue | int) -> Idx:
         return [*bt, *([] if a_vec else [i]), *([] if b_vec else [j])]
 
-    with b.loop_nest(yd[:n_batch]) as bt, b.loop(0, m) as i:
+    # one row of Y an iteration, on any thread
+    row_work = static_product([k] if b_vec else [k, bd[-1]], 2)
+    with b.parallel([*yd[:n_batch], m], row_work) as (*bt, i):
         ab = [] if a_vec else broadcast_index(bt, ad[:-2], yd[:n_batch])
         bb = [] if b_vec else broadcast_index(bt, bd[:-2], yd[:n_batch])
         if b_vec:  # matrix-vector: one dot product per row
@@ -126,25 +128,25 @@ def _gemm(s: Lowering, op: graph.GemmOp, ins: list[SSAValue]) -> list[SSAValue]:
 
     zero = b.const(0.0, et)
     act = epilogue(op)
-    with b.loop(0, m) as i:
-        if trans_b:  # rows of A and B are contiguous in k: dot products
+    if trans_b:  # rows of A and B are contiguous in k: dot products, each on any thread
+        with b.parallel([m, n], static_product([k], 2)) as (i, j):
+            acc = _dot(b, k, lambda kv: a_at(i, kv), a, lambda kv: b_at(kv, j), bm, zero)
+            acc = scaled(acc, alpha)
+            acc = b.add(acc, bias(i, j)) if with_c else acc
+            b.store(act(b, acc) if act else acc, y, [i, j])
+        return [y]
+    with b.parallel([m], static_product([k, n], 2)) as (i,):  # one row of Y on any thread
+        with b.loop(0, n) as j:
+            b.store(bias(i, j) if with_c else zero, y, [i, j])
+        with b.loop(0, k) as kv:
+            av = scaled(b.load(a, a_at(i, kv)), alpha)
             with b.loop(0, n) as j:
-                acc = _dot(b, k, lambda kv: a_at(i, kv), a, lambda kv: b_at(kv, j), bm, zero)
-                acc = scaled(acc, alpha)
-                acc = b.add(acc, bias(i, j)) if with_c else acc
-                b.store(act(b, acc) if act else acc, y, [i, j])
-        else:
+                acc = b.load(y, [i, j])
+                bv = b.widen(b.load(bm, b_at(kv, j)), et)
+                b.store(b.add(acc, b.mul(av, bv)), y, [i, j])
+        if act is not None:  # the finished row, still in cache
             with b.loop(0, n) as j:
-                b.store(bias(i, j) if with_c else zero, y, [i, j])
-            with b.loop(0, k) as kv:
-                av = scaled(b.load(a, a_at(i, kv)), alpha)
-                with b.loop(0, n) as j:
-                    acc = b.load(y, [i, j])
-                    bv = b.widen(b.load(bm, b_at(kv, j)), et)
-                    b.store(b.add(acc, b.mul(av, bv)), y, [i, j])
-            if act is not None:  # the finished row, still in cache
-                with b.loop(0, n) as j:
-                    b.store(act(b, b.load(y, [i, j])), y, [i, j])
+                b.store(act(b, b.load(y, [i, j])), y, [i, j])
     return [y]
 
 

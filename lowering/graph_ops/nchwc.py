@@ -40,6 +40,7 @@ layout conversions are plain loop nests with the c channels innermost (contiguou
 
 from __future__ import annotations
 
+from math import prod
 from typing import cast
 
 from xdsl.dialects.builtin import DenseArrayBase, VectorType
@@ -83,8 +84,7 @@ def _to_nchwc(s: Lowering, op: graph.ToNchwcOp, ins: list[SSAValue]) -> list[SSA
     yd = b.dims(y)
     c = cast(int, yd[-1])
     # Writes contiguous: the block's c channels innermost (c reads from c planes).
-    with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as cb, b.loop_nest(yd[2:]) as rest:
-        *sp, j = rest
+    with b.parallel_nest(yd) as (n, cb, *sp, j):
         ch = as_dim(b, cb) * c + as_dim(b, j)
         b.store(b.load(ins[0], [n, ch, *sp]), y, [n, cb, *sp, j])
     return [y]
@@ -99,8 +99,7 @@ def _from_nchwc(s: Lowering, op: graph.FromNchwcOp, ins: list[SSAValue]) -> list
     c = cast(int, xd[-1])
     # Reads contiguous: the block's c channels innermost (an interleaved group LLVM
     # vectorizes as loads + shuffles).
-    with b.loop(0, xd[0]) as n, b.loop(0, xd[1]) as cb, b.loop_nest(xd[2:]) as rest:
-        *sp, j = rest
+    with b.parallel_nest(xd) as (n, cb, *sp, j):
         ch = as_dim(b, cb) * c + as_dim(b, j)
         b.store(b.load(x, [n, cb, *sp, j]), y, [n, ch, *sp])
     return [y]
@@ -158,8 +157,11 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
     # stays at tile_w.
     t_w = tile_w if depthwise else tile_w * tile_blocks // ob
 
-    with b.loop(0, yd[0]) as n, b.loop(0, yd[1], ob) as ocb, b.loop_nest(yd[2:-2]) as outer:
-        ocb_d = as_dim(b, ocb)
+    # One output row of `ob` blocks an iteration, on any thread: over batch, blocks, rows.
+    row_work = out_w * ob * c * cg * prod(window.kernel) if isinstance(out_w, int) else None
+    with b.parallel([yd[0], cast(int, yd[1]) // ob, *yd[2:-2]], row_work) as (n, obi, *outer):
+        ocb_d = as_dim(b, obi) * ob
+        ocb = b.idx(ocb_d)
         blocks = [ocb_d + j for j in range(ob)]
         # First input block of ocb's group (dense); a depthwise block reads its own block.
         if depthwise:
@@ -271,7 +273,8 @@ def _pool_nchwc(s: Lowering, op: graph.PoolNchwcOp, ins: list[SSAValue]) -> list
     sp_in = xd[2:-1]
     init = b.const(float("-inf") if is_max else 0.0, vt)
 
-    with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as cb, b.loop_nest(yd[2:-1]) as out:
+    # one output position an iteration, on any thread
+    with b.parallel([yd[0], yd[1], *yd[2:-1]], c * prod(window.kernel)) as (n, cb, *out):
         taps = window.taps_at(b, out, sp_in)
 
         def tap(_: list[SSAValue], pos: list[Dim], acc: list[SSAValue]) -> list[SSAValue]:

@@ -22,7 +22,7 @@ from infer.dialects.dims import Dim, product
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers
 from infer.lowering.graph_ops.index import as_dim, imax, imin
 from infer.lowering.graph_ops.window import flatten_from
-from infer.lowering.loop_builder import LoopBuilder
+from infer.lowering.loop_builder import LoopBuilder, static_product
 
 
 def _planes(b: LoopBuilder, bufs: list[SSAValue]) -> tuple[list[SSAValue], list[Dim]]:
@@ -53,7 +53,7 @@ def _batch_norm(s: Lowering, op: graph.BatchNormalizationOp, ins: list[SSAValue]
         b.store(a, mul, [c])
         b.store(b.sub(b.load(shift, [c]), b.mul(b.load(mean, [c]), a)), add, [c])
     (xv, yv), plane = _planes(b, [x, y])
-    with b.loop(0, xd[0]) as n, b.loop(0, channels) as c:
+    with b.parallel([xd[0], channels], static_product(plane, 2)) as (n, c):
         a, sh = b.load(mul, [c]), b.load(add, [c])
         with b.loop_nest(plane) as p:
             b.store(b.add(b.mul(b.load(xv, [n, c, *p]), a), sh), yv, [n, c, *p])
@@ -75,7 +75,8 @@ def _lrn(s: Lowering, op: graph.LRNOp, ins: list[SSAValue]) -> list[SSAValue]:
     channels = xd[1]
     (x, yv), plane = _planes(b, [ins[0], y])
     zero = b.const(0.0, et)
-    with b.loop(0, xd[0]) as n, b.loop(0, channels) as c:
+    # one channel's plane an iteration, on any thread
+    with b.parallel([xd[0], channels], static_product(plane, 2 * size + 8)) as (n, c):
         with b.loop_nest(plane) as p:
             b.store(zero, yv, [n, c, *p])
         lo = imax(b, 0, as_dim(b, c) - before)

@@ -13,6 +13,8 @@ sum so LLVM may vectorize it).
 
 from __future__ import annotations
 
+from math import prod
+
 from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 
@@ -22,7 +24,7 @@ from infer.lowering.graph_ops.base import Lowering, element_type, lowers
 from infer.lowering.graph_ops.index import as_dim, to_float, to_i64
 from infer.lowering.graph_ops.reduction import reduction_init
 from infer.lowering.graph_ops.window import Window, flatten_from
-from infer.lowering.loop_builder import REDUCE, is_unsigned, storage_type
+from infer.lowering.loop_builder import REDUCE, is_unsigned, static_product, storage_type
 
 
 def include_pad(op: graph.PoolOp) -> bool:
@@ -46,7 +48,9 @@ def _pool(s: Lowering, op: graph.PoolOp, ins: list[SSAValue]) -> list[SSAValue]:
     init = b.const(reduction_init("max", et) if is_max else 0.0, storage_type(et))
     unsigned = is_unsigned(et)
 
-    with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as c, b.loop_nest(yd[2:-1]) as outer:
+    # one output row an iteration, on any thread
+    row_work = static_product(yd[-1:], prod(window.kernel))
+    with b.parallel([yd[0], yd[1], *yd[2:-1]], row_work) as (n, c, *outer):
         row = [n, c, *outer]
         with b.loop(0, yd[-1]) as ow:
             b.store(init, y, [*row, ow])
@@ -105,7 +109,8 @@ def _max_pool_with_indices(s: Lowering, op: graph.MaxPoolWithIndicesOp, ins: lis
         strides[i] = running
         running = running * spatial[i]
 
-    with b.loop(0, yd[0]) as n, b.loop(0, yd[1]) as c, b.loop_nest(yd[2:-1]) as outer:
+    row_work = static_product(yd[-1:], prod(window.kernel))
+    with b.parallel([yd[0], yd[1], *yd[2:-1]], row_work) as (n, c, *outer):
         row = [n, c, *outer]
         plane = (as_dim(b, n) * xd[1] + as_dim(b, c)) * product(spatial)
         with b.loop(0, yd[-1]) as ow:
@@ -150,7 +155,7 @@ def _global_pool(s: Lowering, op: graph.GlobalPoolOp, ins: list[SSAValue]) -> li
     init = b.const(float("-inf") if is_max else 0.0, et)
     ones = [0] * (len(xd) - 2)
 
-    with b.loop(0, xd[0]) as n, b.loop(0, xd[1]) as c:
+    with b.parallel([xd[0], xd[1]], static_product(xd[2:])) as (n, c):
 
         def reduce(i: int, acc: SSAValue, at: list[SSAValue]) -> SSAValue:
             """Nested loop-carried reduction over the plane's dims i..."""

@@ -26,7 +26,14 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers, operand_element
 from infer.lowering.graph_ops.shape_ops import runtime_axes_dims, shape_entries, view
-from infer.lowering.loop_builder import REDUCE, Index, LoopBuilder, is_unsigned, storage_type
+from infer.lowering.loop_builder import (
+    REDUCE,
+    Index,
+    LoopBuilder,
+    is_unsigned,
+    static_product,
+    storage_type,
+)
 
 Combine = Callable[[LoopBuilder, SSAValue, SSAValue], SSAValue]
 Map = Callable[[LoopBuilder, SSAValue], SSAValue]
@@ -235,7 +242,8 @@ def _reduce_last(b: LoopBuilder, src: SSAValue, out: SSAValue, x: list[Dim], axe
     """The last axis is reduced: a loop nest over the kept dims carries scalar
     accumulators through the reduced loops (innermost = last axis)."""
     kept = [i for i in range(len(x)) if i not in axes]
-    with b.loop_nest([x[i] for i in kept]) as ivs:
+    # one output element an iteration, on any thread
+    with b.parallel([x[i] for i in kept], static_product([x[a] for a in axes], 2)) as ivs:
         idx: list[Dim | SSAValue] = [0] * len(x)
         for i, iv in zip(kept, ivs, strict=True):
             idx[i] = iv
@@ -298,7 +306,9 @@ def _softmax(s: Lowering, op: graph.AxisSoftmaxOp, ins: list[SSAValue]) -> list[
     axis = axis + len(x) if axis < 0 else axis
     t = storage_type(operand_element(op))
     n = x[axis]
-    with b.loop_nest([d for i, d in enumerate(x) if i != axis]) as ivs:
+    # one row an iteration, on any thread
+    with b.parallel([d for i, d in enumerate(x) if i != axis], static_product([n], 16)
+                    ) as ivs:
 
         def at(j: SSAValue) -> list[SSAValue]:
             return [*ivs[:axis], j, *ivs[axis:]]

@@ -435,7 +435,9 @@ def _copy_slab(b: LoopBuilder, dims: Sequence[Dim], axis: int, src: SSAValue, sr
     rows = (axis != last and isinstance(n, int) and 1 < n <= _ROW_VECTOR
             and all(isinstance(cast(MemRefType, v.type).layout, NoneAttr) for v in (src, dst))
             and (getattr(element, "bitwidth", None) or 0) >= 8)  # i1 vectors: bit-packed
-    with b.loop_nest(dims[:last] if rows else dims) as ivs:
+    # Iterations are independent: rows (or elements) spread over the threads.
+    with b.parallel_nest(dims[:last] if rows else dims, n if rows and isinstance(n, int)
+                         else 1) as ivs:
         at_src: list[Dim | SSAValue] = list(ivs) + ([0] if rows else [])
         at_dst = list(at_src)
         at_src[axis] = b.idx(src_offset + Index(b, ivs[axis]))

@@ -1,15 +1,16 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
-// One scratch row of N scores for the whole op; per (batch, query row): pass 1 computes
-// each score as a contiguous dot product of q_i and k_j, scaled and masked, into the row
-// and its max; pass 2 replaces the row by exp(s - max) and sums it; pass 3 accumulates
+// Per (batch, query row), with a scratch row of N scores of its own (so that rows can run
+// on any thread; this op is too small to be worth a second one): pass 1 computes each
+// score as a contiguous dot product of q_i and k_j, scaled and masked, into the row and
+// its max; pass 2 replaces the row by exp(s - max) and sums it; pass 3 accumulates
 // p_j * v_j into y_i with the Dv loop innermost.
 // CHECK-LABEL: func.func @attention
 // CHECK:         %[[Y:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x10x4xf32>
-// CHECK-NEXT:    %[[ROW:.*]] = memref.alloc() {alignment = 64 : i64} : memref<12xf32>
 // CHECK:         %[[SCALE:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK:         scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:           scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:        %[[ROW:.*]] = memref.alloc() {alignment = 64 : i64} : memref<12xf32>
 // CHECK:             %[[MAX:.*]] = scf.for %[[J:.*]] = {{.*}} iter_args(%[[M:.*]] = %{{.*}}) -> (f32) {
 // CHECK:               %[[QK:.*]] = scf.for %[[D:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (f32) {
 // CHECK-NEXT:            %[[QV:.*]] = memref.load %q[%[[B]], %[[I]], %[[D]]] : memref<2x10x8xf32>
@@ -37,7 +38,9 @@
 // CHECK-NEXT:            %[[YV:.*]] = memref.load %[[Y]][%[[B]], %[[I]], %[[C]]] : memref<2x10x4xf32>
 // CHECK-NEXT:            %[[VV:.*]] = memref.load %v[%[[B]], %[[J3]], %[[C]]] : memref<2x12x4xf32>
 // CHECK:               memref.store %{{.*}}, %[[Y]][%[[B]], %[[I]], %[[C]]] : memref<2x10x4xf32>
-// CHECK:         memref.dealloc %[[ROW]] : memref<12xf32>
+// CHECK:             memref.dealloc %[[ROW]] : memref<12xf32>
+// CHECK-NEXT:      }
+// CHECK-NOT:       parallel
 func.func @attention(%q: tensor<2x10x8xf32>, %k: tensor<2x12x8xf32>, %v: tensor<2x12x4xf32>, %m: tensor<10x12xf32>) -> tensor<2x10x4xf32> {
   %0 = graph.attention %q, %k, %v, %m {scale = 0.5 : f32} : (tensor<2x10x8xf32>, tensor<2x12x8xf32>, tensor<2x12x4xf32>, tensor<10x12xf32>) -> tensor<2x10x4xf32>
   func.return %0 : tensor<2x10x4xf32>

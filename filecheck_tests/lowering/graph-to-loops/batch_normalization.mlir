@@ -2,7 +2,8 @@
 
 // Inference BatchNormalization: a loop over channels folds the parameters into
 // a = scale / sqrt(var + eps) and b = B - mean * a (two temporaries), then one
-// multiply-add per element over the flattened plane; the temporaries are freed.
+// multiply-add per element over the flattened plane, each (n, channel) plane on any thread
+// (the batch is dynamic: maybe worth it); the temporaries are freed.
 // CHECK-LABEL: func.func @batch_norm
 // CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x4x5xf32>
 // CHECK:         %[[MUL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3xf32>
@@ -18,15 +19,18 @@
 // CHECK:           memref.store %{{.*}}, %[[ADD]][%[[C]]]
 // CHECK:         %[[X:.*]] = memref.collapse_shape %x {{.*}} : memref<?x3x4x5xf32> into memref<?x3x20xf32>
 // CHECK:         %[[YV:.*]] = memref.collapse_shape %[[Y]] {{.*}} : memref<?x3x4x5xf32> into memref<?x3x20xf32>
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[C2:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT:        %[[M:.*]] = memref.load %[[MUL]][%[[C2]]]
-// CHECK-NEXT:        %[[S:.*]] = memref.load %[[ADD]][%[[C2]]]
-// CHECK:             scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT:          %[[XV:.*]] = memref.load %[[X]][%[[N]], %[[C2]], %[[P]]]
-// CHECK-NEXT:          %[[XM:.*]] = arith.mulf %[[XV]], %[[M]] fastmath<contract> : f32
-// CHECK-NEXT:          %[[R:.*]] = arith.addf %[[XM]], %[[S]] fastmath<contract> : f32
-// CHECK-NEXT:          memref.store %[[R]], %[[YV]][%[[N]], %[[C2]], %[[P]]]
+// CHECK:         scf.for %[[NC:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:      %[[CS:.*]] = arith.constant 3 : index
+// CHECK-NEXT:      %[[C2:.*]] = arith.remui %[[NC]], %[[CS]] : index
+// CHECK-NEXT:      %[[N:.*]] = arith.divui %[[NC]], %[[CS]] : index
+// CHECK-NEXT:      %[[M:.*]] = memref.load %[[MUL]][%[[C2]]]
+// CHECK-NEXT:      %[[S:.*]] = memref.load %[[ADD]][%[[C2]]]
+// CHECK:           scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:        %[[XV:.*]] = memref.load %[[X]][%[[N]], %[[C2]], %[[P]]]
+// CHECK-NEXT:        %[[XM:.*]] = arith.mulf %[[XV]], %[[M]] fastmath<contract> : f32
+// CHECK-NEXT:        %[[R:.*]] = arith.addf %[[XM]], %[[S]] fastmath<contract> : f32
+// CHECK-NEXT:        memref.store %[[R]], %[[YV]][%[[N]], %[[C2]], %[[P]]]
+// CHECK:         } {parallel = {{[0-9]+}} : i64}
 // CHECK:         memref.dealloc %[[MUL]]
 // CHECK-NEXT:    memref.dealloc %[[ADD]]
 // CHECK-NEXT:    func.return %[[Y]]

@@ -103,12 +103,14 @@ func.func @same_operand(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 // CHECK-NEXT:    %[[A0_ONE:.*]] = arith.cmpi eq, %[[A0]], %[[ONE]] : index
 // CHECK-NEXT:    %[[N:.*]] = arith.select %[[A0_ONE]], %[[B0]], %[[A0]] : index
 // CHECK-NEXT:    memref.alloc(%[[N]]) {alignment = 64 : i64} : memref<?x3x5xf32>
-// CHECK:         scf.for %[[BT:.*]] = %{{.*}} to %[[N]] step
-// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT:        %[[AB:.*]] = arith.muli %[[BT]], %[[FA]] : index
-// CHECK-NEXT:        %[[BB:.*]] = arith.muli %[[BT]], %[[FB]] : index
-// CHECK:             memref.load %a[%[[AB]], %[[I]], %{{.*}}] : memref<?x3x4xf32>
-// CHECK:             memref.load %b[%[[BB]], %{{.*}}, %{{.*}}] : memref<?x4x5xf32>
+// CHECK:         %[[ROWS:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %[[ROWS]] step
+// CHECK:           %[[I:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT:      %[[BT:.*]] = arith.divui %[[P]], %{{.*}} : index
+// CHECK-NEXT:      %[[AB:.*]] = arith.muli %[[BT]], %[[FA]] : index
+// CHECK-NEXT:      %[[BB:.*]] = arith.muli %[[BT]], %[[FB]] : index
+// CHECK:           memref.load %a[%[[AB]], %[[I]], %{{.*}}] : memref<?x3x4xf32>
+// CHECK:           memref.load %b[%[[BB]], %{{.*}}, %{{.*}}] : memref<?x4x5xf32>
 func.func @matmul_batch(%a: tensor<?x3x4xf32>, %b: tensor<?x4x5xf32>) -> tensor<?x3x5xf32> {
   %0 = graph.matmul %a, %b : (tensor<?x3x4xf32>, tensor<?x4x5xf32>) -> tensor<?x3x5xf32>
   func.return %0 : tensor<?x3x5xf32>

@@ -1,19 +1,18 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
-// Blocked conv (NCHWc, c = 8): loops n, output blocks two at a time, oh; the bias of each
-// block is one vector load. The interior of the row (ow in [1, 13), no padding reached)
+// Blocked conv (NCHWc, c = 8): one parallel loop over (n, output blocks two at a time,
+// oh), here n x 1 x 8 rows, each on any thread; the bias of each block is one vector load. The interior of the row (ow in [1, 13), no padding reached)
 // runs in tiles of 6 outputs: 2 x 6 accumulators carried through the loops over input
 // blocks, the valid kh taps and all 3 kw taps (no range arithmetic), and innermost the
 // 8 input channels of the block, where each input scalar is broadcast once and feeds one
 // fma per output block.
 // CHECK-LABEL: func.func @conv_nchwc
 // CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x8x14x8xf32>
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           arith.constant 2 : index
-// CHECK-NEXT:      %[[C2:.*]] = arith.constant 2 : index
-// CHECK-NEXT:      scf.for %[[OCB:.*]] = %{{.*}} to %{{.*}} step %[[C2]] {
-// CHECK:             scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:               %[[OCB1:.*]] = arith.addi %[[OCB]], %{{.*}} : index
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             %[[OH:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT:        %[[N:.*]] = arith.divui %[[P]], %{{.*}} : index
+// CHECK:             %[[OCB:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK:             %[[OCB1:.*]] = arith.addi %[[OCB]], %{{.*}} : index
 // CHECK:               %[[B0:.*]] = vector.load %b[%{{.*}}] : memref<16xf32>, vector<8xf32>
 // CHECK:               %[[B1:.*]] = vector.load %b[%{{.*}}] : memref<16xf32>, vector<8xf32>
 // CHECK:               %[[KH_LO:.*]] = arith.maxsi
@@ -66,7 +65,8 @@ func.func @depthwise_nchwc(%x: tensor<1x2x8x9x8xf32>, %w: tensor<2x1x3x3x1x8xf32
 // over the 3 input channels of a tap and the broadcast reads x[n, ii, ih, iw], the tile's
 // inputs 2 apart. The interior (ow in [1, 10)) does not bounds-check the kw taps.
 // CHECK-LABEL: func.func @conv_nchwc_nchw_input
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:               %[[N:.*]] = arith.divui %[[P]], %{{.*}} : index
 // CHECK:               %[[KH_LO:.*]] = arith.maxsi
 // CHECK:               %[[KH_HI:.*]] = arith.minsi
 // CHECK:               %[[C6:.*]] = arith.constant 6 : index

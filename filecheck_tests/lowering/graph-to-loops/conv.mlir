@@ -1,13 +1,17 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
-// Padded, strided 2-D conv with bias and a dynamic batch: loops n, oc, oh; the row starts
-// as the bias; the valid kh range of the row is computed once (max/min of index values),
-// then ic, kh, kw, and innermost ow over the range where the tap is inside the image.
+// Padded, strided 2-D conv with bias and a dynamic batch: one parallel loop over (n, oc)
+// (each output channel's plane on any thread), then oh; the row starts as the bias; the
+// valid kh range of the row is computed once (max/min of index values), then ic, kh, kw,
+// and innermost ow over the range where the tap is inside the image.
 // CHECK-LABEL: func.func @conv_pads_strides
 // CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x4x3x3xf32>
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT:        %[[BIAS:.*]] = memref.load %b[%[[M]]] : memref<4xf32>
+// CHECK:         %[[NB:.*]] = memref.dim %[[Y]], %{{.*}} : memref<?x4x3x3xf32>
+// CHECK:         %[[COUNT:.*]] = arith.muli %[[NB]], %{{.*}} : index
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %[[COUNT]] step
+// CHECK:           %[[M:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT:      %[[N:.*]] = arith.divui %[[P]], %{{.*}} : index
+// CHECK:           %[[BIAS:.*]] = memref.load %b[%[[M]]] : memref<4xf32>
 // CHECK:             scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:               scf.for %[[OW0:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:            memref.store %[[BIAS]], %[[Y]][%[[N]], %[[M]], %[[OH]], %[[OW0]]]
@@ -29,6 +33,7 @@
 // CHECK-NEXT:                  %[[S:.*]] = arith.addf %[[ACC]], %[[P]] fastmath<contract> : f32
 // CHECK-NEXT:                  memref.store %[[S]], %[[Y]][%[[N]], %[[M]], %[[OH]], %[[OW]]]
 // CHECK-NEXT:                }
+// CHECK:         } {parallel = {{[0-9]+}} : i64}
 // CHECK:         func.return %[[Y]]
 func.func @conv_pads_strides(%x: tensor<?x2x5x6xf32>, %w: tensor<4x2x3x3xf32>, %b: tensor<4xf32>) -> tensor<?x4x3x3xf32> {
   %y = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x2x5x6xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<?x4x3x3xf32>
@@ -62,13 +67,13 @@ func.func @conv_pointwise(%x: tensor<?x16x7x7xf32>, %w: tensor<32x16x1x1xf32>) -
   func.return %y : tensor<?x32x7x7xf32>
 }
 
-// Depthwise (group = C): a loop over groups; output channel g * (M/G) + oc, input
-// channel g * (C/G) + ic
+// Depthwise (group = C): a loop over groups (too little work for a parallel loop, and
+// the batch of 1 is no loop); output channel g * (M/G) + oc, input channel g * (C/G) + ic
 // (here C/G = 1).
 // CHECK-LABEL: func.func @conv_depthwise
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:           scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:             scf.for %[[OC:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:          %[[N:.*]] = arith.constant 0 : index
 // CHECK-NEXT:          %[[C2:.*]] = arith.constant 2 : index
 // CHECK-NEXT:          %[[GM:.*]] = arith.muli %[[G]], %[[C2]] : index
 // CHECK-NEXT:          %[[M:.*]] = arith.addi %[[GM]], %[[OC]] : index

@@ -1,19 +1,25 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
 // Broadcasting both ways with a dynamic batch dim: one loop nest over the output,
-// innermost over the last dim; unit dims of an operand are read at index 0.
+// innermost over the last dim; unit dims of an operand are read at index 0. The outer
+// dims are one loop whose iterations may run on any thread (the batch is dynamic: there
+// may be enough of them); the last dim is always inside, contiguous.
 // CHECK-LABEL: func.func @add_broadcast(%a: memref<?x1x5xf32>, %b: memref<4x1xf32>) -> memref<?x4x5xf32>
 // CHECK:         %[[N:.*]] = memref.dim %a, %{{.*}} : memref<?x1x5xf32>
 // CHECK-NEXT:    %[[Y:.*]] = memref.alloc(%[[N]]) {alignment = 64 : i64} : memref<?x4x5xf32>
-// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:             scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         %[[ROWS:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %[[ROWS]] step
+// CHECK:           %[[J:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT:      %[[I:.*]] = arith.divui %[[P]], %{{.*}} : index
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:          %[[Z:.*]] = arith.constant 0 : index
 // CHECK-NEXT:          %[[A:.*]] = memref.load %a[%[[I]], %[[Z]], %[[K]]] : memref<?x1x5xf32>
 // CHECK-NEXT:          %[[Z2:.*]] = arith.constant 0 : index
 // CHECK-NEXT:          %[[B:.*]] = memref.load %b[%[[J]], %[[Z2]]] : memref<4x1xf32>
 // CHECK-NEXT:          %[[S:.*]] = arith.addf %[[A]], %[[B]] fastmath<contract> : f32
 // CHECK-NEXT:          memref.store %[[S]], %[[Y]][%[[I]], %[[J]], %[[K]]] : memref<?x4x5xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:      } {parallel = {{[0-9]+}} : i64}
 func.func @add_broadcast(%a: tensor<?x1x5xf32>, %b: tensor<4x1xf32>) -> tensor<?x4x5xf32> {
   %0 = graph.add %a, %b : (tensor<?x1x5xf32>, tensor<4x1xf32>) -> tensor<?x4x5xf32>
   func.return %0 : tensor<?x4x5xf32>

@@ -3,8 +3,9 @@
 // A conv's fused activation runs over each finished output row (after the last input
 // channel's taps), while the row is still in cache: load, max(0), store.
 // CHECK-LABEL: func.func @conv_relu
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[M:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT:      %[[N:.*]] = arith.divui %[[P]], %{{.*}} : index
 // CHECK:             scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:               scf.for %[[IC:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:                 arith.mulf

@@ -26,10 +26,12 @@ func.func @gemm(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<5xf32>) -> 
 }
 
 // transB (a fully connected layer): rows of A and B are contiguous in k, so each output
-// is a reassociable dot product; the bias is added after (alpha = beta = 1: no mulf).
+// is a reassociable dot product, each on any thread (one loop over (i, j)); the bias is
+// added after (alpha = beta = 1: no mulf).
 // CHECK-LABEL: func.func @gemm_trans_b
-// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[IJ:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[J:.*]] = arith.remui %[[IJ]], %{{.*}} : index
+// CHECK-NEXT:      %[[I:.*]] = arith.divui %[[IJ]], %{{.*}} : index
 // CHECK:             %[[DOT:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
 // CHECK-NEXT:          %[[A:.*]] = memref.load %a[%[[I]], %[[K]]] : memref<?x8xf32>
 // CHECK-NEXT:          %[[B:.*]] = memref.load %b[%[[J]], %[[K]]] : memref<10x8xf32>

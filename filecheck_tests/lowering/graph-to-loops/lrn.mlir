@@ -2,10 +2,11 @@
 
 // LRN: per (n, c) the channel window [max(0, c - 1), min(C, c + 2)) of size 4
 // ((size-1)//2 = 1 before, ceil((size-1)/2) = 2 after) accumulates squares into the
-// output row, then y = x * (bias + alpha/size * sum)^-beta.
+// output row, then y = x * (bias + alpha/size * sum)^-beta; each (n, c) on any thread.
 // CHECK-LABEL: func.func @lrn
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[NC:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[C:.*]] = arith.remui %[[NC]], %{{.*}} : index
+// CHECK-NEXT:      %[[N:.*]] = arith.divui %[[NC]], %{{.*}} : index
 // CHECK:             %[[CB:.*]] = arith.subi %[[C]], %{{.*}} : index
 // CHECK:             %[[LO:.*]] = arith.maxsi %{{.*}}, %[[CB]] : index
 // CHECK-NEXT:        %[[THREE:.*]] = arith.constant 3 : index

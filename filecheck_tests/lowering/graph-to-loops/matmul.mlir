@@ -1,12 +1,14 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
-// Batched MatMul broadcasting B: loops batch, i; the row is zeroed, then k, and
-// innermost j with contiguous loads of B and loads/stores of Y (i-k-j order).
+// Batched MatMul broadcasting B: one loop over (batch, i), each row of Y on any thread;
+// the row is zeroed, then k, and innermost j with contiguous loads of B and loads/stores
+// of Y (i-k-j order).
 // CHECK-LABEL: func.func @matmul_batched
 // CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x5xf32>
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK:         scf.for %[[BT:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[I:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT:      %[[BT:.*]] = arith.divui %[[P]], %{{.*}} : index
 // CHECK:             scf.for %[[J0:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:          memref.store %[[ZERO]], %[[Y]][%[[BT]], %[[I]], %[[J0]]]
 // CHECK:             scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step

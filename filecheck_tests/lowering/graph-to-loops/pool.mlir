@@ -1,13 +1,16 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
-// MaxPool: the row starts at -inf; taps in the padding are outside the valid ranges, so
-// the innermost loop over ow is a plain maximumf with no bounds check.
+// MaxPool: one loop over the output rows (n, c, oh), each on any thread; the row starts at
+// -inf; taps in the padding are outside the valid ranges, so the innermost loop over ow
+// is a plain maximumf with no bounds check.
 // CHECK-LABEL: func.func @max_pool
 // CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x3x4xf32>
 // CHECK:         %[[NEG_INF:.*]] = arith.constant 0xff800000 : f32
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:             scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[OH:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT:      %[[P2:.*]] = arith.divui %[[P]], %{{.*}} : index
+// CHECK:           %[[C:.*]] = arith.remui %[[P2]], %{{.*}} : index
+// CHECK-NEXT:      %[[N:.*]] = arith.divui %[[P2]], %{{.*}} : index
 // CHECK:               scf.for %[[OW0:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:            memref.store %[[NEG_INF]], %[[Y]][%[[N]], %[[C]], %[[OH]], %[[OW0]]]
 // CHECK:               %[[KH_LO:.*]] = arith.maxsi

@@ -1,11 +1,13 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
 // The last axis is reduced: a scalar accumulator carried through the innermost loop,
-// `reassoc` so that LLVM may vectorize the sum; the mean divides by the count once.
+// `reassoc` so that LLVM may vectorize the sum; the mean divides by the count once. The
+// kept dims are one loop, each output element on any thread.
 // CHECK-LABEL: func.func @reduce_mean_last
 // CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x1xf32>
-// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[J:.*]] = arith.remui %[[P]], %{{.*}} : index
+// CHECK-NEXT:      %[[I:.*]] = arith.divui %[[P]], %{{.*}} : index
 // CHECK-NEXT:        %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:             %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
 // CHECK-NEXT:          %[[E:.*]] = memref.load %x[%[[I]], %[[J]], %[[K]]] : memref<?x3x4xf32>
