@@ -197,7 +197,8 @@ def compile_proto(
     `compile` does; `optimized`, when given, sees the module when the graph stage is done
     (and the cache is not used: nothing would be optimized)."""
     return _compile(lambda: proto, proto if source is None else source, opt_level,
-                    nchwc_block, stages, resolve_target(target), cache, optimized, threads)
+                    nchwc_block, stages, resolve_target(target), cache, optimized,
+                    threads=threads)
 
 
 def _compile(
