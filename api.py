@@ -79,7 +79,7 @@ def compile_timed(
     the graph stage is done."""
     target = resolve_target(target)
     passes = compile_passes(opt_level, _block(nchwc_block, target), target.vector_registers(),
-                            _caches())
+                            _caches(), target.int8_kernel())
     ctx = make_context()
     for name in passes:
         if optimized is not None and _stage(name) != progress.GRAPH_OPTIMIZE:
