@@ -35,6 +35,7 @@ from xdsl.dialects import arith, llvm, math, vector
 from xdsl.dialects.builtin import IntegerType, VectorType, f32, i8, i16, i32
 from xdsl.ir import SSAValue
 
+from infer.dialects import llvmx
 from infer.dialects import qnn as Q
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
@@ -100,11 +101,12 @@ class _Epilogue:
 
     def __call__(self, acc: SSAValue, bias: SSAValue, mult: SSAValue) -> SSAValue:
         b, lanes = self.b, self.lanes
-        v = _cast(b, arith.SIToFPOp, b.add(acc, bias), VectorType(f32, [lanes]))
+        # arith's casts take no vectors in xDSL 0.74: LLVM's own (llvmx.fptosi, see there)
+        v = _cast(b, llvm.SIToFPOp, b.add(acc, bias), VectorType(f32, [lanes]))
         v = b.mul(v, mult, arith.FastMathFlagsAttr("none"))
         v = b.unary(math.RoundEvenOp, b.min(b.max(v, self.lo), self.hi))
-        q = b.add(_cast(b, arith.FPToSIOp, v, VectorType(i32, [lanes])), self.zy)
-        return _cast(b, arith.TruncIOp, q, VectorType(i8, [lanes]))
+        q = b.add(_cast(b, llvmx.FPToSIOp, v, VectorType(i32, [lanes])), self.zy)
+        return _cast(b, llvm.TruncOp, q, VectorType(i8, [lanes]))
 
     def store(self, v: SSAValue, buf: SSAValue, at: list[Dim | SSAValue],
               count: int) -> None:
