@@ -3,7 +3,8 @@
     python benchmarks/int8.py [--reps N] [--models squeezenet,resnet50] [--write]
 
 Each light model-zoo model gets seeded random weights (model_zoo.with_random_weights) and
-is quantized by onnxruntime.quantization.quantize_static, calibrated on four random inputs,
+is pre-processed (quant_pre_process: BatchNormalization folded into the convs) and
+quantized by onnxruntime.quantization.quantize_static, calibrated on four random inputs,
 in both formats: QDQ (QuantizeLinear/DequantizeLinear around float ops, weights s8 per
 channel) and QOperator (QLinearConv, QLinearAdd, ... weights s8 per tensor); activations
 u8. The fp32 model and both int8 models run in infer and onnxruntime; all six are timed
@@ -31,6 +32,7 @@ from onnxruntime.quantization import (
     QuantType,
     quantize_static,
 )
+from onnxruntime.quantization.shape_inference import quant_pre_process
 
 import infer
 from infer.codegen.target import host_target
@@ -62,8 +64,11 @@ def quantized(model: onnx.ModelProto, fmt: str) -> onnx.ModelProto:
     quant_format, per_channel = FORMATS[fmt]
     model = onnx.version_converter.convert_version(model, 13)
     with tempfile.TemporaryDirectory() as tmp:
-        src, dst = os.path.join(tmp, "f.onnx"), os.path.join(tmp, "q.onnx")
-        onnx.save(model, src)
+        raw, src, dst = (os.path.join(tmp, f) for f in ("r.onnx", "f.onnx", "q.onnx"))
+        onnx.save(model, raw)
+        # the pre-processing onnxruntime's quantizer asks for: BatchNormalization folded
+        # into the convs, so that they, not a float BN between them, are quantized
+        quant_pre_process(raw, src, skip_symbolic_shape=True)  # static shapes: onnx's do
         # the final Softmax stays float: infer has no QLinearSoftmax (onnxruntime's is a
         # table lookup of its own)
         softmax = [n.name for n in model.graph.node if n.op_type == "Softmax"]
@@ -142,7 +147,8 @@ DOC_HEAD = """# int8 against fp32
 
 Measured by `python benchmarks/int8.py --write` (see the script for the set-up): the light
 SqueezeNet 1.0 and ResNet-50 of the ONNX model zoo with seeded random weights, quantized by
-onnxruntime's `quantize_static` as QDQ (per-channel s8 weights) and as QOperator
+onnxruntime's `quantize_static` (after its `quant_pre_process`, which folds
+BatchNormalization into the convs) as QDQ (per-channel s8 weights) and as QOperator
 (per-tensor), u8 activations, batch 1; the final Softmax left in float. Columns: median latency; int8/fp32 below 1 means
 int8 is faster; infer/ort int8 below 1 means infer is faster than onnxruntime on the same
 int8 model.

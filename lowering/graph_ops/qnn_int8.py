@@ -46,7 +46,7 @@ from infer.lowering.loop_builder import LoopBuilder
 
 # (rows, vectors) of the accumulator tile by the kernel's lanes: rows * vectors
 # accumulators + vectors loaded + one broadcast fit the registers (32 with AVX-512, 16).
-CONV_TILE = {16: (6, 2), 8: (6, 2), 4: (6, 2)}
+CONV_TILE = {16: (4, 4), 8: (6, 2), 4: (6, 2)}
 MATMUL_TILE = {16: (4, 4), 8: (2, 4), 4: (2, 4)}
 # The packed pixels the row tiles of one block run over: half of a 512 KiB L2.
 BLOCK_BYTES = 256 * 1024
