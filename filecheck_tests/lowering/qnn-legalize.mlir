@@ -54,7 +54,7 @@ builtin.module {
 // AVXVNNI:         graph.constant dense<{{\[\[\[}}328449, 457730, 0, 0, 0, 0, 0, 0]]]> : tensor<1x1x8xi32>
 // AVXVNNI:         qnn.matmul_requant {{.*}}kernel = "vnni", lanes = 8 : i64}
 
-// AVX2: no int8 dot product; pairs of i16 (row 0: 1 | -2 << 16, 3 | 4 << 16), the
+// With AVX2 no int8 dot product: pairs of i16 (row 0: 1 | -2 << 16, 3 | 4 << 16), the
 // signed x widened as it is, so the bias stays.
 // AVX2-LABEL: func.func @conv
 // AVX2:         %[[W:.*]] = graph.constant dense<{{\[\[}}-131071, 262147], [327679, 458745]]> : tensor<2x2xi32>
