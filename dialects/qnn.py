@@ -25,7 +25,15 @@ and the pools (QLinearAdd, QLinearMul, QLinearAveragePool, QLinearGlobalAverageP
 every scale and zero point per tensor. Scales are floats of one
 type, per tensor or 1-D along qnn.requantize's `axis`, and must be positive (checked
 where they are constants). `qnn-canonicalize` (lowering/qnn_canonicalize.py) rewrites
-every op into graph ops on int32 and f32, so none reaches graph-to-loops.
+every op into graph ops on int32 and f32, except a requantized conv or matmul by constant
+weights, which becomes one of the two ops the integer kernels compute:
+
+    qnn.conv_requant    clamp(round_half_even(f32(conv(x, w) + bias) * multiplier)
+                        + y_zero_point, lo, hi), x padded with x_zero_point
+    qnn.matmul_requant  the same with x @ w
+
+w holds w - w_zero_point and the bias the zero points' terms; `qnn-legalize` packs w for
+the target's kernel form (`kernel`, `lanes`); lowering/graph_ops/qnn_int8.py lowers them.
 
 The syntax is graph's (dialects/graph/__init__.py):
 
