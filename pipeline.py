@@ -41,8 +41,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import VerifyException
 
-from infer.passes import PASSES
 from infer.lowering.qnn_legalize import LANES
+from infer.passes import PASSES
 from infer.transforms.conv_tile import REGISTERS, conv_tile
 from infer.transforms.gemm_blocking import CACHES
 from infer.transforms.graph_optimize import MAX_LEVEL, check_options

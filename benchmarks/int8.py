@@ -149,10 +149,9 @@ Measured by `python benchmarks/int8.py --write` (see the script for the set-up):
 SqueezeNet 1.0 and ResNet-50 of the ONNX model zoo with seeded random weights, quantized by
 onnxruntime's `quantize_static` (after its `quant_pre_process`, which folds
 BatchNormalization into the convs) as QDQ (per-channel s8 weights) and as QOperator
-(per-tensor), u8 activations, batch 1; the final Softmax left in float. Columns: median latency; int8/fp32 below 1 means
-int8 is faster; infer/ort int8 below 1 means infer is faster than onnxruntime on the same
-int8 model.
-
+(per-tensor), u8 activations, batch 1; the final Softmax is left in float. Columns: median
+latency; int8/fp32 below 1 means int8 is faster; infer/ort int8 below 1 means infer is
+faster than onnxruntime on the same int8 model.
 """
 
 DOC_TAIL = """

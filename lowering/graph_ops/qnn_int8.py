@@ -183,6 +183,39 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
         with b.loop(0, words) as q, b.loop(p, p + tile - rest) as px:
             b.store(b.const(0, i32), xp, [q, px])
 
+    row_end = mg - mg % rows
+    block = max(1, BLOCK_BYTES // (words * 4 * tile))
+
+    def kernel_tile(n: SSAValue, g: int, r: int, m0: Dim, p0: Dim, nvec: int, valid: int
+                    ) -> None:
+        """Output channels m0.. (r of them) of group g x pixels p0.. (nvec vectors, the
+        first `valid` stored)."""
+        def step(q: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            xs = [b.vload(xp, [q, as_dim(b, p0) + v * lanes], lanes) for v in range(nvec)]
+            out = list(carried)
+            for i in range(r):
+                wv = b.splat(b.load(w, [as_dim(b, m0) + g * mg + i, q]), lanes)
+                for v in range(nvec):
+                    out[i * nvec + v] = _dot(b, kernel, lanes, out[i * nvec + v], xs[v], wv)
+            return out
+
+        accs = b.reduce_loop(0, words, [zero] * (r * nvec), step)
+        for i in range(r):
+            ch = as_dim(b, m0) + g * mg + i
+            bv, mv = (b.splat(b.load(t, [ch]), lanes) for t in (bias, mult))
+            for v in range(nvec):
+                at: list[Dim | SSAValue] = [n, ch, as_dim(b, p0) + v * lanes]
+                epi.store(epi(accs[i * nvec + v], bv, mv), yf, at,
+                          min(lanes, valid - v * lanes))
+
+    def over_rows(n: SSAValue, g: int, tiles: Callable[[Dim, int], None]) -> None:
+        """tiles(m0, r) over whole row tiles, then the remainder rows."""
+        if row_end:
+            with b.loop(0, row_end, rows) as m0:
+                tiles(m0, rows)
+        if mg % rows:
+            tiles(row_end, mg % rows)
+
     with b.loop(0, xd[0]) as n:
         if xpad is not None:
             with b.loop_nest([c, h + pt + pb, wi + pl + pr]) as at:
@@ -193,54 +226,21 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
         for g in range(group):
             _pack_windows(b, x, xpad, xflat, n, g * cg, k, taps, kw, win, oh, ow, words,
                           per, kernel, signed, xp)
-
-            def kernel_tile(r: int, m0: Dim, p0: Dim, nvec: int, valid: int,
-                            g: int = g) -> None:
-                def step(q: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-                    xs = [b.vload(xp, [q, as_dim(b, p0) + v * lanes], lanes)
-                          for v in range(nvec)]
-                    out = list(carried)
-                    for i in range(r):
-                        wv = b.splat(b.load(w, [as_dim(b, m0) + g * mg + i, q]), lanes)
-                        for v in range(nvec):
-                            out[i * nvec + v] = _dot(b, kernel, lanes, out[i * nvec + v],
-                                                     xs[v], wv)
-                    return out
-
-                accs = b.reduce_loop(0, words, [zero] * (r * nvec), step)
-                for i in range(r):
-                    ch = as_dim(b, m0) + g * mg + i
-                    bv, mv = (b.splat(b.load(t, [ch]), lanes) for t in (bias, mult))
-                    for v in range(nvec):
-                        at: list[Dim | SSAValue] = [n, ch, as_dim(b, p0) + v * lanes]
-                        epi.store(epi(accs[i * nvec + v], bv, mv), yf, at,
-                                  min(lanes, valid - v * lanes))
-
-            row_end = mg - mg % rows
-            block = max(1, BLOCK_BYTES // (words * 4 * tile))
-
-            def over_rows(p0_fn: Callable[[], Dim], nvec: int, valid: int) -> None:
-                if row_end:
-                    with b.loop(0, row_end, rows) as m0:
-                        kernel_tile(rows, m0, p0_fn(), nvec, valid)
-                if mg % rows:
-                    kernel_tile(mg % rows, row_end, p0_fn(), nvec, valid)
-
-            if full_tiles:
+            if full_tiles:  # blocks of whole tiles, every row tile over each block
                 with b.loop(0, full_tiles, block) as t0:
                     t1 = imin(b, as_dim(b, t0) + block, full_tiles)
 
-                    def tiles(m0: Dim, r: int, t0: SSAValue = t0, t1: Dim = t1) -> None:
+                    def whole(m0: Dim, r: int, n: SSAValue = n, g: int = g,
+                              t0: SSAValue = t0, t1: Dim = t1) -> None:
                         with b.loop(t0, t1) as t:
-                            kernel_tile(r, m0, as_dim(b, t) * tile, vectors, tile)
+                            kernel_tile(n, g, r, m0, as_dim(b, t) * tile, vectors, tile)
 
-                    if row_end:
-                        with b.loop(0, row_end, rows) as m0:
-                            tiles(m0, rows)
-                    if mg % rows:
-                        tiles(row_end, mg % rows)
+                    over_rows(n, g, whole)
             if rest:
-                over_rows(lambda: full_tiles * tile, -(-rest // lanes), rest)
+                def last(m0: Dim, r: int, n: SSAValue = n, g: int = g) -> None:
+                    kernel_tile(n, g, r, m0, full_tiles * tile, -(-rest // lanes), rest)
+
+                over_rows(n, g, last)
     for buf in (xp, xpad):
         if buf is not None:
             s.free(buf)
