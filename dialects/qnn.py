@@ -513,6 +513,20 @@ class _RequantizedProductOp(GraphOp):
         return values.reshape(*w.shape[:-1], -1)[..., :k].astype(np.int64)
 
 
+def channels_inner(channels: int, kernel: str, strides: list[int]) -> bool:
+    """Whether a packed conv's k runs over (tap, channel), channels innermost, so that a
+    word holds channels of one tap (what the kernel reading x in place needs: unit
+    strides, whole words of channels), rather than over (channel, tap)."""
+    return all(v == 1 for v in strides) and channels % KERNELS[kernel] == 0
+
+
+def conv_words(channels: int, taps: int, kernel: str, strides: list[int]) -> int:
+    """i32 words of one output channel's weights packed in `kernel`'s form."""
+    if channels_inner(channels, kernel, strides):
+        return taps * channels // KERNELS[kernel]
+    return packed_words(channels * taps, kernel)
+
+
 @irdl_op_definition
 class ConvRequantOp(_RequantizedProductOp):
     """clamp(round_half_even(f32(acc) * multiplier) + y_zero_point, lo, hi) with
@@ -520,7 +534,8 @@ class ConvRequantOp(_RequantizedProductOp):
     bias that folds -x_zero_point * sum(w) gives conv(x - x_zero_point, w) + b exactly).
     w is [M, C/group, *kernel_shape] in i16 (qnn-canonicalize's w - w_zero_point); packed
     by qnn-legalize, [M, words] in i32, the row's C/group * prod(kernel) values in
-    `kernel`'s form. bias and multiplier are [M] (multiplier may be [1])."""
+    `kernel`'s form, k over (channel, tap), or (tap, channel) where `channels_inner`.
+    bias and multiplier are [M] (multiplier may be [1])."""
 
     name = "qnn.conv_requant"
     ONNX_OP: ClassVar[str | None] = None  # made by qnn-canonicalize
@@ -529,6 +544,13 @@ class ConvRequantOp(_RequantizedProductOp):
     pads = opt_prop_def(DenseArrayBase)
     dilations = opt_prop_def(DenseArrayBase)
     group = prop_def(IntegerAttr, default_value=G.int_attr(1))
+
+    def channels_inner(self) -> bool:
+        """Whether packed w's k runs over (tap, channel) (see `channels_inner`)."""
+        assert self.kernel is not None
+        cg = self.x.type.get_shape()[1] // self.group.value.data  # type: ignore[attr-defined]
+        strides = list(self.strides.get_values()) if self.strides else [1]
+        return channels_inner(cg, self.kernel.data, strides)  # type: ignore[arg-type]
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -542,7 +564,8 @@ class ConvRequantOp(_RequantizedProductOp):
         if len(w) != expect:
             raise ValueError(f"w {D.format_shape(w)} must have rank {expect}")
         if "kernel" in props:
-            words = packed_words(int(cg) * int(np.prod(kernel)), props["kernel"].data)
+            words = conv_words(int(cg), int(np.prod(kernel)), props["kernel"].data,
+                               cls.prop(props, "strides") or [1] * len(kernel))
             if w[1] != words:
                 raise ValueError(f"w {D.format_shape(w)} must hold {words} words a row")
         elif w[2:] != kernel:
@@ -557,7 +580,13 @@ class ConvRequantOp(_RequantizedProductOp):
               zp: np.ndarray) -> np.ndarray:
         kernel = list(self.kernel_shape.get_values())
         cg = x.shape[1] // self.group.value.data
-        w = self.unpacked(w, cg * int(np.prod(kernel))).reshape(w.shape[0], cg, *kernel)
+        taps = int(np.prod(kernel))
+        if self.kernel is not None and self.channels_inner():
+            words = self.unpacked(w, w.shape[1] * KERNELS[self.kernel.data])
+            w = words.reshape(w.shape[0], *kernel, -1)[..., :cg]
+            w = np.moveaxis(w, -1, 1)
+        else:
+            w = self.unpacked(w, cg * taps).reshape(w.shape[0], cg, *kernel)
         zx = self.x_zero_point.value.data + self.x_offset()
         x = x.astype(np.int64) + self.x_offset()
         acc = conv_nchw(self, [x - zx, w]).astype(np.int64)  # type: ignore[arg-type]
@@ -617,4 +646,4 @@ QNN = Dialect("qnn", [MatMulOp, ConvOp, RequantizeOp, AddOp, MulOp, GlobalAvgPoo
 
 __all__ = ["CANONICALIZE", "EIGHT_BIT", "KERNELS", "LANES", "QNN", "AddOp", "AvgPoolOp",
            "ConvOp", "ConvRequantOp", "GlobalAvgPoolOp", "MatMulOp", "MatMulRequantOp", "MulOp",
-           "RequantizeOp", "packed_words"]
+           "RequantizeOp", "channels_inner", "conv_words", "packed_words"]

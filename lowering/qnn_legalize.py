@@ -15,7 +15,9 @@ qnn.matmul_requant for the target, its weights packed for that form at compile t
 Packing (k runs over the C/group x kernel taps of a conv's output channel, or matmul's K;
 zeros past the end; four s8 or two i16 values per little-endian i32 word):
 
-    conv   w [M, C/g, *k]  ->  [M, words]        row m's k-values in words
+    conv   w [M, C/g, *k]  ->  [M, words]        row m's k-values in words: over (tap,
+                                                 channel) with unit strides and whole
+                                                 words of channels, else (channel, tap)
     matmul w [K, N]        ->  [P, words, L]     column j in panel j // L, lane j % L
                                bias, multiplier padded to P * L
 
@@ -65,6 +67,12 @@ def _signed(v: object) -> bool:
     return cast(TensorType, v).element_type == IntegerType(8)
 
 
+def _channels_inner(op: Q.ConvRequantOp, kernel: str) -> bool:
+    cg = cast(TensorType, op.x.type).get_shape()[1] // op.group.value.data
+    strides = [int(v) for v in op.strides.get_values()] if op.strides else [1]
+    return Q.channels_inner(cg, kernel, strides)
+
+
 def legalize(op: Q.ConvRequantOp | Q.MatMulRequantOp, vnni: bool, lanes: int) -> None:
     """Pack `op`'s weights for the kernel form chosen for it (see the module doc)."""
     w, bias, mult = (G.constant_value(v) for v in (op.w, op.bias, op.multiplier))
@@ -79,7 +87,10 @@ def legalize(op: Q.ConvRequantOp | Q.MatMulRequantOp, vnni: bool, lanes: int) ->
         bias = bias - 128 * sums  # s8 x is read as the u8 x + 128
     channels = rows.shape[0]
     mult = np.broadcast_to(mult, (channels,)).astype(np.float32)
-    if conv:
+    if conv and _channels_inner(cast(Q.ConvRequantOp, op), kernel):
+        taps_channels = np.moveaxis(w.astype(np.int64), 1, -1)  # [M, *k, C/g]
+        packed = _words(taps_channels, kernel).reshape(channels, -1)
+    elif conv:
         packed = _words(rows, kernel)
     else:
         panels = -(-channels // lanes)

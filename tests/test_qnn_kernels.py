@@ -87,7 +87,7 @@ def _model(node: onnx.NodeProto, x: tuple[int, list[int | str]], y: tuple[int, l
 _ELEM = {np.uint8: TP.UINT8, np.int8: TP.INT8}
 
 # (C, H, W, M, kernel, attributes): 1x1 (the flattened packing), 3x3 with pads, strides
-# and dilations, a stem-like 7x7/2, grouped and depthwise; M and C/group * taps leave
+# and dilations, a stem-like 7x7/2, grouped and depthwise, in place; M and C/group * taps leave
 # remainders of the 6-row tile and of the 4- and 2-value words, the pixels of the tile.
 CONVS = [
     (8, 7, 9, 13, (1, 1), {}),
@@ -96,6 +96,11 @@ CONVS = [
     (6, 10, 11, 8, (3, 2), {"pads": [2, 0, 1, 1], "dilations": [2, 1], "group": 2}),
     (12, 8, 8, 12, (3, 3), {"pads": [1, 1, 1, 1], "group": 12}),
     (16, 6, 6, 40, (1, 1), {"strides": [2, 2]}),
+    # unit strides and whole words of channels: read in place (no im2col) where the rows
+    # fill 3/4 of their vectors: rows of 14, of 21 (im2col at 16 lanes), of 70 (two tiles)
+    (8, 9, 14, 13, (3, 3), {"pads": [1, 1, 1, 1], "dilations": [1, 2]}),
+    (16, 5, 20, 10, (3, 2), {"pads": [0, 2, 1, 0], "dilations": [2, 1], "group": 2}),
+    (8, 4, 70, 20, (3, 3), {"pads": [1, 1, 1, 1]}),
 ]
 # (x, w) types: onnxruntime's QLinearConv takes these pairs
 TYPES = [(np.uint8, np.int8), (np.uint8, np.uint8), (np.int8, np.int8)]

@@ -54,10 +54,11 @@ builtin.module {
 // AVXVNNI:         graph.constant dense<{{\[\[\[}}328449, 457730, 0, 0, 0, 0, 0, 0]]]> : tensor<1x1x8xi32>
 // AVXVNNI:         qnn.matmul_requant {{.*}}kernel = "vnni", lanes = 8 : i64}
 
-// With AVX2 no int8 dot product: pairs of i16 (row 0: 1 | -2 << 16, 3 | 4 << 16), the
+// With AVX2 no int8 dot product: pairs of i16; unit strides and whole pairs of channels,
+// so k runs over (tap, channel): row 0 is 1 | 3 << 16 (tap 0), -2 | 4 << 16 (tap 1); the
 // signed x widened as it is, so the bias stays.
 // AVX2-LABEL: func.func @conv
-// AVX2:         %[[W:.*]] = graph.constant dense<{{\[\[}}-131071, 262147], [327679, 458745]]> : tensor<2x2xi32>
+// AVX2:         %[[W:.*]] = graph.constant dense<{{\[\[}}196609, 327678], [-393217, 393220]]> : tensor<2x2xi32>
 // AVX2:         qnn.conv_requant {{.*}}kernel = "pairs", lanes = 8 : i64}
 // AVX2-LABEL: func.func @matmul_signed
 // AVX2:         graph.constant dense<[18, 8, 0, 0, 0, 0, 0, 0]> : tensor<8xi32>

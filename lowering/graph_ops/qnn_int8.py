@@ -167,6 +167,12 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
     taps, k = kh * kw, cg * kh * kw
     rows, vectors = CONV_TILE[lanes]
     tile = vectors * lanes
+    inner = op.channels_inner()
+    # in place along rows of at least 3/4 of whole vectors (a 7-wide row would waste 9
+    # of 16 lanes; those convs take im2col)
+    if inner and taps > 1 and ow * 4 >= 3 * -(-ow // lanes) * lanes:
+        _conv_direct(s, op, ins, y, kernel, lanes, signed)
+        return [y]
     p = oh * ow
     full_tiles, rest = divmod(p, tile)
     xp = s.alloc([words, (full_tiles + (rest > 0)) * tile], i32)
@@ -225,7 +231,7 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
                         [ci, as_dim(b, hi) + pt, as_dim(b, wj) + pl])
         for g in range(group):
             _pack_windows(b, x, xpad, xflat, n, g * cg, k, taps, kw, win, oh, ow, words,
-                          per, kernel, signed, xp)
+                          per, kernel, signed, xp, inner)
             if full_tiles:  # blocks of whole tiles, every row tile over each block
                 with b.loop(0, full_tiles, block) as t0:
                     t1 = imin(b, as_dim(b, t0) + block, full_tiles)
@@ -248,19 +254,120 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
     return [y]
 
 
+def _zero_word(zx: int, kernel: str, signed: bool) -> int:
+    """The word of `per` copies of the zero point, as the kernel reads x (see _word)."""
+    if kernel == "vnni":
+        byte = (zx + 128 if signed else zx) & 0xFF
+        word = byte * 0x01010101
+    else:
+        word = (zx & 0xFFFF) * 0x00010001
+    return word - 2**32 if word >= 2**31 else word
+
+
+def _conv_direct(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue], y: SSAValue,
+                 kernel: str, lanes: int, signed: bool) -> None:
+    """The conv with unit strides reading x in place: per image and group, x is laid out
+    as words of `per` channels over the padded plane, Xw[cq, ih * Wp + iw] (pads: the zero
+    point), and output row oh's pixels ow0.. read tap (th, tw) at
+    Xw[cq, oh * Wp + ow0 + th * dh * Wp + tw * dw], contiguous along ow: no im2col. The
+    weights' k runs over (tap, channel quad), channels innermost."""
+    b = s.b
+    x, w, bias, mult, zero_point = ins
+    per = Q.KERNELS[kernel]
+    xd, yd = b.dims(x), b.dims(y)
+    c, h, wi = (cast(int, d) for d in xd[1:])
+    m, oh, ow = (cast(int, d) for d in yd[1:])
+    kh, kw = (int(k) for k in op.kernel_shape.get_values())
+    win = Window.of_conv(op, [kh, kw])
+    dh, dw = win.dilations
+    pt, pl, pb, pr = win.pads
+    group = op.group.value.data
+    cg, mg = c // group, m // group
+    cq, taps = cg // per, kh * kw
+    hp, wp = h + pt + pb, wi + pl + pr
+    rows, vectors = CONV_TILE[lanes]
+    row_vectors = -(-ow // lanes)
+    # the last row's last vectors read up to this far past the row's start
+    length = max(hp * wp, (oh - 1) * wp + row_vectors * lanes + (kh - 1) * dh * wp
+                 + (kw - 1) * dw)
+    xw = s.alloc([cq, length], i32)
+    epi = _Epilogue(s, op, zero_point, lanes)
+    zero = b.const(0, VectorType(i32, [lanes]))
+    zword = b.const(_zero_word(op.x_zero_point.value.data, kernel, signed), i32)
+    row_end = mg - mg % rows
+
+    def tile(n: SSAValue, g: int, r: int, m0: Dim, yo: SSAValue, ow0: int) -> None:
+        """Output channels m0.. (r) of group g x pixels ow0.. of output row yo."""
+        nvec = min(vectors, -(-(ow - ow0) // lanes))
+        p0 = as_dim(b, yo) * wp + ow0
+
+        def tap(t: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            th = floor_div(b, as_dim(b, t), kw)
+            off = p0 + th * (dh * wp) + (as_dim(b, t) - th * kw) * dw
+
+            def channels(q: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+                xs = [b.vload(xw, [q, off + v * lanes], lanes) for v in range(nvec)]
+                word = as_dim(b, t) * cq + as_dim(b, q)
+                out = list(acc)
+                for i in range(r):
+                    wv = b.splat(b.load(w, [as_dim(b, m0) + g * mg + i, word]), lanes)
+                    for v in range(nvec):
+                        out[i * nvec + v] = _dot(b, kernel, lanes, out[i * nvec + v], xs[v],
+                                                 wv)
+                return out
+
+            return b.reduce_loop(0, cq, carried, channels)
+
+        accs = b.reduce_loop(0, taps, [zero] * (r * nvec), tap)
+        for i in range(r):
+            ch = as_dim(b, m0) + g * mg + i
+            bv, mv = (b.splat(b.load(t, [ch]), lanes) for t in (bias, mult))
+            for v in range(nvec):
+                epi.store(epi(accs[i * nvec + v], bv, mv), y, [n, ch, yo, ow0 + v * lanes],
+                          min(lanes, ow - ow0 - v * lanes))
+
+    def rows_of(n: SSAValue, g: int, r: int, m0: Dim) -> None:
+        with b.loop(0, oh) as yo:
+            for ow0 in range(0, ow, vectors * lanes):
+                tile(n, g, r, m0, yo, ow0)
+
+    with b.loop(0, xd[0]) as n:
+        for g in range(group):
+            with b.loop(0, cq) as q, b.loop(0, length) as i:
+                b.store(zword, xw, [q, i])
+            with b.loop(0, cq) as q, b.loop(0, h) as hi, b.loop(0, wi) as wj:
+                vals = [b.load(x, [n, as_dim(b, q) * per + (g * cg + j), hi, wj])
+                        for j in range(per)]
+                at = (as_dim(b, hi) + pt) * wp + as_dim(b, wj) + pl
+                b.store(_word(b, vals, kernel, signed), xw, [q, at])
+            if row_end:
+                with b.loop(0, row_end, rows) as m0:
+                    rows_of(n, g, rows, m0)
+            if mg % rows:
+                rows_of(n, g, mg % rows, row_end)
+    s.free(xw)
+    epi.free(s)
+
+
 def _pack_windows(b: LoopBuilder, x: SSAValue, xpad: SSAValue | None, xflat: SSAValue | None,
                   n: SSAValue, c0: int, k: int, taps: int, kw: int, win: Window, oh: int,
-                  ow: int, words: int, per: int, kernel: str, signed: bool, xp: SSAValue
-                  ) -> None:
+                  ow: int, words: int, per: int, kernel: str, signed: bool, xp: SSAValue,
+                  inner: bool) -> None:
     """Xp[q, p] = word q of output pixel p's window, channels c0.. (see the module doc):
     value j of word q is tap (c, kh, kw) = unravel(min(q * per + j, k - 1)), whose weight
-    is 0 past k."""
+    is 0 past k; with `inner` (channels innermost), channel (q % CQ) * per + j of tap
+    q // CQ."""
     with b.loop(0, words) as q:
         at = []
         for j in range(per):
-            kk = imin(b, as_dim(b, q) * per + j, k - 1)
-            ci = floor_div(b, kk, taps)
-            tap = kk - ci * taps
+            if inner:
+                cq = k // taps // per
+                tap = floor_div(b, as_dim(b, q), cq)
+                ci = (as_dim(b, q) - tap * cq) * per + j
+            else:
+                kk = imin(b, as_dim(b, q) * per + j, k - 1)
+                ci = floor_div(b, kk, taps)
+                tap = kk - ci * taps
             th = floor_div(b, tap, kw)
             at.append((ci + c0, th * win.dilations[0], (tap - th * kw) * win.dilations[1]))
         if xflat is not None:
