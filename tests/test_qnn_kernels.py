@@ -97,10 +97,12 @@ CONVS = [
     (12, 8, 8, 12, (3, 3), {"pads": [1, 1, 1, 1], "group": 12}),
     (16, 6, 6, 40, (1, 1), {"strides": [2, 2]}),
     # unit strides and whole words of channels: read in place (no im2col) where the rows
-    # fill 3/4 of their vectors: rows of 14, of 21 (im2col at 16 lanes), of 70 (two tiles)
-    (8, 9, 14, 13, (3, 3), {"pads": [1, 1, 1, 1], "dilations": [1, 2]}),
+    # fill 7/8 of their vectors: rows of 14 (4 rows a tile, 9 rows), of 21 (im2col at 16
+    # and 8 lanes), of 62 (two tiles a row), of 4 (at 4 lanes)
+    (8, 9, 14, 13, (3, 3), {"pads": [2, 1, 2, 1], "dilations": [2, 1]}),
     (16, 5, 20, 10, (3, 2), {"pads": [0, 2, 1, 0], "dilations": [2, 1], "group": 2}),
-    (8, 4, 70, 20, (3, 3), {"pads": [1, 1, 1, 1]}),
+    (8, 4, 62, 20, (3, 3), {"pads": [1, 1, 1, 1]}),
+    (4, 6, 4, 9, (3, 3), {"pads": [1, 1, 1, 1]}),
 ]
 # (x, w) types: onnxruntime's QLinearConv takes these pairs
 TYPES = [(np.uint8, np.int8), (np.uint8, np.uint8), (np.int8, np.int8)]
