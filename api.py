@@ -83,7 +83,7 @@ def compile_timed(
     target = resolve_target(target)
     _check_weights(weights)
     passes = compile_passes(opt_level, _block(nchwc_block, target), target.vector_registers(),
-                            _caches(), weights)
+                            _caches(), weights, target.int8_kernel())
     ctx = make_context()
     for name in passes:
         if optimized is not None and _stage(name) != progress.GRAPH_OPTIMIZE:

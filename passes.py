@@ -46,6 +46,7 @@ for _name, _module, _cls in [
     ("widen-half", "infer.transforms.widen_half", "WidenHalfPass"),
     ("expand-scan", "infer.transforms.expand_scan", "ExpandScanPass"),
     ("qnn-canonicalize", "infer.lowering.qnn_canonicalize", "QnnCanonicalizePass"),
+    ("qnn-legalize", "infer.lowering.qnn_legalize", "QnnLegalizePass"),
     ("qnn-fold-qdq", "infer.transforms.qnn_fold_qdq", "QnnFoldQdqPass"),
     ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),

@@ -7,7 +7,9 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       expand-scan                       each graph.scan as the graph.loop it describes
       qnn-fold-qdq                      level >= 1: DequantizeLinear → op → QuantizeLinear
                                         as qnn ops (before the next pass expands them)
-      qnn-canonicalize                  every qnn op as the int32/f32 graph ops of its formula
+      qnn-canonicalize                  every qnn op as the int32/f32 graph ops of its formula,
+                                        or a requantized conv/matmul as one integer-kernel op
+      qnn-legalize{vnni=B lanes=L}      those kernels' form for the target, weights packed
       widen-half                        f16/bf16/float8 ops computed in f32, rounded per op
       graph-optimize{level=N block=C qdq=false}
                                         folding, fusions; at level 3 the NCHWc layout
@@ -44,6 +46,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import VerifyException
 
+from infer.lowering.qnn_legalize import LANES
 from infer.passes import PASSES
 from infer.transforms.conv_tile import REGISTERS, conv_tile
 from infer.transforms.gemm_blocking import CACHES
@@ -60,9 +63,15 @@ DEFAULT_OPT_LEVEL = 3
 # half-precision arithmetic is made f32 between casts, at every level (it is semantics).
 # From level 1, QDQ patterns become qnn ops first (an optimization: the float form is
 # correct too); after qnn-canonicalize no qnn op is left to fold into.
-def prepare_passes(level: int) -> list[str]:
+# qnn-legalize then packs the integer kernels' weights for the target's int8 form.
+def prepare_passes(level: int, int8: tuple[bool, int] | None = None) -> list[str]:
+    """`int8`: (vnni, lanes) of the target's integer kernels (qnn-legalize's default,
+    AVX2's pairs, where None)."""
     fold = ["qnn-fold-qdq"] if level >= 1 else []
-    return ["record-signature", "expand-scan", *fold, "qnn-canonicalize", "widen-half"]
+    legalize = "qnn-legalize" if int8 is None else (
+        f"qnn-legalize{{vnni={str(int8[0]).lower()} lanes={int8[1]}}}")
+    return ["record-signature", "expand-scan", *fold, "qnn-canonicalize", legalize,
+            "widen-half"]
 
 
 def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
@@ -125,10 +134,11 @@ WEIGHT_PASSES = {"f32": [], "f16": ["store-weights-f16"]}
 def compile_passes(
     level: int = DEFAULT_OPT_LEVEL, block: int | None = None, registers: int | None = None,
     caches: tuple[int, int, int] | None = None, weights: str = "f32",
+    int8: tuple[bool, int] | None = None,
 ) -> list[str]:
     """The whole pipeline, graph as imported to llvm, at graph optimization `level`, with
-    f32 weights stored as `weights` ("f32" or "f16")."""
-    return [*prepare_passes(level), *graph_optimize_passes(level, block),
+    f32 weights stored as `weights` ("f32" or "f16") and the int8 kernels of `int8`."""
+    return [*prepare_passes(level, int8), *graph_optimize_passes(level, block),
             *select_tile_passes(level, registers, block, caches), *WEIGHT_PASSES[weights],
             *LOWER_TO_LOOPS, *LOWER_TO_LLVM]
 
@@ -166,9 +176,9 @@ def lower_to_llvm(module: ModuleOp, ctx: Context) -> ModuleOp:
 
 @dataclass(frozen=True)
 class CompilePass(ModulePass):
-    """`compile{level=N block=C registers=R l1=B l2=B l3=B}`: the whole pipeline, graph to
-    llvm, as `infer.compile` runs it (which passes the host's block, register count and
-    cache sizes)."""
+    """`compile{level=N block=C registers=R l1=B l2=B l3=B vnni=B lanes=L}`: the whole
+    pipeline, graph to llvm, as `infer.compile` runs it (which passes the host's block,
+    register count, cache sizes and int8 kernel form)."""
 
     name = "compile"
 
@@ -178,6 +188,8 @@ class CompilePass(ModulePass):
     l1: int = CACHES[0]
     l2: int = CACHES[1]
     l3: int = CACHES[2]
+    vnni: bool = False
+    lanes: int = LANES
 
     def __post_init__(self) -> None:
         check_options(self.level, self.block, "compile")
@@ -186,7 +198,7 @@ class CompilePass(ModulePass):
     def passes(self) -> list[str]:
         """The pipeline this pass runs, by pass name."""
         return compile_passes(self.level, self.block, self.registers,
-                              (self.l1, self.l2, self.l3))
+                              (self.l1, self.l2, self.l3), int8=(self.vnni, self.lanes))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(op, ctx, self.passes())

@@ -69,6 +69,17 @@ class Target:
         """Vector registers: 32 with AVX-512, else 16 (AVX2, SSE on x86-64)."""
         return 32 if self.vector_bits() == 512 else 16
 
+    def int8_kernel(self) -> tuple[bool, int]:
+        """(vnni, lanes) of the integer kernels (qnn-legalize): vpdpbusd where the CPU has
+        AVX512-VNNI (16 lanes) or AVX-VNNI (8), else vpmaddwd on 16 (AVX-512BW), 8 (AVX2)
+        or 4 (SSE2) i32 lanes."""
+        on = self.enabled()
+        lanes = 16 if {"avx512f", "avx512bw"} <= on else 8 if "avx2" in on else 4
+        vnni = "avx512vnni" in on and lanes == 16 or "avxvnni" in on and lanes == 8
+        if "avxvnni" in on and lanes == 16 and "avx512vnni" not in on:
+            vnni, lanes = True, 8
+        return vnni, lanes
+
     def missing_on_host(self) -> list[str]:
         """The features this target enables that this CPU lacks."""
         host = llvm.get_host_cpu_features()

@@ -107,3 +107,18 @@ def test_code_for_a_cpu_this_one_is_not_is_written_never_run(
     monkeypatch.setattr(jit_module, "ObjectModule", refuse)
     with pytest.raises(ArtifactError, match=f"with feature '{missing}', which this CPU"):
         infer.load(path)
+
+
+@pytest.mark.parametrize(("name", "form"), [
+    ("x86-64", (False, 4)), ("x86-64-v3", (False, 8)), ("x86-64-v4", (False, 16)),
+    ("cascadelake", (True, 16)), ("znver4", (True, 16))])
+def test_int8_kernel_form_read_off_the_features(name: str, form: tuple[bool, int]) -> None:
+    """qnn-legalize's form: vpdpbusd with AVX512-VNNI, else vpmaddwd at the widest integer
+    vectors (SSE2, AVX2, AVX-512BW)."""
+    assert named_target(name).int8_kernel() == form
+
+
+def test_avx_vnni_without_avx512_takes_8_lanes() -> None:
+    host = host_target()
+    features = "+avx2,+avxvnni,-avx512f,-avx512bw,-avx512vnni"
+    assert Target(host.triple, "alderlake", features).int8_kernel() == (True, 8)

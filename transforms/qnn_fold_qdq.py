@@ -13,6 +13,7 @@ the product is computed in integers (as onnxruntime's own QDQ fusion does):
     Q(average_pool(DQ(x)))             qnn.avg_pool
     Q(max_pool(DQ(x))), Q(concat(DQ(x_i)...)), Q(reshape(DQ(x))), ... with one scale and
     zero point throughout:             the same op on the 8-bit values
+    Q(concat(DQ(x_i)...)), other scales concat(Q(DQ(x_i))...): each input requantized alone
     Q(relu(F)), Q(clip(F, lo, hi))     F's qnn form clamped to [Q(0), max], [Q(lo), Q(hi)]
 
 The clamps are exact because Q is monotone: Q(max(v, 0)) = max(Q(v), Q(0)); max_pool and
@@ -244,6 +245,23 @@ def _unchanged(f: _Fold, op: Operation) -> SSAValue | None:
     return f.ops.add(type(op), *qs, *op.operands[floats:], **dict(op.properties))
 
 
+def _concat(f: _Fold, op: G.ConcatOp) -> SSAValue | None:
+    """concat of the 8-bit inputs, each in the result's scale and zero point: as it is
+    when it has them, else Q(DQ(x)) elementwise (QLinearConcat's form, exact: Q and DQ
+    act per element and concat only moves them)."""
+    ins = [_dequantized(v) for v in op.operands]
+    if not all(p is not None and p.axis is None for p in ins) or f.out.axis is not None:
+        return None
+    qs = []
+    for p in cast(list[_Quantized], ins):
+        x = cast(SSAValue, p.q)
+        if not (_same(p, f.out) and _element(x) == f.to):
+            real = f.ops.add(G.DequantizeLinearOp, x, p.scale, _zero_point(f.ops, p))
+            x = f.ops.add(G.QuantizeLinearOp, real, f.out.scale, f.zero_point(), to=f.to)
+        qs.append(x)
+    return f.ops.add(G.ConcatOp, *qs, **dict(op.properties))
+
+
 # ops that commute with a monotone Q(DQ(.)) of one scale and zero point
 _UNCHANGED = (G.MaxPoolOp, G.ConcatOp, G.FlattenOp, G.ReshapeOp, G.TransposeOp,
               G.SqueezeOp, G.UnsqueezeOp)
@@ -263,7 +281,8 @@ def _integer_form(f: _Fold, op: Operation) -> SSAValue | None:
     if isinstance(op, G.GlobalAveragePoolOp | G.AveragePoolOp):
         return _pool(f, op)
     if isinstance(op, _UNCHANGED):
-        return _unchanged(f, op)
+        same = _unchanged(f, op)
+        return _concat(f, op) if same is None and isinstance(op, G.ConcatOp) else same
     return None
 
 

@@ -30,6 +30,35 @@ builtin.module {
     %y = qnn.avg_pool %x, %sx, %zx, %sy, %zy {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x7x7xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x8x4x4xi8>
     func.return %y : tensor<1x8x4x4xi8>
   }
+  func.func @conv_requant(%x: tensor<1x2x4x4xui8>) -> tensor<1x2x4x4xui8> {
+    %w = graph.constant dense<[[[[1, -2]], [[3, 4]]], [[[0, 5]], [[-6, 7]]]]> : tensor<2x2x1x2xi8>
+    %xz = graph.constant dense<10> : tensor<ui8>
+    %wz = graph.constant dense<[0, 1]> : tensor<2xi8>
+    %acc = qnn.conv %x, %w, %xz, %wz {pads = array<i64: 0, 0, 0, 1>} : (tensor<1x2x4x4xui8>, tensor<2x2x1x2xi8>, tensor<ui8>, tensor<2xi8>) -> tensor<1x2x4x4xi32>
+    %b = graph.constant dense<[[[100]], [[-100]]]> : tensor<2x1x1xi32>
+    %sum = graph.add %acc, %b : (tensor<1x2x4x4xi32>, tensor<2x1x1xi32>) -> tensor<1x2x4x4xi32>
+    %sx = graph.constant dense<5.000000e-01> : tensor<f32>
+    %sw = graph.constant dense<[2.500000e-01, 7.500000e-01]> : tensor<2xf32>
+    %si = graph.mul %sx, %sw : (tensor<f32>, tensor<2xf32>) -> tensor<2xf32>
+    %so = graph.constant dense<2.000000e+00> : tensor<f32>
+    %zy = graph.constant dense<3> : tensor<ui8>
+    %q = qnn.requantize %sum, %si, %so, %zy : (tensor<1x2x4x4xi32>, tensor<2xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+    %lo = graph.constant dense<3> : tensor<ui8>
+    %hi = graph.constant dense<255> : tensor<ui8>
+    %y = graph.clip %q, %lo, %hi : (tensor<1x2x4x4xui8>, tensor<ui8>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+    func.return %y : tensor<1x2x4x4xui8>
+  }
+  func.func @matmul_requant(%a: tensor<?x3xi8>) -> tensor<?x2xi8> {
+    %w = graph.constant dense<[[1, 2], [3, -4], [5, 6]]> : tensor<3x2xi8>
+    %az = graph.constant dense<-2> : tensor<i8>
+    %wz = graph.constant dense<0> : tensor<i8>
+    %acc = qnn.matmul %a, %w, %az, %wz : (tensor<?x3xi8>, tensor<3x2xi8>, tensor<i8>, tensor<i8>) -> tensor<?x2xi32>
+    %si = graph.constant dense<1.000000e-01> : tensor<f32>
+    %so = graph.constant dense<3.000000e-01> : tensor<f32>
+    %zy = graph.constant dense<-5> : tensor<i8>
+    %y = qnn.requantize %acc, %si, %so, %zy {axis = -1 : i64} : (tensor<?x2xi32>, tensor<f32>, tensor<f32>, tensor<i8>) -> tensor<?x2xi8>
+    func.return %y : tensor<?x2xi8>
+  }
 }
 
 // (a - a_zp) @ (b - b_zp): a's zero point per row, b's per column, a matmul on int32.
@@ -115,3 +144,25 @@ builtin.module {
 // CHECK-NEXT:    %[[W:.*]] = graph.add %[[C]], %[[Z]]
 // CHECK-NEXT:    graph.round %[[W]]
 // CHECK-NOT:     qnn.
+
+// A conv by constant weights, its bias, requantize and clip: one qnn.conv_requant.
+// w' = w - w_zero_point (per channel: 0, 1); bias' = b - x_zero_point * sum(w') per
+// channel: 100 - 10 * 6 = 40, -100 - 10 * 2 = -120; the multiplier 0.5 * [0.25, 0.75] / 2
+// in f32; the clip's 3 is the clamp's lo.
+// CHECK-LABEL: func.func @conv_requant
+// CHECK:         %[[ZY:.*]] = graph.constant dense<3> : tensor<ui8>
+// CHECK-NEXT:    %[[W:.*]] = graph.constant dense<{{\[\[\[\[}}1, -2]], {{\[\[}}3, 4]]], {{\[\[\[}}-1, 4]], {{\[\[}}-7, 6]]]]> : tensor<2x2x1x2xi16>
+// CHECK-NEXT:    %[[B:.*]] = graph.constant dense<[40, -120]> : tensor<2xi32>
+// CHECK-NEXT:    %[[M:.*]] = graph.constant dense<[6.250000e-02, 1.875000e-01]> : tensor<2xf32>
+// CHECK-NEXT:    %y = qnn.conv_requant %x, %[[W]], %[[B]], %[[M]], %[[ZY]] {x_zero_point = 10 : i64, lo = 3 : i64, hi = 255 : i64, kernel_shape = array<i64: 1, 2>, pads = array<i64: 0, 0, 0, 1>}
+// CHECK-NOT:     qnn.conv
+// CHECK-NOT:     qnn.requantize
+// CHECK-NOT:     graph.clip
+// CHECK:         func.return %y
+
+// A matmul: bias' = 0 - (-2) * sum_k(w') per column = [18, 8]; one multiplier 0.1 / 0.3.
+// CHECK-LABEL: func.func @matmul_requant
+// CHECK:         %[[W:.*]] = graph.constant dense<{{\[\[}}1, 2], [3, -4], [5, 6]]> : tensor<3x2xi16>
+// CHECK-NEXT:    %[[B:.*]] = graph.constant dense<[18, 8]> : tensor<2xi32>
+// CHECK-NEXT:    %[[M:.*]] = graph.constant dense<0.333333313> : tensor<1xf32>
+// CHECK-NEXT:    %y = qnn.matmul_requant %a, %[[W]], %[[B]], %[[M]], %{{.*}} {x_zero_point = -2 : i64, lo = -128 : i64, hi = 127 : i64, n = 2 : i64}

@@ -28,6 +28,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     normalization,
     pad,
     pool,
+    qnn_int8,
     quantize,
     recurrent,
     reduction,

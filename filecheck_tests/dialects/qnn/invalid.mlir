@@ -211,3 +211,48 @@ func.func @global_avg_pool_per_tensor(%x: tensor<1x2x3x3xui8>, %s: tensor<2xf32>
   func.return
 }
 // CHECK: 'qnn.global_avg_pool': x_scale must have one element (per tensor), got dims [2]
+
+// -----
+
+func.func @unpacked_weights_type(%x: tensor<1x3x8x8xui8>, %w: tensor<4x3x3x3xi8>, %b: tensor<4xi32>, %m: tensor<1xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.conv_requant': w must be i16 (before qnn-legalize), got tensor<4x3x3x3xi8>}}
+  %0 = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 0 : i64, lo = 0 : i64, hi = 255 : i64, kernel_shape = array<i64: 3, 3>} : (tensor<1x3x8x8xui8>, tensor<4x3x3x3xi8>, tensor<4xi32>, tensor<1xf32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
+  func.return
+}
+// CHECK: 'qnn.conv_requant': w must be i16 (before qnn-legalize), got tensor<4x3x3x3xi8>
+
+// -----
+
+func.func @clamp_outside_type(%x: tensor<1x3x8x8xui8>, %w: tensor<4x3x3x3xi16>, %b: tensor<4xi32>, %m: tensor<1xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.conv_requant': the clamp [0, 300] must lie in [0, 255]}}
+  %0 = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 0 : i64, lo = 0 : i64, hi = 300 : i64, kernel_shape = array<i64: 3, 3>} : (tensor<1x3x8x8xui8>, tensor<4x3x3x3xi16>, tensor<4xi32>, tensor<1xf32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
+  func.return
+}
+// CHECK: 'qnn.conv_requant': the clamp [0, 300] must lie in [0, 255]
+
+// -----
+
+func.func @unknown_kernel(%x: tensor<1x3x8x8xui8>, %w: tensor<4x7xi32>, %b: tensor<4xi32>, %m: tensor<4xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.conv_requant': kernel must be one of ['pairs', 'vnni'] with lanes one of (4, 8, 16)}}
+  %0 = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 0 : i64, lo = 0 : i64, hi = 255 : i64, kernel_shape = array<i64: 3, 3>, kernel = "vnni", lanes = 32 : i64} : (tensor<1x3x8x8xui8>, tensor<4x7xi32>, tensor<4xi32>, tensor<4xf32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
+  func.return
+}
+// CHECK: 'qnn.conv_requant': kernel must be one of ['pairs', 'vnni'] with lanes one of (4, 8, 16)
+
+// -----
+
+func.func @packed_words(%x: tensor<1x3x8x8xui8>, %w: tensor<4x6xi32>, %b: tensor<4xi32>, %m: tensor<4xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{w [4, 6] must hold 7 words a row}}
+  %0 = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 0 : i64, lo = 0 : i64, hi = 255 : i64, kernel_shape = array<i64: 3, 3>, kernel = "vnni", lanes = 16 : i64} : (tensor<1x3x8x8xui8>, tensor<4x6xi32>, tensor<4xi32>, tensor<4xf32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
+  func.return
+}
+// CHECK: w [4, 6] must hold 7 words a row
+
+// -----
+
+func.func @matmul_bias(%a: tensor<2x5xui8>, %w: tensor<5x3xi16>, %b: tensor<4xi32>, %m: tensor<1xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{bias [4] and multiplier [1] must be [3] (multiplier: or [1])}}
+  %0 = qnn.matmul_requant %a, %w, %b, %m, %z {x_zero_point = 0 : i64, lo = 0 : i64, hi = 255 : i64, n = 3 : i64} : (tensor<2x5xui8>, tensor<5x3xi16>, tensor<4xi32>, tensor<1xf32>, tensor<ui8>) -> tensor<2x3xui8>
+  func.return
+}
+// CHECK: bias [4] and multiplier [1] must be [3] (multiplier: or [1])

@@ -32,6 +32,22 @@ builtin.module {
     %y = qnn.avg_pool %x, %sx, %zx, %sy, %zy {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 1 : i64} : (tensor<1x8x7x7xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x8x4x4xi8>
     func.return %y : tensor<1x8x4x4xi8>
   }
+  func.func @conv_requant(%x: tensor<?x3x8x8xui8>, %w: tensor<4x3x3x3xi16>, %b: tensor<4xi32>, %m: tensor<1xf32>, %z: tensor<ui8>) -> tensor<?x4x4x4xui8> {
+    %y = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 128 : i64, lo = 10 : i64, hi = 255 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x3x8x8xui8>, tensor<4x3x3x3xi16>, tensor<4xi32>, tensor<1xf32>, tensor<ui8>) -> tensor<?x4x4x4xui8>
+    func.return %y : tensor<?x4x4x4xui8>
+  }
+  func.func @conv_requant_packed(%x: tensor<1x3x8x8xi8>, %w: tensor<4x7xi32>, %b: tensor<4xi32>, %m: tensor<4xf32>, %z: tensor<i8>) -> tensor<1x4x8x8xi8> {
+    %y = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = -3 : i64, lo = -128 : i64, hi = 127 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, kernel = "vnni", lanes = 16 : i64} : (tensor<1x3x8x8xi8>, tensor<4x7xi32>, tensor<4xi32>, tensor<4xf32>, tensor<i8>) -> tensor<1x4x8x8xi8>
+    func.return %y : tensor<1x4x8x8xi8>
+  }
+  func.func @matmul_requant(%a: tensor<2x?x5xui8>, %w: tensor<5x3xi16>, %b: tensor<3xi32>, %m: tensor<3xf32>, %z: tensor<ui8>) -> tensor<2x?x3xui8> {
+    %y = qnn.matmul_requant %a, %w, %b, %m, %z {x_zero_point = 7 : i64, lo = 0 : i64, hi = 255 : i64, n = 3 : i64} : (tensor<2x?x5xui8>, tensor<5x3xi16>, tensor<3xi32>, tensor<3xf32>, tensor<ui8>) -> tensor<2x?x3xui8>
+    func.return %y : tensor<2x?x3xui8>
+  }
+  func.func @matmul_requant_packed(%a: tensor<?x5xui8>, %w: tensor<1x3x8xi32>, %b: tensor<8xi32>, %m: tensor<8xf32>, %z: tensor<ui8>) -> tensor<?x3xui8> {
+    %y = qnn.matmul_requant %a, %w, %b, %m, %z {x_zero_point = 7 : i64, lo = 0 : i64, hi = 255 : i64, n = 3 : i64, kernel = "pairs", lanes = 8 : i64} : (tensor<?x5xui8>, tensor<1x3x8xi32>, tensor<8xi32>, tensor<8xf32>, tensor<ui8>) -> tensor<?x3xui8>
+    func.return %y : tensor<?x3xui8>
+  }
 }
 
 // CHECK-LABEL: func.func @matmul
@@ -48,3 +64,11 @@ builtin.module {
 // CHECK:         %{{.*}} = qnn.global_avg_pool %x, %sx, %zx, %sy, %zy : (tensor<?x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<?x8x1x1xui8>
 // CHECK-LABEL: func.func @avg_pool
 // CHECK:         %{{.*}} = qnn.avg_pool %x, %sx, %zx, %sy, %zy {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 1 : i64} : (tensor<1x8x7x7xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x8x4x4xi8>
+// CHECK-LABEL: func.func @conv_requant
+// CHECK:         %{{.*}} = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 128 : i64, lo = 10 : i64, hi = 255 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x3x8x8xui8>, tensor<4x3x3x3xi16>, tensor<4xi32>, tensor<1xf32>, tensor<ui8>) -> tensor<?x4x4x4xui8>
+// CHECK-LABEL: func.func @conv_requant_packed
+// CHECK:         %{{.*}} = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = -3 : i64, lo = -128 : i64, hi = 127 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, kernel = "vnni", lanes = 16 : i64} : (tensor<1x3x8x8xi8>, tensor<4x7xi32>, tensor<4xi32>, tensor<4xf32>, tensor<i8>) -> tensor<1x4x8x8xi8>
+// CHECK-LABEL: func.func @matmul_requant
+// CHECK:         %{{.*}} = qnn.matmul_requant %a, %w, %b, %m, %z {x_zero_point = 7 : i64, lo = 0 : i64, hi = 255 : i64, n = 3 : i64} : (tensor<2x?x5xui8>, tensor<5x3xi16>, tensor<3xi32>, tensor<3xf32>, tensor<ui8>) -> tensor<2x?x3xui8>
+// CHECK-LABEL: func.func @matmul_requant_packed
+// CHECK:         %{{.*}} = qnn.matmul_requant %a, %w, %b, %m, %z {x_zero_point = 7 : i64, lo = 0 : i64, hi = 255 : i64, n = 3 : i64, kernel = "pairs", lanes = 8 : i64} : (tensor<?x5xui8>, tensor<1x3x8xi32>, tensor<8xi32>, tensor<8xf32>, tensor<ui8>) -> tensor<?x3xui8>
