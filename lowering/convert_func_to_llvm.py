@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FunctionType,
     ModuleOp,
     UnitAttr,
@@ -56,6 +58,11 @@ def _convert_func(op: func.FuncOp, rewriter: PatternRewriter) -> None:
     fn_type = llvm_function_type(op.function_type)
     body = rewriter.move_region_contents_to_new_regions(op.body)
     new = llvm.FuncOp(op.sym_name, fn_type, llvm.LinkageAttr(linkage), body=body)
+    # llvm.noalias (of outlined loop bodies) goes on, for convert-parallel-calls-to-gomp
+    marks = [DictionaryAttr({k: v for k, v in a.data.items() if k == "llvm.noalias"})
+             for a in op.arg_attrs or ()]
+    if any(m.data for m in marks):
+        new.arg_attrs = ArrayAttr(marks)
     if defined:
         new.no_unwind = UnitAttr()
         convert_block_arguments(body.blocks.first)  # type: ignore[arg-type]

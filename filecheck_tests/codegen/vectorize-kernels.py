@@ -34,7 +34,6 @@ run_passes(module, ctx, LOWER_TO_LOOPS)
 print(emit_llvm_ir(lower_to_llvm(module, ctx)))
 
 # MATMUL-LABEL: define {{.*}} @__kernel_matmul_{{[0-9]+}}_parallel_0_thread(
-# MATMUL:       vector.body:
 # MATMUL:       fmul contract <{{(8|16)}} x float>
 # MATMUL:       fadd contract <{{(8|16)}} x float>
 # Fixed trip counts get unrolled, so no loop is left to be named vector.body.
