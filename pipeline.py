@@ -26,8 +26,9 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       outline-loops                     each loop nest of a function with several: its own
     memref + scf + arith/math/vector    (`lower-to-llvm` runs the rest alone)
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
+      reconcile-unrealized-casts,
       convert-parallel-calls-to-gomp    the calls of those functions on libgomp's threads
-      reconcile-unrealized-casts, dce
+      dce
     llvm dialect ──► codegen (LLVM IR, O3, JIT)
 
 Target choices are pass options: the NCHWc block (channels per vector register), the
@@ -104,8 +105,8 @@ LOWER_TO_LLVM = [
     "convert-arith-to-llvm",
     "convert-cf-to-llvm",
     "convert-func-to-llvm",
-    "convert-parallel-calls-to-gomp",
     "reconcile-unrealized-casts",
+    "convert-parallel-calls-to-gomp",
     "dce",
 ]
 

@@ -6,7 +6,8 @@ declaration, type conversion and per-op conversion, and handle here only what it
 - `llvmx` ops (fptosi/fptoui/uitofp, vector fcmp/select, extractelement);
 - `llvm.call_intrinsic` with fast-math flags (xDSL refuses them); names come mangled
   from the lowering, so one intrinsic at two types is two declarations;
-- linkage and `nounwind` on functions (xDSL drops both);
+- linkage and `nounwind` on functions (xDSL drops both), `noalias` on pointer arguments
+  marked `llvm.noalias`;
 - globals: a dense value with more than `inline_limit` elements becomes an external
   declaration named `<symbol_prefix><name>` whose data is returned as a numpy array for
   the JIT to bind, instead of an LLVM constant (which takes minutes for ResNet-50).
@@ -196,6 +197,9 @@ def translate_module(
     for op in funcs:
         _declare_func(op, llvm_module)
         fn = llvm_module.get_global(op.sym_name.data)
+        for arg, attrs in zip(fn.args, op.arg_attrs or (), strict=False):
+            if "llvm.noalias" in attrs.data and isinstance(arg.type, ir.PointerType):
+                arg.add_attribute("noalias")
         if op.body.blocks:
             fn.linkage = op.linkage.linkage.data if op.linkage.linkage.data != "external" else ""
             if op.no_unwind is not None:

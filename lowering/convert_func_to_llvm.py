@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FunctionType,
     MemRefType,
     ModuleOp,
@@ -101,6 +103,11 @@ def _convert_func(op: func.FuncOp, rewriter: PatternRewriter) -> None:
     for name in (NOINLINE_ATTR, NOALIAS_ATTR):
         if name in op.attributes:
             new.attributes[name] = op.attributes[name]
+    # llvm.noalias (of outlined loop bodies) goes on, for convert-parallel-calls-to-gomp
+    marks = [DictionaryAttr({k: v for k, v in a.data.items() if k == "llvm.noalias"})
+             for a in op.arg_attrs or ()]
+    if any(m.data for m in marks):
+        new.arg_attrs = ArrayAttr(marks)
     if defined:
         new.no_unwind = UnitAttr()
         _bare_pointer_arguments(body.blocks.first, bare)  # type: ignore[arg-type]

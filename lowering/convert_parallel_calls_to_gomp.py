@@ -13,6 +13,11 @@ calls a launcher that splits [lb, ub) among the threads of the OpenMP runtime (l
 
 `_infer_num_threads` is a global of the module (1 until the runtime sets it), so one
 compiled artifact runs at any thread count.
+
+A buffer argument of @f marked `llvm.noalias` (outline-parallel-loops) is a descriptor
+struct, which cannot carry LLVM's `noalias`: @f gets its aligned pointer as one more
+argument, a `noalias` pointer, in place of the struct's field. Runs after
+reconcile-unrealized-casts, on plain llvm ops.
 """
 
 from __future__ import annotations
@@ -21,14 +26,26 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, SymbolRefAttr, UnitAttr, i8, i32, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    SymbolRefAttr,
+    UnitAttr,
+    i8,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
 
 from infer.abi import NUM_THREADS_SYMBOL
 from infer.lowering.llvm_descriptor import PTR, Emitter
 from infer.lowering.loop_builder import PARALLEL_ATTR
+from infer.lowering.outline_parallel_loops import NOALIAS
 
 _EXTERNAL = llvm.LinkageAttr("external")
 _INTERNAL = llvm.LinkageAttr("internal")
@@ -70,7 +87,8 @@ def _func(name: str, inputs: list[Attribute], block: Block) -> llvm.FuncOp:
     return fn
 
 
-def _thread_fn(callee: str, arg_types: list[Attribute], grain: int) -> llvm.FuncOp:
+def _thread_fn(callee: str, arg_types: list[Attribute], grain: int, pointers: list[int]
+               ) -> llvm.FuncOp:
     """@<callee>_thread(ctx): chunks of [lb, ub) taken from the team's shared counter
     until none is left (libgomp's dynamic schedule)."""
     entry, body, done = Block(arg_types=[PTR]), Block(), Block()
@@ -96,7 +114,7 @@ def _thread_fn(callee: str, arg_types: list[Attribute], grain: int) -> llvm.Func
     emit = Emitter(InsertPoint.at_end(body))
     lo = emit(llvm.LoadOp(lo_at, i64, alignment=8)).dereferenced_value
     hi = emit(llvm.LoadOp(hi_at, i64, alignment=8)).dereferenced_value
-    emit(llvm.CallOp(callee, lo, hi, *args))
+    _call_body(emit, callee, [lo, hi, *args], pointers)
     more = emit(llvm.CallOp("GOMP_loop_dynamic_next", lo_at, hi_at, return_type=i8)).returned
     assert more is not None
     emit(llvm.CondBrOp(_icmp(emit, "ne", more, emit.const(0, i8)), body, [], done, []))
@@ -110,7 +128,8 @@ def _thread_fn(callee: str, arg_types: list[Attribute], grain: int) -> llvm.Func
     return fn
 
 
-def _launcher(callee: str, arg_types: list[Attribute], grain: int) -> list[llvm.FuncOp]:
+def _launcher(callee: str, arg_types: list[Attribute], grain: int, pointers: list[int]
+              ) -> list[llvm.FuncOp]:
     """@<callee>_launch with the callee's arguments, and the thread function it starts."""
     entry = Block(arg_types=arg_types)
     serial, parallel = Block(), Block()
@@ -129,7 +148,7 @@ def _launcher(callee: str, arg_types: list[Attribute], grain: int) -> list[llvm.
     emit(llvm.CondBrOp(_icmp(emit, "sgt", team, emit.const(1)), parallel, [], serial, []))
 
     emit = Emitter(InsertPoint.at_end(serial))
-    emit(llvm.CallOp(callee, lb, ub, *args))
+    _call_body(emit, callee, list(entry.args), pointers)
     emit(llvm.ReturnOp())
 
     emit = Emitter(InsertPoint.at_end(parallel))
@@ -137,7 +156,7 @@ def _launcher(callee: str, arg_types: list[Attribute], grain: int) -> list[llvm.
         emit(llvm.StoreOp(v, at))
         emit(llvm.StoreOp(at, emit(llvm.GEPOp(ctx, [k], PTR, inbounds=True)).result,
                           alignment=8))
-    thread = _thread_fn(callee, arg_types, grain)
+    thread = _thread_fn(callee, arg_types, grain, pointers)
     fn_ptr = emit(llvm.AddressOfOp(thread.sym_name.data, PTR)).result
     team32 = emit(llvm.TruncOp(team, i32)).res
     emit(llvm.CallOp("GOMP_parallel", fn_ptr, ctx, team32, emit.const(0, i32)))
@@ -160,6 +179,38 @@ def _declare(module: ModuleOp) -> None:
                                    value=IntegerAttr(1, i32), alignment=4))
 
 
+def _pass_noalias_pointers(body: llvm.FuncOp) -> list[int]:
+    """The positions of @body's buffer arguments marked noalias, whose aligned pointers
+    it now takes as `noalias` arguments after its own (module doc)."""
+    attrs = list(body.arg_attrs or ())
+    block = body.body.blocks.first
+    assert block is not None
+    marked = [k for k, a in enumerate(attrs) if NOALIAS in a.data
+              and isinstance(block.args[k].type, llvm.LLVMStructType)]
+    for k in marked:
+        pointer = block.insert_arg(PTR, len(block.args))
+        for use in list(block.args[k].uses):
+            op = use.operation
+            if isinstance(op, llvm.ExtractValueOp) and tuple(op.position.get_values()) == (1,):
+                op.res.replace_all_uses_with(pointer)
+                op.detach()
+                op.erase()
+        attrs[k] = DictionaryAttr({})
+    if marked:
+        attrs += [DictionaryAttr({NOALIAS: UnitAttr()})] * len(marked)
+        body.arg_attrs = ArrayAttr(attrs)
+        fn_type = body.function_type
+        body.function_type = llvm.LLVMFunctionType([*fn_type.inputs, *[PTR] * len(marked)],
+                                                   fn_type.output)
+    return marked
+
+
+def _call_body(emit: Emitter, callee: str, args: list[SSAValue], pointers: list[int]) -> None:
+    """@callee(args..., the aligned pointer of each buffer at `pointers`)."""
+    extra = [emit.extract(args[k], [1], PTR) for k in pointers]
+    emit(llvm.CallOp(callee, *args, *extra))
+
+
 @dataclass(frozen=True)
 class ConvertParallelCallsToGompPass(ModulePass):
     """Marked calls to outlined loop bodies as launches on libgomp's threads (module doc)."""
@@ -175,7 +226,11 @@ class ConvertParallelCallsToGompPass(ModulePass):
             assert isinstance(grain, IntegerAttr)
             callee = call.callee.string_value()
             if callee not in launchers:
-                fns = _launcher(callee, [a.type for a in call.args], grain.value.data)
+                body = SymbolTable.lookup_symbol(op, callee)
+                assert isinstance(body, llvm.FuncOp), f"no function {callee}"
+                pointers = _pass_noalias_pointers(body)
+                fns = _launcher(callee, [a.type for a in call.args], grain.value.data,
+                                pointers)
                 for fn in fns:
                     op.body.block.add_op(fn)
                 launchers[callee] = fns[0].sym_name.data

@@ -123,7 +123,10 @@ def test_signature_read_at_the_llvm_level(add_model) -> None:
 
     module = import_model(add_model)
     run_passes(module, make_context(), compile_passes(2))
-    assert {op.name for op in module.ops} == {"llvm.func"}
+    # functions, and the thread count its parallel loop (over N rows) reads
+    assert {op.name for op in module.ops} == {"llvm.func", "llvm.mlir.global"}
+    assert [op.sym_name.data for op in module.ops if op.name == "llvm.mlir.global"] == [
+        "_infer_num_threads"]
     model = load(module)
     assert [(s.name, s.dtype, s.shape) for s in model.inputs] == [
         ("a", np.float32, ("N", 4)), ("b", np.float32, ("N", 4))]

@@ -4,6 +4,14 @@
 // calls a launcher instead: one thread (the count the runtime set, or fewer than two
 // grains of 4 iterations) calls @body directly, with no call into the OpenMP runtime;
 // more start a team with GOMP_parallel, the arguments passed by pointer.
+// The buffer argument marked llvm.noalias: @body takes its aligned pointer as a noalias
+// pointer argument too, and reads the field no more.
+// CHECK-LABEL: llvm.func internal @body(
+// CHECK-SAME:      %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.struct<{{.*}}>, %[[P:[a-z0-9_]+]]: !llvm.ptr {llvm.noalias}) {
+// CHECK-NOT:     llvm.extractvalue
+// CHECK:         %[[V:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+// CHECK-NEXT:    llvm.store %[[V]], %[[P]] : f32, !llvm.ptr
+
 // CHECK-LABEL: llvm.func @main(
 // CHECK:         llvm.call @body_launch(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, !llvm.struct<{{.*}}>) -> ()
 // CHECK-NOT:     parallel
@@ -25,7 +33,8 @@
 // CHECK:         %[[MANY:.*]] = llvm.icmp "sgt" %[[TEAM]], %{{.*}} : i64
 // CHECK-NEXT:    llvm.cond_br %[[MANY]], ^[[PAR:.*]], ^[[SERIAL:.*]]
 // CHECK-NEXT:  ^[[SERIAL]]:
-// CHECK-NEXT:    llvm.call @body(%[[LB]], %[[UB]], %[[X]])
+// CHECK-NEXT:    %[[XP:.*]] = llvm.extractvalue %[[X]][1]
+// CHECK-NEXT:    llvm.call @body(%[[LB]], %[[UB]], %[[X]], %[[XP]])
 // CHECK-NEXT:    llvm.return
 // CHECK-NEXT:  ^[[PAR]]:
 // CHECK-NEXT:    llvm.store %[[LB]], %[[S0]] : i64, !llvm.ptr
@@ -54,7 +63,8 @@
 // CHECK-NEXT:  ^[[BODY]]:
 // CHECK-NEXT:    %[[LO:.*]] = llvm.load %[[LO_AT]]
 // CHECK-NEXT:    %[[HI:.*]] = llvm.load %[[HI_AT]]
-// CHECK-NEXT:    llvm.call @body(%[[LO]], %[[HI]], %[[X2]])
+// CHECK-NEXT:    %[[XP2:.*]] = llvm.extractvalue %[[X2]][1]
+// CHECK-NEXT:    llvm.call @body(%[[LO]], %[[HI]], %[[X2]], %[[XP2]])
 // CHECK-NEXT:    %{{.*}} = llvm.call @GOMP_loop_dynamic_next(%[[LO_AT]], %[[HI_AT]])
 // CHECK:         llvm.cond_br %{{.*}}, ^[[BODY]], ^[[DONE]]
 // CHECK-NEXT:  ^[[DONE]]:
@@ -69,7 +79,10 @@
 // CHECK-DAG:   llvm.func @GOMP_loop_end_nowait()
 // CHECK-DAG:   llvm.func @omp_get_num_threads() -> i32
 // CHECK-DAG:   llvm.mlir.global external @_infer_num_threads(1 : i32)
-llvm.func internal @body(%lo: i64, %hi: i64, %x: !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>) {
+llvm.func internal @body(%lo: i64, %hi: i64, %x: !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)> {llvm.noalias}) {
+  %p = llvm.extractvalue %x[1] : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>
+  %v = llvm.load %p : !llvm.ptr -> f32
+  llvm.store %v, %p : f32, !llvm.ptr
   llvm.return
 }
 llvm.func @main(%x: !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>, %n: i64) {

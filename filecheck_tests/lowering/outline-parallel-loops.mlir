@@ -71,3 +71,43 @@ func.func @two(%x: memref<8xf32>) {
   } {parallel = 2 : i64}
   func.return
 }
+
+// A buffer argument is `llvm.noalias` when the body reaches its memory through no other
+// argument, or only reads it: here the input, and the output the function allocated.
+// CHECK-LABEL: func.func private @fresh_parallel_0(
+// CHECK-SAME:      %{{.*}}: index, %{{.*}}: index, %{{.*}}: memref<?x64xf32> {llvm.noalias}, %{{.*}}: memref<?x64xf32> {llvm.noalias})
+func.func @fresh(%x: memref<?x64xf32>) -> memref<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<?x64xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %c64 step %c1 {
+      %v = memref.load %x[%i, %j] : memref<?x64xf32>
+      memref.store %v, %y[%i, %j] : memref<?x64xf32>
+    }
+  } {parallel = 1 : i64}
+  func.return %y : memref<?x64xf32>
+}
+
+// The allocation written through a view of it and read through itself: neither is
+// marked (they overlap); the input, only read, is. A written buffer that is not an
+// allocation of the function (@scale's %y, an argument: its caller may pass anything)
+// marks no argument.
+// CHECK-LABEL: func.func private @views_parallel_0(
+// CHECK-SAME:      %{{.*}}: index, %{{.*}}: index, %{{.*}}: memref<?x64xf32> {llvm.noalias}, %{{[0-9]+}}: memref<?xf32>, %{{[0-9]+}}: memref<?x64xf32>)
+func.func @views(%x: memref<?x64xf32>) -> memref<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<?x64xf32>
+  %flat = memref.collapse_shape %y [[0, 1]] : memref<?x64xf32> into memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i, %c0] : memref<?x64xf32>
+    memref.store %v, %flat[%i] : memref<?xf32>
+    %w = memref.load %y[%i, %c1] : memref<?x64xf32>
+  } {parallel = 1 : i64}
+  func.return %y : memref<?x64xf32>
+}
