@@ -102,44 +102,6 @@ def noalias_positions(moved: Operation, passed: Sequence[SSAValue]) -> list[int]
             and roots.count(v) == 1 and v not in freed]
 
 
-def _index_cast(v: SSAValue, to: Attribute, at: InsertPoint) -> SSAValue:
-    cast = arith.IndexCastOp(v, to)
-    Rewriter.insert_op(cast, at)
-    return cast.result
-
-
-def _root(v: SSAValue, entry: Block) -> SSAValue | None:
-    """The allocation `v`'s memory belongs to: a fresh buffer (memref.alloc, a kernel's
-    result) or an argument of the function (entry block), through views of them; None
-    when unknown."""
-    while True:
-        owner = v.owner
-        if isinstance(owner, memref.AllocOp | func.CallOp) or (
-                isinstance(owner, Block) and owner is entry):
-            return v
-        if not isinstance(owner, Operation):
-            return None
-        bases = [o for o in owner.operands if isinstance(o.type, MemRefType)]
-        if not isinstance(owner, _VIEWS) or not bases:
-            return None
-        v = bases[0]
-
-
-def _noalias(loop: Operation, passed: list[SSAValue], entry: Block) -> list[int]:
-    """Positions of `passed` that no other passed value overlaps: allocations themselves
-    (static, identity layout, not freed by the loop), each passed alone, when the
-    provenance of every passed buffer is known."""
-    buffers = [v for v in passed if isinstance(v.type, MemRefType)]
-    roots = [_root(v, entry) for v in buffers]
-    if any(r is None for r in roots):
-        return []
-    freed = {o.memref for o in loop.walk() if isinstance(o, memref.DeallocOp)}
-    return [i for i, v in enumerate(passed)
-            if isinstance(t := v.type, MemRefType) and t.has_static_shape()
-            and isinstance(t.layout, NoneAttr) and _root(v, entry) is v
-            and roots.count(v) == 1 and v not in freed]
-
-
 def outline(loop: Operation, name: str, module: ModuleOp) -> None:
     """Move `loop` into a new private function `name` of `module` and call it there."""
     free = list(dict.fromkeys([*loop.operands, *captured(loop)]))  # bounds, then the body's
