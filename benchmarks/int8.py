@@ -172,7 +172,10 @@ onnxruntime's `quantize_static` (after its `quant_pre_process`, which folds
 BatchNormalization into the convs) as QDQ (per-channel s8 weights) and as QOperator
 (per-tensor), u8 activations, batch 1; the final Softmax is left in float. Columns: median
 latency; int8/fp32 below 1 means int8 is faster; infer/ort int8 below 1 means infer is
-faster than onnxruntime on the same int8 model.
+faster than onnxruntime on the same int8 model. The wall clock is what a caller waits;
+on a shared machine the CPU time of the calling thread (where both engines compute at
+one thread) is the steadier measure.
+
 """
 
 DOC_TAIL = """
@@ -181,7 +184,9 @@ constant weights into one qnn.conv_requant / qnn.matmul_requant (zero-point term
 into the int32 bias), `qnn-legalize` packs the weights for the host's int8 dot product
 (vpdpbusd with AVX512-VNNI or AVX-VNNI, else vpmaddwd on i16), and the kernels
 (lowering/graph_ops/qnn_int8.py) run on the 8-bit data and requantize in their epilogue.
-The ops between them (QLinearAdd, pools, concat) are qnn ops computed elementwise.
+Between them, pools and concats move 8-bit values (a concat input in another scale is
+requantized alone); ResNet-50's residual Sum and its Relu stay float between a dequantize
+and a quantize in both engines (onnxruntime's quantizer leaves ONNX Sum unquantized).
 """
 
 if __name__ == "__main__":
