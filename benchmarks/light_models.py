@@ -23,14 +23,24 @@ import infer
 from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path
 
 
-def interleaved_medians(fns: dict[str, Callable[[], object]], reps: int) -> dict[str, float]:
+def interleaved_medians(fns: dict[str, Callable[[], object]], reps: int, settle: float = 0.0
+                        ) -> dict[str, float]:
     """Median ms of each function over `reps` rounds that call each once in turn (after a
-    warm-up call each), so that machine noise hits all alike."""
+    warm-up call each), so that machine noise hits all alike.
+
+    `settle` > 0 is for engines that run on several threads: both onnxruntime's pool and
+    libgomp's team keep spinning after a run (onnxruntime about 40 ms, infer about 2 ms),
+    taking a core from whatever runs next in the process. Each timed call then comes
+    `settle` seconds after the previous engine's last call and right after an untimed
+    call of its own: each engine is timed in its steady state, not in the other's wake."""
     times: dict[str, list[float]] = {k: [] for k in fns}
     for fn in fns.values():
         fn()
     for _ in range(reps):
         for k, fn in fns.items():
+            if settle > 0:
+                time.sleep(settle)
+                fn()
             t = time.perf_counter()
             fn()
             times[k].append((time.perf_counter() - t) * 1e3)

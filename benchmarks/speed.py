@@ -8,7 +8,9 @@ encoder (benchmarks/encoder_model.py: 4 layers, hidden 256, 4 heads, dynamic bat
 sequence length; timed at 1 x 128 tokens).
 Latency: both engines in this process on the same inputs, repetitions interleaved,
 medians; infer (one compiled model, its thread count set before each run) and onnxruntime
-(all graph optimizations) at 1 and at 2 intra-op threads. Peak RSS: each engine alone in a
+(all graph optimizations) at 1 and at 2 intra-op threads, each timed run right after an
+untimed one of its own and 80 ms after the other engine's (both keep threads spinning
+after a run; onnxruntime's for about 40 ms). Peak RSS: each engine alone in a
 child process on one thread, infer loading the model's saved artifact (as a deployment
 does; compiling is not running) and onnxruntime creating its session, then both running
 the model 10 times. --write puts the table in
@@ -40,6 +42,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 DOC, CHART = ROOT / "docs" / "speed.md", ROOT / "docs" / "speed.png"
 THREADS = (1, 2)
+# Seconds between engines: longer than the spinning of onnxruntime's pool after a run
+# (see light_models.interleaved_medians).
+SETTLE = 0.08
 
 # A child process: peak RSS (KiB) of running a model 10 times, by engine. VmHWM is this
 # process image's own peak; getrusage's ru_maxrss can carry the parent's across a vfork.
@@ -106,7 +111,7 @@ def measure(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray], re
     for t, s in sessions.items():
         fns[f"infer{t}"] = lambda t=t: run_infer(t)
         fns[f"ort{t}"] = lambda s=s: s.run(None, feeds)
-    med = interleaved_medians(fns, reps)
+    med = interleaved_medians(fns, reps, settle=SETTLE)
     stem = "".join(c if c.isalnum() else "_" for c in label)
     artifact, onnx_file, npz = (work / f"{stem}{s}" for s in (".infer", ".onnx", ".npz"))
     compiled.save(artifact)
