@@ -58,6 +58,7 @@ for _name, _module, _cls in [
     ("constant-folding", "infer.transforms.constant_folding", "ConstantFoldingPass"),
     ("plan-loops", "infer.lowering.loop_plan", "PlanLoopsPass"),
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),
+    ("approximate-math", "infer.lowering.approximate_math", "ApproximateMathPass"),
     ("outline-loops", "infer.lowering.outline_loops", "OutlineLoopsPass"),
     ("graph-fuse", "infer.transforms.fusion", "GraphFusePass"),
     ("transformer-fusion", "infer.transforms.transformer_fusion", "TransformerFusionPass"),

@@ -25,6 +25,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       outline-parallel-loops            each parallel loop's body a function of a range
       outline-loops                     each loop nest of a function with several: its own
     memref + scf + arith/math/vector    (`lower-to-llvm` runs the rest alone)
+      approximate-math                  f32 exp and erf as polynomials (LLVM has no vector form)
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
       reconcile-unrealized-casts,
       convert-parallel-calls-to-gomp    the calls of those functions on libgomp's threads
@@ -95,9 +96,10 @@ def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
 LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse",
                   "outline-parallel-loops", "outline-loops"]
 
-# Loops → llvm. Vector and memref first: they read memref types that func/cf conversion
-# hides behind casts.
+# Loops → llvm. f32 exp/erf become polynomials first. Vector and memref next: they read
+# memref types that func/cf conversion hides behind casts.
 LOWER_TO_LLVM = [
+    "approximate-math",
     "convert-scf-to-cf",
     "convert-vector-to-llvm",
     "convert-memref-to-llvm",

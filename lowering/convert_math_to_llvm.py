@@ -3,8 +3,8 @@
 Intrinsics are mangled by type (`llvm.exp.v8f32`) and keep the op's fast-math flags.
 Functions without an intrinsic (erf, expm1, log1p, cbrt) become calls to the C library,
 lane by lane on vectors and through f32 for f16. Vector exp/tanh intrinsics end up as
-scalar libm calls in LLVM's backend: expand them to polynomials before this pass
-(`expand-math-to-polynomials`) where speed matters.
+scalar libm calls in LLVM's backend: the pipeline expands f32 exp and erf to polynomials
+before this pass (`approximate-math`).
 """
 
 from dataclasses import dataclass, field
