@@ -5,6 +5,8 @@ codegen/jit.py maps; `JitModule` does both, for a module compiled in-process.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import llvmlite.binding as llvm
 import numpy as np
 from xdsl.dialects import llvm as llvm_d
@@ -12,8 +14,9 @@ from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute
 
 from infer.abi import PACKED_PREFIX, SIGNATURE_ATTR
-from infer.codegen.jit import ArgSpec, ObjectCode, ObjectModule, new_symbol_prefix
+from infer.codegen.jit import ArgSpec, ObjectCode, ObjectModule, new_symbol_prefix, pack_objects
 from infer.codegen.optimize import optimize
+from infer.codegen.partition import compile_workers, partition, references
 from infer.codegen.target import Target, host_target, host_triple
 from infer.codegen.translate import INLINE_LIMIT, numpy_dtype, translate_module
 
@@ -36,11 +39,19 @@ def compile_llvm_ir(
 def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode:
     """The object code of an llvm-dialect module for `target` (the host when None):
     translated, optimized at O3 and emitted once; mapping it (`ObjectModule`) compiles
-    nothing more."""
+    nothing more. A large module is compiled as several parts at once (`partition`), one
+    LLVM context and thread each: LLVM releases the GIL, and its O3 and code generation
+    are most of a compile's time."""
     target = target or host_target()
     prefix = new_symbol_prefix()
-    ref, weights = compile_llvm_ir(module, target.machine(), optimized=True, prefix=prefix)
-    obj = target.machine().emit_object(ref)
+    groups = partition(module, compile_workers())
+    if len(groups) == 1:
+        ref, weights = compile_llvm_ir(module, target.machine(), optimized=True, prefix=prefix)
+        objects = [target.machine().emit_object(ref)]
+    else:
+        texts, weights = _translate_parts(module, groups, target, prefix)
+        with ThreadPoolExecutor(len(texts)) as pool:
+            objects = list(pool.map(lambda text: _emit_part(text, target), texts))
     n = len(prefix)
     signatures = {}
     for op in module.ops:
@@ -50,8 +61,37 @@ def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode
             signatures[op.sym_name.data[len(PACKED_PREFIX):]] = (
                 [_spec(t) for t in signature.inputs.data],
                 [_spec(t) for t in signature.outputs.data])
-    return ObjectCode(obj, prefix, {name[n:]: data for name, data in weights.items()},
-                      signatures, target)
+    return ObjectCode(pack_objects(objects), prefix,
+                      {name[n:]: data for name, data in weights.items()}, signatures, target)
+
+
+def _translate_parts(module: ModuleOp, groups: list[set[str]], target: Target, prefix: str
+                     ) -> tuple[list[str], dict[str, np.ndarray]]:
+    """The LLVM IR text of each part: its functions defined, the others declared; the
+    first part defines the module's globals. Functions another part refers to are
+    exported (in one engine, the parts' symbols resolve to each other)."""
+    home = {name: i for i, group in enumerate(groups) for name in group}
+    exported = {callee for caller, callees in references(module).items()
+                for callee in callees if home[callee] != home[caller]}
+    data_layout = str(target.machine().target_data)
+    texts, weights = [], {}
+    for i, group in enumerate(groups):
+        translation = translate_module(
+            module, triple=host_triple(), data_layout=data_layout, symbol_prefix=prefix,
+            inline_limit=INLINE_LIMIT, bodies=group, exported=exported, owns_globals=i == 0)
+        texts.append(str(translation.module))
+        weights.update(translation.weights)
+    return texts, weights
+
+
+def _emit_part(text: str, target: Target) -> bytes:
+    """One part's object code, in an LLVM context and target machine of its own (neither
+    may be shared between threads)."""
+    tm = target.machine()
+    ref = llvm.parse_assembly(text, context=llvm.create_context())
+    ref.verify()
+    optimize(ref, tm)
+    return tm.emit_object(ref)
 
 
 class JitModule(ObjectModule):

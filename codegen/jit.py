@@ -20,6 +20,7 @@ import glob
 import os
 import re
 import secrets
+import struct
 import sys
 import weakref
 from collections.abc import Callable, Sequence
@@ -212,7 +213,7 @@ def bind_weights(prefix: str, weights: dict[str, np.ndarray]) -> dict[str, np.nd
 
 @dataclass(frozen=True)
 class ObjectCode:
-    """Compiled code, not yet mapped: an object file for `target`, the prefix of the
+    """Compiled code, not yet mapped: object files for `target` (`pack_objects`), the prefix of the
     weight symbols it refers to, the weights by name without the prefix, and the entries'
     ways of passing arguments."""
 
@@ -221,6 +222,37 @@ class ObjectCode:
     weights: dict[str, np.ndarray]
     signatures: dict[str, EntrySignature]
     target: Target
+
+
+# Several object files as one blob: magic, their count and sizes (u64 little-endian),
+# then each file. Still one byte string, so that the weight symbols' prefix is rewritten
+# in all of them at once (ObjectModule).
+_OBJECTS_MAGIC = b"INFEROBJ"
+
+
+def pack_objects(objects: Sequence[bytes]) -> bytes:
+    """The object files of one compiled model as one blob (`unpack_objects`)."""
+    sizes = struct.pack(f"<{len(objects) + 1}Q", len(objects), *map(len, objects))
+    return _OBJECTS_MAGIC + sizes + b"".join(objects)
+
+
+def unpack_objects(blob: bytes) -> list[bytes]:
+    """The object files `pack_objects` made the blob of (ValueError if malformed)."""
+    head = len(_OBJECTS_MAGIC)
+    if blob[:head] != _OBJECTS_MAGIC or len(blob) < head + 8:
+        raise ValueError("the object code is not infer's object files")
+    (count,) = struct.unpack_from("<Q", blob, head)
+    at = head + 8 * (count + 1)
+    if count == 0 or at > len(blob):
+        raise ValueError("the object code's index is malformed")
+    sizes = struct.unpack_from(f"<{count}Q", blob, head + 8)
+    if at + sum(sizes) != len(blob):
+        raise ValueError("the object code's files do not add up to its size")
+    objects = []
+    for size in sizes:
+        objects.append(blob[at:at + size])
+        at += size
+    return objects
 
 
 class ObjectModule(NativeModule):
@@ -251,7 +283,8 @@ class ObjectModule(NativeModule):
             f'target triple = "{code.target.triple}"\n'
             f'target datalayout = "{tm.target_data}"\n')
         engine = llvm.create_mcjit_compiler(empty, tm)
-        engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        for part in unpack_objects(obj):  # symbols resolve across the parts of one engine
+            engine.add_object_file(llvm.ObjectFileRef.from_data(part))
         engine.finalize_object()
         super().__init__(engine, prefix, bound, code.signatures)
         # the aligned copies the code reads, so that the weights are held once

@@ -13,6 +13,7 @@ declaration, type conversion and per-op conversion, and handle here only what it
   the JIT to bind, instead of an LLVM constant (which takes minutes for ResNet-50).
 """
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from math import prod
 
@@ -66,9 +67,11 @@ def dense_to_numpy(value: DenseIntOrFPElementsAttr) -> np.ndarray:
 
 
 def _convert_global(
-    op: llvm.GlobalOp, module: ir.Module, out: Translation, prefix: str, inline_limit: int
+    op: llvm.GlobalOp, module: ir.Module, out: Translation, prefix: str, inline_limit: int,
+    define: bool = True,
 ) -> str:
-    """Emits the global; returns the LLVM symbol name used for it."""
+    """Emits the global (a declaration where not `define` and it is not private); returns
+    the LLVM symbol name used for it."""
     typ = convert_type(op.global_type)
     value = op.value
     name = op.sym_name.data
@@ -81,6 +84,8 @@ def _convert_global(
     else:
         gvar = ir.GlobalVariable(module, typ, name=name)
         linkage = op.linkage.linkage.data
+        if not define and linkage not in ("private", "internal"):
+            value, linkage = None, "external"  # defined by another part
         # MLIR's external global with a value is a definition: LLVM's default linkage
         gvar.linkage = "" if linkage == "external" and value is not None else linkage
         gvar.global_constant = op.constant is not None
@@ -172,11 +177,19 @@ def translate_module(
     data_layout: str = "",
     symbol_prefix: str = "",
     inline_limit: int = INLINE_LIMIT,
+    bodies: Collection[str] | None = None,
+    exported: Collection[str] = (),
+    owns_globals: bool = True,
 ) -> Translation:
     """Translates a module of `llvm.func`/`llvm.mlir.global` ops to llvmlite IR.
 
     `symbol_prefix` makes the names of large weights unique in the process, since the JIT
     binds them with the process-global `llvmlite.binding.add_symbol`.
+
+    One part of a module compiled in several (codegen/compile.py): only the functions
+    named in `bodies` are defined (the others declared), those in `exported` visible to
+    the other parts; without `owns_globals`, the globals another part defines (not the
+    private constants, which each part keeps a copy of) are declared.
     """
     llvm_module = ir.Module()
     llvm_module.triple = triple
@@ -188,7 +201,8 @@ def translate_module(
     for op in module.ops:
         match op:
             case llvm.GlobalOp():
-                name = _convert_global(op, llvm_module, out, symbol_prefix, inline_limit)
+                name = _convert_global(op, llvm_module, out, symbol_prefix, inline_limit,
+                                       owns_globals)
                 renamed[op.sym_name.data] = name
             case llvm.FuncOp():
                 funcs.append(op)
@@ -200,8 +214,9 @@ def translate_module(
         for arg, attrs in zip(fn.args, op.arg_attrs or (), strict=False):
             if "llvm.noalias" in attrs.data and isinstance(arg.type, ir.PointerType):
                 arg.add_attribute("noalias")
-        if op.body.blocks:
-            fn.linkage = op.linkage.linkage.data if op.linkage.linkage.data != "external" else ""
+        if op.body.blocks and (bodies is None or op.sym_name.data in bodies):
+            linkage = op.linkage.linkage.data
+            fn.linkage = "" if linkage == "external" or op.sym_name.data in exported else linkage
             if op.no_unwind is not None:
                 fn.attributes.add("nounwind")
             if NOINLINE_ATTR in op.attributes:
@@ -210,6 +225,6 @@ def translate_module(
             for i in noalias.get_values() if isinstance(noalias, DenseArrayBase) else ():
                 fn.args[i].add_attribute("noalias")
     for op in funcs:
-        if op.body.blocks:
+        if op.body.blocks and (bodies is None or op.sym_name.data in bodies):
             _convert_body(op, llvm_module, renamed)
     return out

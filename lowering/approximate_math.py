@@ -106,10 +106,20 @@ class _Build:
             acc = self.fma(acc, x, self.f(c))
         return acc
 
+    def cmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        """fcmp; LLVM's on vectors (arith's result is a scalar i1 in xDSL)."""
+        if isinstance(self.typ, VectorType):
+            return self.emit(llvmx.FCmpOp(predicate, a, b)).res
+        return self.emit(arith.CmpfOp(a, b, predicate)).result
+
+    def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        if isinstance(self.typ, VectorType):
+            return self.emit(llvmx.SelectOp(cond, a, b)).res
+        return self.emit(arith.SelectOp(cond, a, b)).result
+
     def keep_nan(self, x: SSAValue, value: SSAValue) -> SSAValue:
         """`value`, or `x` where `x` is NaN."""
-        nan = self.emit(arith.CmpfOp(x, x, "uno")).result
-        return self.emit(arith.SelectOp(nan, x, value)).result
+        return self.select(self.cmp("uno", x, x), x, value)
 
     def pow2(self, n: SSAValue) -> SSAValue:
         """2^n for an i32 `n` in [-126, 127]: the exponent field."""
@@ -146,8 +156,7 @@ class _Build:
         g = self.fma(self.horner(ERF_R, tb), tb, tb)
         minus_g = self.emit(arith.NegfOp(g)).result
         big = self.emit(arith.SubfOp(self.f(1.0), self.exp(minus_g))).result
-        is_small = self.emit(arith.CmpfOp(t, self.f(ERF_SPLIT), "ole")).result
-        magnitude = self.emit(arith.SelectOp(is_small, small, big)).result
+        magnitude = self.select(self.cmp("ole", t, self.f(ERF_SPLIT)), small, big)
         return self.emit(math.CopySignOp(magnitude, x)).result
 
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from infer.codegen.jit import ObjectCode
 
 MAGIC = b"\x89INFER\r\n"  # as PNG's: a non-ASCII byte, and CR LF that text transfers mangle
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # 3: the object section holds several object files (pack_objects)
 SUFFIX = ".infer"
 _HEADER = struct.Struct("<8sIIQ32s32s")
 HEADER_SIZE = _HEADER.size
@@ -376,11 +376,12 @@ def artifact_from_bytes(data: bytes, where: str = "the artifact",
 
 def _object_code(meta: dict, target: dict, sig: dict, weights: dict[str, np.ndarray],
                  obj: bytes) -> ObjectCode:
-    from infer.codegen.jit import SYMBOL_PREFIX, ArgSpec, ObjectCode
+    from infer.codegen.jit import SYMBOL_PREFIX, ArgSpec, ObjectCode, unpack_objects
     from infer.codegen.target import Target
 
     if not SYMBOL_PREFIX.fullmatch(str(meta["symbol_prefix"])):
         raise ValueError(f"malformed weight symbol prefix {meta['symbol_prefix']!r}")
+    unpack_objects(obj)  # its framing checked before anything is mapped
     signatures = {name: ([ArgSpec.from_json(a) for a in ins],
                          [ArgSpec.from_json(a) for a in outs])
                   for name, (ins, outs) in sig["entries"].items()}

@@ -1,6 +1,7 @@
 // RUN: infer-opt %s -p approximate-math | filecheck %s
 
-// f32 exp: clamp (NaN-ignoring), n = roundeven(x log2 e), r = x - n ln2 in two FMAs,
+// f32 exp (on vectors, LLVM's fptosi, fcmp and select: xDSL's arith takes no vectors
+// there): clamp (NaN-ignoring), n = roundeven(x log2 e), r = x - n ln2 in two FMAs,
 // 1 + r + r^2 P(r), times 2^(n/2) 2^(n - n/2) built in the exponent field; NaN put back.
 // CHECK-LABEL: func.func @exp
 // CHECK-SAME:    (%[[X:.*]]: vector<8xf32>)
@@ -16,8 +17,8 @@
 // CHECK-NEXT:    %{{.*}} = arith.subi %[[NI]], %[[HALF]] : vector<8xi32>
 // CHECK:         arith.shli
 // CHECK-NEXT:    vector.bitcast %{{.*}} : vector<8xi32> to vector<8xf32>
-// CHECK:         %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<8xf32>
-// CHECK-NEXT:    %[[Y:.*]] = arith.select %[[NAN]], %[[X]], %{{.*}} : vector<8xf32>
+// CHECK:         %[[NAN:.*]] = llvmx.fcmp "uno" %[[X]], %[[X]] : vector<8xf32> -> vector<8xi1>
+// CHECK-NEXT:    %[[Y:.*]] = llvmx.select %[[NAN]], %[[X]], %{{.*}} : vector<8xi1>, vector<8xf32>
 // CHECK-NEXT:    func.return %[[Y]]
 // CHECK-NOT:     math.exp
 func.func @exp(%x: vector<8xf32>) -> vector<8xf32> {
