@@ -53,15 +53,29 @@ func.func @conv_valid(%x: tensor<1x3x6x6xf32>, %w: tensor<8x3x3x3xf32>) -> tenso
   func.return %y : tensor<1x8x4x4xf32>
 }
 
-// Pointwise conv: the spatial plane is flattened (one loop of 7x7 = 49).
+// Pointwise conv: the spatial plane is flattened (7x7 = 49) and computed in register
+// tiles of 4 output channels x 3 vectors of 8 (conv_pointwise.py): per input channel,
+// 3 loads of X and 4 broadcasts of W feed 12 FMAs on loop-carried accumulators; the
+// plane's remainder (49 = 2 x 24 + 1) one vector (none here), then one lane at a time.
 // CHECK-LABEL: func.func @conv_pointwise
 // CHECK:         %[[X:.*]] = memref.collapse_shape %x {{.*}} : memref<?x16x7x7xf32> into memref<?x16x49xf32>
 // CHECK:         %[[W:.*]] = memref.collapse_shape %w {{.*}} : memref<32x16x1x1xf32> into memref<32x16x1xf32>
 // CHECK:         %[[Y:.*]] = memref.collapse_shape %{{.*}} {{.*}} : memref<?x32x7x7xf32> into memref<?x32x49xf32>
+// CHECK:         scf.for
+// CHECK:         %[[END:.*]] = arith.constant 48 : index
+// CHECK-NEXT:    %[[C24:.*]] = arith.constant 24 : index
+// CHECK-NEXT:    scf.for %[[P:.*]] = %{{.*}} to %[[END]] step %[[C24]] {
+// CHECK-COUNT-4:   vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK:           scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-COUNT-3:     vector.load %[[X]]
+// CHECK:             memref.load %[[W]]
+// CHECK-NEXT:        vector.broadcast
+// CHECK-COUNT-3:     vector.fma
+// CHECK-COUNT-12:  vector.store %{{.*}}, %[[Y]]
 // CHECK:         memref.load %[[W]]
-// CHECK:         memref.load %[[Y]]
 // CHECK-NEXT:    memref.load %[[X]]
 // CHECK-NOT:     arith.maxsi
+// CHECK:         } {parallel = 1 : i64}
 func.func @conv_pointwise(%x: tensor<?x16x7x7xf32>, %w: tensor<32x16x1x1xf32>) -> tensor<?x32x7x7xf32> {
   %y = graph.conv %x, %w : (tensor<?x16x7x7xf32>, tensor<32x16x1x1xf32>) -> tensor<?x32x7x7xf32>
   func.return %y : tensor<?x32x7x7xf32>
