@@ -72,8 +72,9 @@ func.func @conv_valid(%x: tensor<1x3x6x6xf32>, %w: tensor<8x3x3x3xf32>) -> tenso
 // CHECK-NEXT:        vector.broadcast
 // CHECK-COUNT-3:     vector.fma
 // CHECK-COUNT-12:  vector.store %{{.*}}, %[[Y]]
-// CHECK:         memref.load %[[X]]
-// CHECK-NEXT:    memref.load %[[W]]
+// CHECK:         scf.for {{.*}} -> (f32, f32, f32, f32) {
+// CHECK:           memref.load %[[X]]
+// CHECK:           memref.load %[[W]]
 // CHECK-NOT:     arith.maxsi
 // CHECK:         } {parallel = 1 : i64}
 func.func @conv_pointwise(%x: tensor<?x16x7x7xf32>, %w: tensor<32x16x1x1xf32>) -> tensor<?x32x7x7xf32> {
