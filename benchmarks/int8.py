@@ -115,7 +115,9 @@ def bench(name: str, reps: int) -> tuple[dict[str, float], dict[str, float]]:
     models = {"fp32": fp32, **{f: quantized(fp32, f) for f in FORMATS}}
     fns = {}
     for label, model in models.items():
-        compiled = infer.compile(model)
+        # one thread as onnxruntime here (the CPU time of the calling thread is then all
+        # of the work); no compile cache, whose key has infer's version, not its source
+        compiled = infer.compile(model, threads=1, cache=False)
         sess = _session(model)
         ours, theirs = compiled.run(feeds), sess.run(None, feeds)
         diff = max(float(np.max(np.abs(a - b)))

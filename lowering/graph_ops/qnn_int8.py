@@ -104,9 +104,18 @@ class _Epilogue:
         # arith's casts take no vectors in xDSL 0.74: LLVM's own (llvmx.fptosi, see there)
         v = _cast(b, llvm.SIToFPOp, b.add(acc, bias), VectorType(f32, [lanes]))
         v = b.mul(v, mult, arith.FastMathFlagsAttr("none"))
-        v = b.unary(math.RoundEvenOp, b.min(b.max(v, self.lo), self.hi))
+        # v is never NaN: compare-and-select is one vmaxps / vminps, where max/minimumf's
+        # NaN and signed-zero rules cost five instructions each (a -0 clamp still gives 0)
+        v = self._clamp("olt", self._clamp("ogt", v, self.lo), self.hi)
+        v = b.unary(math.RoundEvenOp, v)
         q = b.add(_cast(b, llvmx.FPToSIOp, v, VectorType(i32, [lanes])), self.zy)
         return _cast(b, llvm.TruncOp, q, VectorType(i8, [lanes]))
+
+    def _clamp(self, pred: str, v: SSAValue, end: SSAValue) -> SSAValue:
+        """v where `v pred end` holds, else end (LLVM's fcmp + select: xDSL's arith.cmpf
+        takes no vectors)."""
+        cond = self.b.insert(llvmx.FCmpOp(pred, v, end)).results[0]
+        return self.b.insert(llvmx.SelectOp(cond, v, end)).results[0]
 
     def store(self, v: SSAValue, buf: SSAValue, at: list[Dim | SSAValue],
               count: int) -> None:
