@@ -3,8 +3,10 @@ compiling a model a process compiled before is a load of milliseconds.
 
 Where: `$INFER_CACHE_DIR`, else `$XDG_CACHE_HOME/infer`, else `~/.cache/infer`; an empty
 `INFER_CACHE_DIR` turns the cache off. Each entry is `<key>.infer`, the key a SHA-256 of
-the model's bytes, the compile options, the target (triple, CPU, features) and the infer
-and artifact format versions, so a change to any of them is a miss, never a stale hit.
+the model's bytes, the compile options, the target (triple, CPU, features), the infer
+and artifact format versions and a hash of the compiler's own source files (a working
+tree edited between two compiles has the same version), so a change to any of them is a
+miss, never a stale hit.
 
 Writes are atomic (a temporary file renamed over the entry), so processes compiling the
 same model at once each write a whole file and the last rename wins; an entry that fails
@@ -16,6 +18,7 @@ least-recently first evicted once the directory holds more than `$INFER_CACHE_SI
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import mmap
@@ -61,12 +64,37 @@ def default_directory() -> Path | None:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "infer"
 
 
+# Not the compiler: left out of its fingerprint (and not walked: .venv is large).
+_NOT_COMPILER = {"tests", "benchmarks", "examples", "scripts", "docs", "filecheck_tests"}
+
+
+@functools.cache
+def compiler_fingerprint() -> str:
+    """A SHA-256 of the package's Python sources (read once per process)."""
+    return sources_fingerprint(Path(__file__).resolve().parent.parent)
+
+
+def sources_fingerprint(root: Path) -> str:
+    """A SHA-256 of the .py files under `root`, but those of tests, benchmarks and the
+    like."""
+    files = []
+    for directory, subdirs, names in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith((".", "_"))
+                            and not (Path(directory) == root and d in _NOT_COMPILER))
+        files += [Path(directory, n) for n in names if n.endswith(".py")]
+    h = hashlib.sha256()
+    for path in sorted(files):
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def cache_key(model: bytes | mmap.mmap, options: dict[str, object]) -> str:
     """The entry name of `model`'s serialized bytes compiled with `options` (which include
     the target)."""
     h = hashlib.sha256()
     h.update(json.dumps({"infer": infer_version(), "format": FORMAT_VERSION,
-                         "options": options}, sort_keys=True).encode())
+                         "compiler": compiler_fingerprint(), "options": options},
+                        sort_keys=True).encode())
     h.update(model)
     return h.hexdigest()
 

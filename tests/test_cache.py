@@ -76,6 +76,28 @@ def test_other_options_models_and_targets_are_other_entries(cache_dir: Path) -> 
     assert len(_entries(cache_dir)) == 4
 
 
+def test_an_edited_compiler_is_another_entry(cache_dir: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A working tree edited between two compiles keeps its version: its sources' hash
+    keys the entry, so the second compile is not served the first one's code."""
+    infer.compile(_model())
+    monkeypatch.setattr(cache_module, "compiler_fingerprint", lambda: "edited")
+    infer.compile(_model())
+    assert len(_entries(cache_dir)) == 2
+
+
+def test_the_compiler_fingerprint_is_its_sources(tmp_path: Path) -> None:
+    (tmp_path / "lowering").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "lowering" / "conv.py").write_text("A = 1\n")
+    (tmp_path / "tests" / "test_conv.py").write_text("B = 1\n")
+    before = cache_module.sources_fingerprint(tmp_path)
+    (tmp_path / "tests" / "test_conv.py").write_text("B = 2\n")  # not the compiler
+    assert cache_module.sources_fingerprint(tmp_path) == before
+    (tmp_path / "lowering" / "conv.py").write_text("A = 2\n")
+    assert cache_module.sources_fingerprint(tmp_path) != before
+
+
 def test_off_switches(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     infer.compile(_model(), cache=False)
     infer.InferenceSession(_model().SerializeToString(), cache=False)
