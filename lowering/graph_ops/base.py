@@ -32,8 +32,9 @@ from infer.dialects.dims import Dim
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 
 LoweringFn = Callable[["Lowering", Operation, list[SSAValue]], list[SSAValue]]
-# Outlined kernels of a module: signature -> (function name, result types).
-Kernels = dict[tuple[object, ...], tuple[str, list[Attribute]]]
+# Outlined kernels of a module: signature -> (function name, result types, the results
+# passed in as arguments by the caller).
+Kernels = dict[tuple[object, ...], tuple[str, list[Attribute], list[int]]]
 
 OpT = TypeVar("OpT", bound=Operation)
 # A lowering as written for the op classes it is registered for (`lowers`).
