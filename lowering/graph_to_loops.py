@@ -7,7 +7,10 @@ joins them).
 Results are fresh buffers that the entry function returns (callee-allocated, so dynamic
 output sizes need no guessing by the caller); intermediates are freed after their last use;
 view-like ops (reshape, squeeze, ...) may alias their input's buffer, which is then freed
-after the last use of any alias. Weights become `memref.global` constants. A function is
+after the last use of any alias. An elementwise op may write its result into an operand's
+buffer that nothing reads after it (`Lowering.reusable`: not an argument, weight, view or
+buffer of an enclosing scope; same shape and type). `plan-memory` then packs the
+intermediates of static size into one arena. Weights become `memref.global` constants. A function is
 lowered in two steps: the lifetime analysis of its values (`BufferLifetimes`), then the
 emission walk over its ops.
 
@@ -243,8 +246,12 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
                 s.out_dims(op, ins)
             outs = _call_kernel(s, lower, op, ins)
         else:
+            s.reusable = {root for root, tensors in tensors_of_root.items()
+                          if root in s.owned and root not in outer
+                          and lifetimes.dead_after(tensors, i)}
             with s.checking(op, ins):
                 outs = lower(s, op, ins)
+            s.reusable = set()
         for res, buf in zip(op.results, outs, strict=True):
             if buf.name_hint is None:
                 buf.name_hint = res.name_hint
