@@ -248,7 +248,7 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
         else:
             s.reusable = {root for root, tensors in tensors_of_root.items()
                           if root in s.owned and root not in outer
-                          and lifetimes.dead_after(tensors, i)}
+                          and root not in s.freed and lifetimes.dead_after(tensors, i)}
             with s.checking(op, ins):
                 outs = lower(s, op, ins)
             s.reusable = set()
