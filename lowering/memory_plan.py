@@ -21,8 +21,9 @@ offset is a multiple of ALIGNMENT.
 
 Left on malloc/free: buffers of dynamic size (their size is known at run time only),
 buffers returned or passed to another block (through a branch or a region's yield),
-buffers allocated inside loops or regions, and those of private functions (the kernels
-return their results, whose owner is the caller).
+buffers allocated inside loops or regions, and those of private functions and of public
+ones that another function calls (kernels take their static results from the caller, see
+graph-to-loops, and allocate only those of dynamic size).
 
 The module records per planned function `{arena, total, buffers, unplanned}` in
 `MEMORY_PLAN_ATTR` (abi.py): the arena's bytes, the sum of the planned buffers' (aligned)
@@ -195,8 +196,10 @@ class PlanMemoryPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         plans: dict[str, DictionaryAttr] = {}
+        # a function that another calls keeps its signature (its callers pass no arena)
+        called = {c.callee.string_value() for c in op.walk() if isinstance(c, func.CallOp)}
         for f in list(op.body.block.ops):
-            if not isinstance(f, func.FuncOp) or (
+            if not isinstance(f, func.FuncOp) or f.sym_name.data in called or (
                     f.sym_visibility is not None and f.sym_visibility.data != "public"):
                 continue
             plan = plan_function(f)
