@@ -17,6 +17,12 @@ MODEL_SIGNATURE_ATTR = "infer.model_signature"
 # What each failing run-time check of an entry means (lowering/runtime_checks.py): a
 # module attribute `{function: [[message, operand ranks], ...]}`, code k is entry k - 1.
 MODEL_CHECKS_ATTR = "infer.checks"
+# Per public function, its memory plan (lowering/memory_plan.py): a module attribute
+# `{function: {arena, total, buffers, unplanned}}`. A function with a plan takes one more
+# argument after all others (after the status buffer): its arena, `arena` bytes (an i8
+# buffer aligned to ARENA_ALIGNMENT) that the caller owns and that no two runs share.
+MEMORY_PLAN_ATTR = "infer.memory_plan"
+ARENA_ALIGNMENT = 64
 # i64 slots of the status buffer such an entry takes last: code, two values, input dims.
 CHECK_STATUS_SIZE = 64
 # The hidden input that numbers a model's runs, for its random ops (a u64 scalar).

@@ -60,6 +60,7 @@ for _name, _module, _cls in [
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),
     ("approximate-math", "infer.lowering.approximate_math", "ApproximateMathPass"),
     ("outline-loops", "infer.lowering.outline_loops", "OutlineLoopsPass"),
+    ("plan-memory", "infer.lowering.memory_plan", "PlanMemoryPass"),
     ("graph-fuse", "infer.transforms.fusion", "GraphFusePass"),
     ("transformer-fusion", "infer.transforms.transformer_fusion", "TransformerFusionPass"),
     ("convert-func-to-llvm", "infer.lowering.convert_func_to_llvm", "ConvertFuncToLLVMPass"),

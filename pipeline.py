@@ -24,6 +24,8 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       canonicalize, cse
       outline-parallel-loops            each parallel loop's body a function of a range
       outline-loops                     each loop nest of a function with several: its own
+      plan-memory                       the public functions' static intermediates in one
+                                        arena (an argument), lifetimes sharing bytes
     memref + scf + arith/math/vector    (`lower-to-llvm` runs the rest alone)
       approximate-math                  f32 exp and erf as polynomials (LLVM has no vector form)
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
@@ -92,9 +94,10 @@ def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
 # Elementwise chains become one loop nest; repeated kernels (the same conv many times)
 # are outlined into shared functions; the body of each parallel loop becomes a function
 # over a range of its iterations, and each loop nest left in a function of several one
-# of its own (LLVM's time grows faster than a function's size).
+# of its own (LLVM's time grows faster than a function's size); last, the intermediates
+# of each public function are packed into one arena that the caller passes.
 LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse",
-                  "outline-parallel-loops", "outline-loops"]
+                  "outline-parallel-loops", "outline-loops", "plan-memory"]
 
 # Loops → llvm. f32 exp/erf become polynomials first. Vector and memref next: they read
 # memref types that func/cf conversion hides behind casts.

@@ -7,7 +7,10 @@ joins them).
 Results are fresh buffers that the entry function returns (callee-allocated, so dynamic
 output sizes need no guessing by the caller); intermediates are freed after their last use;
 view-like ops (reshape, squeeze, ...) may alias their input's buffer, which is then freed
-after the last use of any alias. Weights become `memref.global` constants. A function is
+after the last use of any alias. An elementwise op may write its result into an operand's
+buffer that nothing reads after it (`Lowering.reusable`: not an argument, weight, view or
+buffer of an enclosing scope; same shape and type). `plan-memory` then packs the
+intermediates of static size into one arena. Weights become `memref.global` constants. A function is
 lowered in two steps: the lifetime analysis of its values (`BufferLifetimes`), then the
 emission walk over its ops.
 
@@ -23,21 +26,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseArrayBase,
     DictionaryAttr,
     FunctionType,
     MemRefType,
     ModuleOp,
     StringAttr,
     TensorType,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from infer.abi import NOALIAS_ATTR
 from infer.dialects import graph
 from infer.dialects.llvmx import MODEL_CHECKS_ATTR
 from infer.errors import UnsupportedError
@@ -134,8 +141,10 @@ def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAVal
                  ) -> list[SSAValue]:
     """Lower `op` as a call to the kernel function of its signature, built on first use.
 
-    The kernel allocates its results like any lowering and returns them (the caller owns
-    and frees them, as with the entry function's results)."""
+    A result of static size is the caller's buffer, passed after the operands (so that
+    `plan-memory` can place it in the caller's arena): the kernel's allocation of it
+    becomes that argument, marked NOALIAS_ATTR (fresh, it overlaps no other). The kernel
+    allocates and returns the others (the caller owns and frees them)."""
     arg_types = [v.type for v in ins]
     # Discardable attributes count too: they carry choices for the target (a conv's tile).
     attrs = [*op.properties.items(), *op.attributes.items()]
@@ -146,16 +155,38 @@ def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAVal
         kernel = Lowering(LoopBuilder.at_end(block), s.module, s.globals_count, s.kernels)
         outs = lower(kernel, op, list(block.args))
         assert all(o in kernel.owned for o in outs), f"{op.name}: kernel results must be fresh"
-        block.add_op(func.ReturnOp(*outs))
+        passed = [i for i, o in enumerate(outs) if _static_alloc(o, block) and o not in outs[:i]]
+        for i in passed:
+            alloc = outs[i].owner
+            assert isinstance(alloc, memref.AllocOp)
+            arg = block.insert_arg(outs[i].type, len(block.args))
+            outs[i].replace_all_uses_with(arg)
+            block.erase_op(alloc)
+        block.add_op(func.ReturnOp(*(o for i, o in enumerate(outs) if i not in passed)))
         name = f"__kernel_{op.name.removeprefix('graph.')}_{len(s.kernels)}"
-        out_types = [o.type for o in outs]
-        s.module.body.block.add_op(func.FuncOp(
-            name, FunctionType.from_lists(arg_types, out_types), Region(block), "private"))
-        s.kernels[key] = (name, out_types)
-    name, out_types = s.kernels[key]
-    call = s.b.insert(func.CallOp(name, ins, out_types))
+        types = [o.type for o in outs]
+        fn = func.FuncOp(name, FunctionType.from_lists(
+            [a.type for a in block.args], [t for i, t in enumerate(types) if i not in passed]),
+            Region(block), "private")
+        if passed:
+            fn.attributes[NOALIAS_ATTR] = DenseArrayBase.from_list(
+                i64, list(range(len(ins), len(ins) + len(passed))))
+        s.module.body.block.add_op(fn)
+        s.kernels[key] = (name, types, passed)
+    name, types, passed = s.kernels[key]
+    dests = {i: s.alloc(list(cast(MemRefType, types[i]).get_shape()),
+                        cast(MemRefType, types[i]).element_type) for i in passed}
+    call = s.b.insert(func.CallOp(name, [*ins, *dests.values()],
+                                  [t for i, t in enumerate(types) if i not in passed]))
     s.owned.update(call.results)
-    return list(call.results)
+    returned = iter(call.results)
+    return [dests[i] if i in dests else next(returned) for i in range(len(types))]
+
+
+def _static_alloc(v: SSAValue, block: Block) -> bool:
+    """Whether `v` is a static-size allocation made in `block` (not in a loop)."""
+    return (isinstance(v.owner, memref.AllocOp) and v.owner.parent_block() is block
+            and isinstance(v.type, MemRefType) and v.type.has_static_shape())
 
 
 def _fresh_results(s: Lowering, values: Sequence[SSAValue], vmap: dict[SSAValue, SSAValue],
@@ -215,8 +246,12 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
                 s.out_dims(op, ins)
             outs = _call_kernel(s, lower, op, ins)
         else:
+            s.reusable = {root for root, tensors in tensors_of_root.items()
+                          if root in s.owned and root not in outer
+                          and root not in s.freed and lifetimes.dead_after(tensors, i)}
             with s.checking(op, ins):
                 outs = lower(s, op, ins)
+            s.reusable = set()
         for res, buf in zip(op.results, outs, strict=True):
             if buf.name_hint is None:
                 buf.name_hint = res.name_hint

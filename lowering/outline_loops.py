@@ -84,7 +84,8 @@ def noalias_positions(moved: Operation, passed: Sequence[SSAValue]) -> list[int]
     body, reads from outside) that no other passed value overlaps: allocations themselves
     (static, identity layout, not freed by `moved`), each passed once, when where every
     passed buffer comes from is known. Arguments of the enclosing function count as
-    allocations: the runtime and the kernels never write into their arguments."""
+    allocations: the runtime and the kernels write into no argument but a kernel's result
+    buffer, which its caller allocated and which no other argument overlaps."""
     fn = moved.parent_op()
     while fn is not None and not isinstance(fn, func.FuncOp):
         fn = fn.parent_op()

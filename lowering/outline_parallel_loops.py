@@ -38,11 +38,12 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnitAttr,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
+from infer.lowering.convert_func_to_llvm import noalias_args
 from infer.lowering.loop_builder import PARALLEL_ATTR
 
 # Ops without operands that the outlined function makes itself instead of taking them.
@@ -79,11 +80,20 @@ def _noalias(buffers: list[SSAValue], loop: scf.ForOp) -> list[bool]:
     either writes it (module doc)."""
     roots = [_root(v) for v in buffers]
     written = [_writes(v, loop) for v in buffers]
-    if any(w and not isinstance(r.owner, memref.AllocOp)
+    if any(w and not (isinstance(r.owner, memref.AllocOp) or _fresh_argument(r))
            for w, r in zip(written, roots, strict=True)):
         return [False] * len(buffers)
     return [not any(roots[j] == roots[i] and (written[i] or written[j])
                     for j in range(len(buffers)) if j != i) for i in range(len(buffers))]
+
+
+def _fresh_argument(value: SSAValue) -> bool:
+    """Whether `value` is an argument of its function that overlaps no other (NOALIAS_ATTR:
+    a kernel's result buffer, which its caller allocated)."""
+    block = value.owner
+    fn = block.parent_op() if isinstance(block, Block) else None
+    return (isinstance(fn, func.FuncOp) and block is fn.body.blocks.first
+            and isinstance(value, BlockArgument) and value.index in noalias_args(fn))
 
 
 def _marked_loops(f: func.FuncOp) -> list[scf.ForOp]:

@@ -9,7 +9,8 @@ Layout, every byte covered by a check (no padding):
       meta          JSON: infer version, the weight symbols' prefix
       target        JSON: triple, CPU name and LLVM features string the code is for
       signature     JSON: inputs, outputs, sequences and optionals, run-time check
-                    messages, and how each entry passes its arguments
+                    messages, the memory plan (arena size), and how each entry passes
+                    its arguments
       weight_index  JSON: [[name, dtype, stored dtype, shape, offset, size], ...] into
                     `weights` (stored as f16 when saved with weights="f16")
       weights       the weight arrays' bytes, one after another
@@ -41,6 +42,7 @@ import numpy as np
 
 from infer.abi import WEIGHT_STORAGE, fits_f16
 from infer.errors import ArtifactError
+from infer.runtime.arena import MemoryPlan
 from infer.runtime.checks import EntryChecks
 from infer.runtime.compiled_model import CompiledCode, CompiledModel
 from infer.runtime.signature import TensorSpec, dtype_from_name
@@ -51,7 +53,9 @@ if TYPE_CHECKING:
     from infer.codegen.jit import ObjectCode
 
 MAGIC = b"\x89INFER\r\n"  # as PNG's: a non-ASCII byte, and CR LF that text transfers mangle
-FORMAT_VERSION = 3  # 3: the object section holds several object files (pack_objects)
+# 3: the memory plan in the signature; 4: the object section holds several object files
+# (pack_objects)
+FORMAT_VERSION = 4
 SUFFIX = ".infer"
 _HEADER = struct.Struct("<8sIIQ32s32s")
 HEADER_SIZE = _HEADER.size
@@ -119,6 +123,8 @@ def _sections(compiled: CompiledCode, weights: str) -> dict[str, bytes]:
         "structured": [q.to_json() for q in compiled.structured],
         "structured_inputs": [q.to_json() for q in compiled.structured_inputs],
         "checks": None if compiled.checks is None else compiled.checks.to_json(),
+        # the arena the entry takes (its size is not in the code's signature)
+        "memory_plan": None if compiled.memory_plan is None else compiled.memory_plan.to_json(),
         "entries": {name: [[a.to_json() for a in ins], [a.to_json() for a in outs]]
                     for name, (ins, outs) in code.signatures.items()},
     }
@@ -360,7 +366,8 @@ def read_artifact(data: bytes, where: str = "the artifact",
             [TensorSpec.from_json(d) for d in sig["inputs"]],
             [TensorSpec.from_json(d) for d in sig["outputs"]], code, checks,
             [StructuredValue.from_json(d) for d in sig["structured"]],
-            [StructuredValue.from_json(d) for d in sig["structured_inputs"]], entry)
+            [StructuredValue.from_json(d) for d in sig["structured_inputs"]], entry,
+            None if sig["memory_plan"] is None else MemoryPlan.from_json(sig["memory_plan"]))
     except (ValueError, TypeError, KeyError, AssertionError) as e:
         reason = str(e) if isinstance(e, ValueError) else f"malformed artifact ({e!r})"
         raise ArtifactError(f"cannot load {where}: {reason}") from None

@@ -12,6 +12,7 @@ import numpy as np
 
 from infer.abi import RUN_COUNTER
 from infer.errors import InputError
+from infer.runtime.arena import ArenaPool, MemoryPlan
 from infer.runtime.checks import EntryChecks
 from infer.runtime.signature import TensorSpec, check_feeds
 from infer.runtime.structured import StructuredValue, pack, unpack
@@ -42,6 +43,10 @@ class CompiledModel:
     physical core by default); settable at any time, it changes no code. `run` may be
     called from several Python threads at once (the native code holds no state between
     runs and runs without the GIL).
+
+    `memory_plan`: how its intermediates are packed (None when it has none to pack): the
+    arena's bytes against the sum of the planned buffers'. Each run takes an arena from a
+    small pool and gives it back after, so concurrent runs never share one.
     """
 
     def __init__(
@@ -55,6 +60,7 @@ class CompiledModel:
         entry: str = "main",
         compiled: CompiledCode | None = None,
         threads: int | None = None,
+        memory_plan: MemoryPlan | None = None,
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
@@ -90,6 +96,8 @@ class CompiledModel:
         self.native = native  # the engine and the weight buffers the code points into
         self.compiled = compiled  # what `save` writes
         self._entry = native.get_entry(entry)
+        self.memory_plan = memory_plan
+        self._arenas = ArenaPool(memory_plan.arena) if memory_plan is not None else None
         self.threads = threads  # type: ignore[assignment]  # None: the default
 
     @property
@@ -130,12 +138,18 @@ class CompiledModel:
         if self._runs is not None:
             feeds = {**feeds, RUN_COUNTER: np.array(next(self._runs), np.uint64)}
         arrays = [_storage_view(a) for a in check_feeds(self._feed_specs, feeds)]
-        if self.checks is None:
-            results = self._entry(arrays)
-        else:  # sizes and indices that contradict the model fail a check in the code
-            status = self.checks.status()
-            results = self._entry([*arrays, status])
-            self.checks.raise_failed(status)  # the empty results are dropped
+        # the arena goes last, after the status buffer (abi.MEMORY_PLAN_ATTR)
+        arena = [self._arenas.take()] if self._arenas is not None else []
+        try:
+            if self.checks is None:
+                results = self._entry([*arrays, *arena])
+            else:  # sizes and indices that contradict the model fail a check in the code
+                status = self.checks.status()
+                results = self._entry([*arrays, status, *arena])
+                self.checks.raise_failed(status)  # the empty results are dropped
+        finally:
+            if self._arenas is not None:  # outputs never live in it: reusable at once
+                self._arenas.give(arena[0])
         if not self.structured:
             return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
         tensors: dict[str, list[np.ndarray]] = {}
@@ -170,6 +184,7 @@ class CompiledCode:
     structured: list[StructuredValue] = field(default_factory=list)
     structured_inputs: list[StructuredValue] = field(default_factory=list)
     entry: str = "main"
+    memory_plan: MemoryPlan | None = None
 
     def map(self, threads: int | None = None) -> CompiledModel:
         """The code mapped for this CPU (ValueError naming the feature if it lacks one
@@ -180,7 +195,8 @@ class CompiledCode:
         # The mapped copy's weights are the aligned buffers the code reads: kept once.
         compiled = replace(self, code=native.code)
         return CompiledModel(self.inputs, self.outputs, native, self.checks, self.structured,
-                             self.structured_inputs, self.entry, compiled, threads)
+                             self.structured_inputs, self.entry, compiled, threads,
+                             self.memory_plan)
 
 
 def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = None
@@ -188,12 +204,18 @@ def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = 
     """The native code of an llvm-level module (as the compile pipeline leaves it) for
     `target` (this CPU when None), with the signature recorded on the module's `entry`."""
     from infer.codegen.compile import compile_object
-    from infer.runtime.module_reader import read_checks, read_signature, read_structured
+    from infer.runtime.module_reader import (
+        read_checks,
+        read_memory_plan,
+        read_signature,
+        read_structured,
+    )
 
     inputs, outputs = read_signature(module, entry)
     return CompiledCode(inputs, outputs, compile_object(module, target),
                         read_checks(module, entry), read_structured(module, entry),
-                        read_structured(module, entry, "structured_inputs"), entry)
+                        read_structured(module, entry, "structured_inputs"), entry,
+                        read_memory_plan(module, entry))
 
 
 def load(module: ModuleOp, entry: str = "main", threads: int | None = None

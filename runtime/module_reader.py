@@ -1,7 +1,7 @@
 """What the compile pipeline records on an llvm-level module for the runtime: the entry's
 signature (record-signature), its sequence and optional values, its run-time checks'
-messages; read into the runtime's plain types (the compiler's side: it imports xDSL, which
-the runtime does not).
+messages, its memory plan; read into the runtime's plain types (the compiler's side: it
+imports xDSL, which the runtime does not).
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 
-from infer.abi import MODEL_CHECKS_ATTR, MODEL_SIGNATURE_ATTR
+from infer.abi import MEMORY_PLAN_ATTR, MODEL_CHECKS_ATTR, MODEL_SIGNATURE_ATTR
 from infer.codegen.translate import numpy_dtype
 from infer.errors import InferError
+from infer.runtime.arena import MemoryPlan
 from infer.runtime.checks import Check, EntryChecks
 from infer.runtime.signature import Dim, TensorSpec
 from infer.runtime.structured import StructuredValue
@@ -73,6 +74,17 @@ def read_checks(module: ModuleOp, entry: str) -> EntryChecks | None:
         assert isinstance(message, StringAttr) and isinstance(ranks, DenseArrayBase)
         checks.append(Check(message.data, tuple(int(r) for r in ranks.get_values())))
     return EntryChecks(tuple(checks))
+
+
+def read_memory_plan(module: ModuleOp, entry: str) -> MemoryPlan | None:
+    """The memory plan `plan-memory` recorded for function `entry` (None: it takes no
+    arena)."""
+    plans = module.attributes.get(MEMORY_PLAN_ATTR)
+    plan = plans.data.get(entry) if isinstance(plans, DictionaryAttr) else None
+    if not isinstance(plan, DictionaryAttr):
+        return None
+    return MemoryPlan(*(cast(IntegerAttr, plan.data[k]).value.data
+                        for k in ("arena", "total", "buffers", "unplanned")))
 
 
 def read_structured(module: ModuleOp, entry: str = "main", key: str = "structured"

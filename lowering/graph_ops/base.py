@@ -32,8 +32,9 @@ from infer.dialects.dims import Dim
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 
 LoweringFn = Callable[["Lowering", Operation, list[SSAValue]], list[SSAValue]]
-# Outlined kernels of a module: signature -> (function name, result types).
-Kernels = dict[tuple[object, ...], tuple[str, list[Attribute]]]
+# Outlined kernels of a module: signature -> (function name, result types, the results
+# passed in as arguments by the caller).
+Kernels = dict[tuple[object, ...], tuple[str, list[Attribute], list[int]]]
 
 OpT = TypeVar("OpT", bound=Operation)
 # A lowering as written for the op classes it is registered for (`lowers`).
@@ -79,6 +80,9 @@ class Lowering:
     # value -> (its op, the buffers of that op's operands). Such a value has no buffer.
     inlined: dict[SSAValue, tuple[Operation, list[SSAValue]]] = field(default_factory=dict)
     freed: set[SSAValue] = field(default_factory=set)
+    # Buffers the op being lowered may write its result into: owned, not a view, of no
+    # enclosing scope, and read by nothing after this op (set by graph-to-loops per op).
+    reusable: set[SSAValue] = field(default_factory=set)
     # Set by graph-to-loops' emission walk for an op with regions: lower a region's ops
     # at the builder's point (the walk's buffers for the values they capture, and the
     # given buffers for the region's arguments), leaving the buffers in `outer` alone;

@@ -32,6 +32,7 @@ from infer.lowering.graph_ops.base import (
     Lowering,
     inlined_if,
     lowers,
+    memref_type,
     operand_element,
 )
 from infer.lowering.graph_ops.index import broadcast_index
@@ -92,11 +93,26 @@ def elementwise(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValu
     t = op.results[0].type
     assert isinstance(t, TensorType)
     y_dims = s.typed_dims(out_dims(op, ins), t)
-    out = s.alloc(y_dims, t.element_type)
+    out = in_place(s, t, list(leaf_dims)) or s.alloc(y_dims, t.element_type)
     with b.parallel_nest(y_dims) as ivs:
         vals = [value_at(v, buf, ivs) for v, buf in zip(op.operands, ins, strict=True)]
         b.store(SCALAR[type(op)].fn(b, op, vals), out, ivs)
     return [out]
+
+
+def in_place(s: Lowering, t: TensorType, leaves: list[SSAValue]) -> SSAValue | None:
+    """A buffer that an elementwise op of result type `t` reading the buffers `leaves`
+    may write its result into, or None: a leaf of `t`'s static shape and element type
+    (so read at the index written, each element read before it is written) that the op
+    reads last (`s.reusable`), and that no other leaf views."""
+    want = memref_type(t)
+    if not want.has_static_shape():
+        return None
+    for buf in leaves:
+        if (buf in s.reusable and buf.type == want
+                and not any(s.root_of(o) == buf for o in leaves if o != buf)):
+            return buf
+    return None
 
 
 @inlined_if

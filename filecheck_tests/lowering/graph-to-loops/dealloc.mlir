@@ -2,19 +2,21 @@
 
 // Each intermediate is freed right after the loop nest of its last user; the result is
 // returned, not freed. (Softmax between the elementwise ops keeps them from being fused
-// into one loop nest, which would leave no intermediates.)
+// into one loop nest, which would leave no intermediates.) The exp reads %b last, at the
+// index it writes: it writes its result in place, into %b's buffer, which is returned.
 // CHECK-LABEL: func.func @chain
 // CHECK:         %[[A:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK:         %[[B:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK:         arith.divf
 // CHECK:         }
 // CHECK-NEXT:    memref.dealloc %[[A]] : memref<4xf32>
-// CHECK-NEXT:    %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
-// CHECK:         math.exp
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[X:.*]] = memref.load %[[B]][%[[I:.*]]] : memref<4xf32>
+// CHECK-NEXT:    %[[Y:.*]] = math.exp %[[X]]
+// CHECK-NEXT:    memref.store %[[Y]], %[[B]][%[[I]]] : memref<4xf32>
 // CHECK:         }
-// CHECK-NEXT:    memref.dealloc %[[B]] : memref<4xf32>
 // CHECK-NOT:     memref.dealloc
-// CHECK-NEXT:    func.return %[[C]] : memref<4xf32>
+// CHECK-NEXT:    func.return %[[B]] : memref<4xf32>
 func.func @chain(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = graph.relu %x : (tensor<4xf32>) -> tensor<4xf32>
   %b = graph.softmax %a : (tensor<4xf32>) -> tensor<4xf32>
@@ -22,7 +24,8 @@ func.func @chain(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %c : tensor<4xf32>
 }
 
-// A buffer used again later lives until that use; an unused result dies at once.
+// A buffer used again later lives until that use (the exp may not write into %a); an
+// unused result dies at once. The add, the last reader of %a and %b, writes into %a.
 // CHECK-LABEL: func.func @later_use
 // CHECK:         %[[A:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK:         %[[U:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
@@ -32,12 +35,12 @@ func.func @chain(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:    %[[B:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK:         arith.divf
 // CHECK:         }
-// CHECK-NEXT:    %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+// CHECK-NOT:     memref.alloc
 // CHECK:         arith.addf
+// CHECK-NEXT:    memref.store %{{.*}}, %[[A]]
 // CHECK:         }
-// CHECK-NEXT:    memref.dealloc %[[A]] : memref<4xf32>
 // CHECK-NEXT:    memref.dealloc %[[B]] : memref<4xf32>
-// CHECK-NEXT:    func.return %[[C]] : memref<4xf32>
+// CHECK-NEXT:    func.return %[[A]] : memref<4xf32>
 func.func @later_use(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = graph.relu %x : (tensor<4xf32>) -> tensor<4xf32>
   %unused = graph.exp %a : (tensor<4xf32>) -> tensor<4xf32>

@@ -14,7 +14,8 @@
 // CHECK-NEXT:    %[[OK:.*]] = arith.cmpi eq, %[[THREE]], %[[K]] : index
 // CHECK-NEXT:    cf.cond_br %[[OK]], ^[[GO:.*]], ^[[FAIL:.*]]
 // CHECK-NEXT:  ^[[GO]]:
-// CHECK-NEXT:    %[[Y:.*]] = func.call @__kernel_matmul_0(%a, %[[E]])
+// CHECK-NEXT:    %[[Y:.*]] = memref.alloc() {{.*}} : memref<2x5xf32>
+// CHECK-NEXT:    func.call @__kernel_matmul_0(%a, %[[E]], %[[Y]])
 // CHECK-NEXT:    memref.dealloc %[[E]]
 // CHECK-NEXT:    func.return %[[Y]] : memref<2x5xf32>
 // CHECK-NEXT:  ^[[FAIL]]:
