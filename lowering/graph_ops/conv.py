@@ -27,6 +27,7 @@ from xdsl.ir import SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
+from infer.dialects.graph import is_float
 from infer.lowering.graph_ops.base import Lowering, lowers, optional
 from infer.lowering.graph_ops.conv_pointwise import conv_pointwise
 from infer.lowering.graph_ops.elementwise import Epilogue, epilogue
@@ -53,7 +54,8 @@ def _conv(s: Lowering, op: graph.ConvOp, ins: list[SSAValue]) -> list[SSAValue]:
         views = [flatten_from(b, v, 2) for v in (x, w, y, z) if v is not None]
         if n_sp > 1 and all(v is not None for v in views):
             xv, wv, yv, *zv = cast(list[SSAValue], views)
-            if isinstance(wd[0], int):
+            # float: the tiles are FMAs (an integer conv, qnn's int32 form, takes the rows)
+            if isinstance(wd[0], int) and is_float(cast(MemRefType, y.type).element_type):
                 conv_pointwise(b, xv, wv, yv, bias, group, act, zv[0] if zv else None)
                 return [y]
             pointwise = Window([1], [1], [1], [0, 0], [True])
