@@ -24,35 +24,22 @@ back at the end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math, vector
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    Float32Type,
-    FloatAttr,
-    IntegerAttr,
-    IntegerType,
-    ModuleOp,
-    VectorType,
-    f32,
-    i32,
-)
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import Float32Type, ModuleOp, VectorType, i32
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
 
 from infer.dialects import llvmx
-from infer.lowering.llvm_descriptor import Emitter
+from infer.lowering.loop_builder import LoopBuilder
 
+# The polynomials' products rounded each (no contraction: the error bounds assume it).
+_EXACT = arith.FastMathFlagsAttr("none")
 # e^r = 1 + r + r^2 (EXP_P[0] + EXP_P[1] r + ...)
 EXP_P = (0.5, 0.1666666567325592, 0.04166647046804428, 0.008333520963788033,
          0.0013933194568380713, 0.0001975038176169619)
@@ -71,33 +58,29 @@ ERF_ONE = 3.92  # erfc(3.92) < 2^-25: erf rounds to 1 from here
 
 
 class _Build:
-    """Ops of one expansion, inserted before the op it replaces, on its type (f32 or a
-    vector of f32) and the matching i32 type."""
+    """Ops of one expansion, inserted before the op it replaces (`b`), on its type (f32 or
+    a vector of f32) and the matching i32 type."""
 
-    def __init__(self, rewriter: PatternRewriter, typ: Attribute) -> None:
-        self.emit = Emitter(rewriter)
+    def __init__(self, op: Operation, typ: Attribute) -> None:
+        self.b = LoopBuilder(InsertPoint.before(op))
         self.typ = typ
         self.int_typ: Attribute = (VectorType(i32, typ.get_shape())
                                    if isinstance(typ, VectorType) else i32)
 
+    def emit(self, op: Operation) -> SSAValue:
+        return self.b.insert(op).results[0]
+
     def f(self, value: float) -> SSAValue:
-        if isinstance(self.typ, VectorType):
-            attr = DenseIntOrFPElementsAttr.from_list(self.typ, [value])
-        else:
-            attr = FloatAttr(value, f32)
-        return self.emit(arith.ConstantOp(attr, self.typ)).result
+        return self.b.const(value, self.typ)
 
     def i(self, value: int) -> SSAValue:
-        if isinstance(self.int_typ, VectorType):
-            attr = DenseIntOrFPElementsAttr.from_list(self.int_typ, [value])
-            return self.emit(arith.ConstantOp(attr, self.int_typ)).result
-        return self.emit(arith.ConstantOp(IntegerAttr(value, IntegerType(32)))).result
+        return self.b.const(value, self.int_typ)
 
     def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
-        return self.emit(math.FmaOp(a, b, c)).result
+        return self.emit(math.FmaOp(a, b, c))  # LoopBuilder's fma is for vectors only
 
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(arith.MulfOp(a, b)).result
+        return self.b.mul(a, b, _EXACT)
 
     def horner(self, coefficients: Sequence[float], x: SSAValue) -> SSAValue:
         """c[0] + c[1] x + c[2] x^2 + ..."""
@@ -106,58 +89,47 @@ class _Build:
             acc = self.fma(acc, x, self.f(c))
         return acc
 
-    def cmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        """fcmp; LLVM's on vectors (arith's result is a scalar i1 in xDSL)."""
-        if isinstance(self.typ, VectorType):
-            return self.emit(llvmx.FCmpOp(predicate, a, b)).res
-        return self.emit(arith.CmpfOp(a, b, predicate)).result
-
-    def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        if isinstance(self.typ, VectorType):
-            return self.emit(llvmx.SelectOp(cond, a, b)).res
-        return self.emit(arith.SelectOp(cond, a, b)).result
-
     def keep_nan(self, x: SSAValue, value: SSAValue) -> SSAValue:
         """`value`, or `x` where `x` is NaN."""
-        return self.select(self.cmp("uno", x, x), x, value)
+        return self.b.select(self.b.cmpf("uno", x, x), x, value)
 
     def pow2(self, n: SSAValue) -> SSAValue:
         """2^n for an i32 `n` in [-126, 127]: the exponent field."""
-        biased = self.emit(arith.AddiOp(n, self.i(127))).result
-        bits = self.emit(arith.ShLIOp(biased, self.i(23))).result
+        biased = self.emit(arith.AddiOp(n, self.i(127)))
+        bits = self.emit(arith.ShLIOp(biased, self.i(23)))
         if isinstance(self.typ, VectorType):
-            return self.emit(vector.BitcastOp(bits, self.typ)).result
-        return self.emit(arith.BitcastOp(bits, self.typ)).result
+            return self.emit(vector.BitcastOp(bits, self.typ))
+        return self.emit(arith.BitcastOp(bits, self.typ))
 
     def to_int(self, x: SSAValue) -> SSAValue:
         """An integral float as i32 (arith's cast takes no vectors in xDSL: LLVM's)."""
         if isinstance(self.typ, VectorType):
-            return self.emit(llvmx.FPToSIOp(x, self.int_typ)).results[0]
-        return self.emit(arith.FPToSIOp(x, i32)).result
+            return self.emit(llvmx.FPToSIOp(x, self.int_typ))
+        return self.emit(arith.FPToSIOp(x, i32))
 
     def exp(self, x: SSAValue) -> SSAValue:
         """e^x without the NaN case (a NaN `x` gives some number)."""
-        xc = self.emit(arith.MinnumfOp(self.emit(arith.MaxnumfOp(x, self.f(-EXP_CLAMP))).result,
-                                       self.f(EXP_CLAMP))).result
-        n = self.emit(math.RoundEvenOp(self.mul(xc, self.f(LOG2E)))).result
-        minus_n = self.emit(arith.NegfOp(n)).result
+        xc = self.emit(arith.MinnumfOp(self.emit(arith.MaxnumfOp(x, self.f(-EXP_CLAMP))),
+                                       self.f(EXP_CLAMP)))
+        n = self.emit(math.RoundEvenOp(self.mul(xc, self.f(LOG2E))))
+        minus_n = self.emit(arith.NegfOp(n))
         r = self.fma(minus_n, self.f(LN2_LO), self.fma(minus_n, self.f(LN2_HI), xc))
         p = self.horner(EXP_P, r)
-        e = self.emit(arith.AddfOp(self.fma(p, self.mul(r, r), r), self.f(1.0))).result
+        e = self.emit(arith.AddfOp(self.fma(p, self.mul(r, r), r), self.f(1.0)))
         ni = self.to_int(n)
-        half = self.emit(arith.ShRSIOp(ni, self.i(1))).result
-        rest = self.emit(arith.SubiOp(ni, half)).result
+        half = self.emit(arith.ShRSIOp(ni, self.i(1)))
+        rest = self.emit(arith.SubiOp(ni, half))
         return self.mul(self.mul(e, self.pow2(half)), self.pow2(rest))
 
     def erf(self, x: SSAValue) -> SSAValue:
-        t = self.emit(math.AbsFOp(x)).result
+        t = self.emit(math.AbsFOp(x))
         small = self.fma(self.horner(ERF_Q, self.mul(t, t)), t, t)
-        tb = self.emit(arith.MinnumfOp(t, self.f(ERF_ONE))).result
+        tb = self.emit(arith.MinnumfOp(t, self.f(ERF_ONE)))
         g = self.fma(self.horner(ERF_R, tb), tb, tb)
-        minus_g = self.emit(arith.NegfOp(g)).result
-        big = self.emit(arith.SubfOp(self.f(1.0), self.exp(minus_g))).result
-        magnitude = self.select(self.cmp("ole", t, self.f(ERF_SPLIT)), small, big)
-        return self.emit(math.CopySignOp(magnitude, x)).result
+        minus_g = self.emit(arith.NegfOp(g))
+        big = self.emit(arith.SubfOp(self.f(1.0), self.exp(minus_g)))
+        magnitude = self.b.select(self.b.cmpf("ole", t, self.f(ERF_SPLIT)), small, big)
+        return self.emit(math.CopySignOp(magnitude, x))
 
 
 def _f32(typ: Attribute) -> bool:
@@ -165,20 +137,20 @@ def _f32(typ: Attribute) -> bool:
     return isinstance(scalar, Float32Type)
 
 
-class ApproximateExp(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: math.ExpOp, rewriter: PatternRewriter) -> None:
-        if _f32(op.result.type):
-            b = _Build(rewriter, op.result.type)
-            rewriter.replace(op, [], [b.keep_nan(op.operand, b.exp(op.operand))])
+# Each function's expansion, by the math op it replaces.
+_EXPANSIONS: dict[type[Operation], Callable[[_Build, SSAValue], SSAValue]] = {
+    math.ExpOp: _Build.exp,
+    math.ErfOp: _Build.erf,
+}
 
 
-class ApproximateErf(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: math.ErfOp, rewriter: PatternRewriter) -> None:
-        if _f32(op.result.type):
-            b = _Build(rewriter, op.result.type)
-            rewriter.replace(op, [], [b.keep_nan(op.operand, b.erf(op.operand))])
+class ApproximateMath(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        expand = _EXPANSIONS.get(type(op))
+        if expand is not None and _f32(op.results[0].type):
+            b = _Build(op, op.results[0].type)
+            x = op.operands[0]
+            rewriter.replace(op, [], [b.keep_nan(x, expand(b, x))])
 
 
 @dataclass(frozen=True)
@@ -186,5 +158,4 @@ class ApproximateMathPass(ModulePass):
     name = "approximate-math"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([ApproximateExp(), ApproximateErf()]),
-                             apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(ApproximateMath(), apply_recursively=False).rewrite_module(op)

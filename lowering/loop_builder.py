@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from infer.dialects import llvmx
 from infer.dialects.dims import Dim
 from infer.dialects.graph import NARROW_TYPES, is_float
 
@@ -428,9 +429,17 @@ class LoopBuilder:
         return self.insert(op_cls(a)).results[0]
 
     def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        """a where `cond`, else b; on vectors lane by lane (LLVM's select: xDSL's arith
+        takes no vector condition)."""
+        if isinstance(a.type, VectorType):
+            return self.insert(llvmx.SelectOp(cond, a, b)).results[0]
         return self.insert(arith.SelectOp(cond, a, b)).results[0]
 
     def cmpf(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        """fcmp `pred`; on vectors an i1 a lane (LLVM's fcmp: xDSL's arith.cmpf gives one
+        i1 whatever its operands)."""
+        if isinstance(a.type, VectorType):
+            return self.insert(llvmx.FCmpOp(pred, a, b)).results[0]
         return self.insert(arith.CmpfOp(a, b, pred)).results[0]
 
     def cmpi(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:

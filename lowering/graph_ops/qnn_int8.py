@@ -112,10 +112,8 @@ class _Epilogue:
         return _cast(b, llvm.TruncOp, q, VectorType(i8, [lanes]))
 
     def _clamp(self, pred: str, v: SSAValue, end: SSAValue) -> SSAValue:
-        """v where `v pred end` holds, else end (LLVM's fcmp + select: xDSL's arith.cmpf
-        takes no vectors)."""
-        cond = self.b.insert(llvmx.FCmpOp(pred, v, end)).results[0]
-        return self.b.insert(llvmx.SelectOp(cond, v, end)).results[0]
+        """v where `v pred end` holds, else end."""
+        return self.b.select(self.b.cmpf(pred, v, end), v, end)
 
     def store(self, v: SSAValue, buf: SSAValue, at: list[Dim | SSAValue],
               count: int) -> None:
