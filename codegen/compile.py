@@ -16,7 +16,7 @@ from xdsl.ir import Attribute
 from infer.abi import PACKED_PREFIX, SIGNATURE_ATTR
 from infer.codegen.jit import ArgSpec, ObjectCode, ObjectModule, new_symbol_prefix, pack_objects
 from infer.codegen.optimize import optimize
-from infer.codegen.partition import compile_workers, partition, references
+from infer.codegen.partition import Parts, compile_workers, partition
 from infer.codegen.target import Target, host_target, host_triple
 from infer.codegen.translate import INLINE_LIMIT, numpy_dtype, translate_module
 
@@ -44,12 +44,12 @@ def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode
     are most of a compile's time."""
     target = target or host_target()
     prefix = new_symbol_prefix()
-    groups = partition(module, compile_workers())
-    if len(groups) == 1:
+    parts = partition(module, compile_workers())
+    if len(parts.groups) == 1:
         ref, weights = compile_llvm_ir(module, target.machine(), optimized=True, prefix=prefix)
         objects = [target.machine().emit_object(ref)]
     else:
-        texts, weights = _translate_parts(module, groups, target, prefix)
+        texts, weights = _translate_parts(module, parts, target, prefix)
         with ThreadPoolExecutor(len(texts)) as pool:
             objects = list(pool.map(lambda text: _emit_part(text, target), texts))
     n = len(prefix)
@@ -65,20 +65,17 @@ def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode
                       {name[n:]: data for name, data in weights.items()}, signatures, target)
 
 
-def _translate_parts(module: ModuleOp, groups: list[set[str]], target: Target, prefix: str
+def _translate_parts(module: ModuleOp, parts: Parts, target: Target, prefix: str
                      ) -> tuple[list[str], dict[str, np.ndarray]]:
     """The LLVM IR text of each part: its functions defined, the others declared; the
     first part defines the module's globals. Functions another part refers to are
     exported (in one engine, the parts' symbols resolve to each other)."""
-    home = {name: i for i, group in enumerate(groups) for name in group}
-    exported = {callee for caller, callees in references(module).items()
-                for callee in callees if home[callee] != home[caller]}
     data_layout = str(target.machine().target_data)
     texts, weights = [], {}
-    for i, group in enumerate(groups):
+    for i, group in enumerate(parts.groups):
         translation = translate_module(
             module, triple=host_triple(), data_layout=data_layout, symbol_prefix=prefix,
-            inline_limit=INLINE_LIMIT, bodies=group, exported=exported, owns_globals=i == 0)
+            inline_limit=INLINE_LIMIT, bodies=group, exported=parts.exported, owns_globals=i == 0)
         texts.append(str(translation.module))
         weights.update(translation.weights)
     return texts, weights

@@ -12,11 +12,13 @@ this leaves are packed into parts of about equal size, largest first.
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
 
 from infer.abi import NOINLINE_ATTR
+from infer.runtime.threads import usable_cpus
 
 # A callee of at most this many ops stays in its caller's part (LLVM's inliner takes
 # functions up to a few hundred instructions).
@@ -29,11 +31,8 @@ MAX_WORKERS = 8
 def compile_workers() -> int:
     """How many parts a large module is compiled in at once: the CPUs this process may run
     on (at most MAX_WORKERS)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, min(MAX_WORKERS, cpus))
+    cpus = usable_cpus()
+    return max(1, min(MAX_WORKERS, len(cpus) if cpus is not None else os.cpu_count() or 1))
 
 
 def _defined(module: ModuleOp) -> dict[str, llvm.FuncOp]:
@@ -60,13 +59,19 @@ def references(module: ModuleOp) -> dict[str, set[str]]:
     return refs
 
 
-def partition(module: ModuleOp, workers: int) -> list[set[str]]:
+class Parts(NamedTuple):
+    groups: list[set[str]]  # function names, a part each
+    exported: set[str]  # functions another part refers to
+
+
+def partition(module: ModuleOp, workers: int) -> Parts:
     """The module's defined functions in at most `workers` parts (one part when the module
     is small or `workers` is 1)."""
     defined = _defined(module)
     size = {name: sum(1 for _ in fn.walk()) for name, fn in defined.items()}
     if workers <= 1 or sum(size.values()) < PARALLEL_OPS:
-        return [set(defined)]
+        return Parts([set(defined)], set())
+    refs = references(module)
     parent = {name: name for name in defined}
 
     def root(name: str) -> str:
@@ -75,7 +80,7 @@ def partition(module: ModuleOp, workers: int) -> list[set[str]]:
             name = parent[name]
         return name
 
-    for caller, callees in references(module).items():
+    for caller, callees in refs.items():
         for callee in callees:
             if size[callee] <= SMALL_FUNCTION and NOINLINE_ATTR not in defined[callee].attributes:
                 parent[root(callee)] = root(caller)
@@ -86,4 +91,8 @@ def partition(module: ModuleOp, workers: int) -> list[set[str]]:
     for group in sorted(groups.values(), key=lambda g: -sum(size[n] for n in g)):
         i = min(range(len(parts)), key=lambda k: parts[k][0])
         parts[i] = (parts[i][0] + sum(size[n] for n in group), parts[i][1] | group)
-    return [names for _, names in parts if names]
+    groups_out = [names for _, names in parts if names]
+    home = {name: i for i, group in enumerate(groups_out) for name in group}
+    exported = {callee for caller, callees in refs.items() for callee in callees
+                if home[callee] != home[caller]}
+    return Parts(groups_out, exported)

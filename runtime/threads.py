@@ -12,12 +12,19 @@ from __future__ import annotations
 import os
 
 
+def usable_cpus() -> list[int] | None:
+    """The CPUs this process may run on, None where the OS does not say."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
+
+
 def physical_cores() -> int:
     """The physical cores among the CPUs this process may run on (at least 1): CPUs that
     share a core (SMT siblings) count once."""
-    try:
-        cpus = sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
+    cpus = usable_cpus()
+    if cpus is None:
         return max(1, os.cpu_count() or 1)
     cores = set()
     for cpu in cpus:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -96,3 +97,24 @@ def node_model(
     model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     onnx.checker.check_model(model)
     return model
+
+
+def concurrent_run_errors(compiled: infer.CompiledModel, feeds: Sequence[Mapping[str, np.ndarray]],
+                          rounds: int, threads: int = 4, output: str = "y") -> list[str]:
+    """Runs `compiled` from `threads` Python threads at once, thread k on feed (k + r) mod
+    len(feeds) in round r; what differs from one thread alone running each feed."""
+    expected = [compiled.run(f)[output] for f in feeds]
+    errors: list[str] = []
+
+    def work(k: int) -> None:
+        for r in range(rounds):
+            i = (k + r) % len(feeds)
+            if not np.array_equal(compiled.run(feeds[i])[output], expected[i]):
+                errors.append(f"thread {k}: run of feed {i} differs")
+
+    workers = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    return errors

@@ -5,7 +5,6 @@ under concurrent runs; the plan kept by an artifact."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,12 @@ from infer.abi import ARENA_ALIGNMENT
 from infer.lowering.memory_plan import Buffer, assign_offsets
 from infer.runtime.arena import ArenaPool
 
-from .helpers import check_against_onnxruntime, make_model, run_onnxruntime
+from .helpers import (
+    check_against_onnxruntime,
+    concurrent_run_errors,
+    make_model,
+    run_onnxruntime,
+)
 
 R = np.random.default_rng(11)
 F = TP.FLOAT
@@ -181,22 +185,7 @@ def test_concurrent_runs() -> None:
     model = _branches()
     compiled = infer.compile(model)
     feeds = [{"x": _x(2, 3, 8, 8)} for _ in range(6)]
-    expected = [compiled.run(f)["y"] for f in feeds]
-    errors: list[str] = []
-
-    def work(k: int) -> None:
-        for _ in range(20):
-            i = (k + _) % len(feeds)
-            got = compiled.run(feeds[i])["y"]
-            if not np.array_equal(got, expected[i]):
-                errors.append(f"thread {k}: run of feed {i} differs")
-
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert not concurrent_run_errors(compiled, feeds, rounds=20)
 
 
 def test_artifact_keeps_the_plan(tmp_path: Path) -> None:

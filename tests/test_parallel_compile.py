@@ -72,7 +72,7 @@ def test_parts_cover_each_function_once_and_keep_small_callees(
     model, _ = _convs(3, layers=6)
     module = import_model(model)
     run_passes(module, make_context(), compile_passes(3))
-    groups = part.partition(module, 4)
+    groups, exported = part.partition(module, 4)
     assert len(groups) == 4
     names = [n for g in groups for n in g]
     assert len(names) == len(set(names)) == len(part._defined(module))
@@ -83,7 +83,9 @@ def test_parts_cover_each_function_once_and_keep_small_callees(
             if (sum(1 for _ in defined[callee].walk()) <= part.SMALL_FUNCTION
                     and NOINLINE_ATTR not in defined[callee].attributes):
                 assert home[callee] == home[caller], (caller, callee)
-    assert part.partition(module, 1) == [set(defined)]
+    assert exported == {callee for caller, callees in part.references(module).items()
+                        for callee in callees if home[callee] != home[caller]}
+    assert part.partition(module, 1) == ([set(defined)], set())
 
 
 def test_object_files_pack_and_unpack() -> None:

@@ -21,7 +21,7 @@ from onnx import helper, numpy_helper
 import infer
 from infer.runtime.threads import physical_cores, resolve_threads
 
-from .helpers import make_model, run_onnxruntime
+from .helpers import concurrent_run_errors, make_model, run_onnxruntime
 
 R = np.random.default_rng(7)
 
@@ -142,20 +142,7 @@ def test_one_model_from_four_python_threads() -> None:
     model = _attention()  # scratch rows, a parallel loop per op
     compiled = infer.compile(model, threads=2)
     feeds = [_feeds(model, {"S": 40 + 9 * i}) for i in range(4)]
-    expected = [compiled.run(f)["y"] for f in feeds]
-    errors: list[str] = []
-
-    def worker(i: int) -> None:
-        for _ in range(15):
-            got = compiled.run(feeds[i])["y"]
-            if not np.array_equal(got, expected[i]):
-                errors.append(f"thread {i}: results differ")
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = concurrent_run_errors(compiled, feeds, rounds=15)
     assert not errors, errors
 
 
