@@ -15,6 +15,7 @@ from xdsl.ir import Attribute
 
 from infer.abi import PACKED_PREFIX, SIGNATURE_ATTR
 from infer.codegen.jit import ArgSpec, ObjectCode, ObjectModule, new_symbol_prefix, pack_objects
+from infer.codegen.llvm_calls import emit_object
 from infer.codegen.optimize import optimize
 from infer.codegen.partition import Parts, compile_workers, partition
 from infer.codegen.target import Target, host_target, host_triple
@@ -45,11 +46,10 @@ def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode
     target = target or host_target()
     prefix = new_symbol_prefix()
     parts = partition(module, compile_workers())
-    if len(parts.groups) == 1:
-        ref, weights = compile_llvm_ir(module, target.machine(), optimized=True, prefix=prefix)
-        objects = [target.machine().emit_object(ref)]
+    texts, weights = _translate_parts(module, parts, target, prefix)
+    if len(texts) == 1:
+        objects = [_emit_part(texts[0], target)]
     else:
-        texts, weights = _translate_parts(module, parts, target, prefix)
         with ThreadPoolExecutor(len(texts)) as pool:
             objects = list(pool.map(lambda text: _emit_part(text, target), texts))
     n = len(prefix)
@@ -71,6 +71,10 @@ def _translate_parts(module: ModuleOp, parts: Parts, target: Target, prefix: str
     first part defines the module's globals. Functions another part refers to are
     exported (in one engine, the parts' symbols resolve to each other)."""
     data_layout = str(target.machine().target_data)
+    if len(parts.groups) == 1:
+        translation = translate_module(module, triple=host_triple(), data_layout=data_layout,
+                                       symbol_prefix=prefix, inline_limit=INLINE_LIMIT)
+        return [str(translation.module)], translation.weights
     texts, weights = [], {}
     for i, group in enumerate(parts.groups):
         translation = translate_module(
@@ -83,12 +87,13 @@ def _translate_parts(module: ModuleOp, parts: Parts, target: Target, prefix: str
 
 def _emit_part(text: str, target: Target) -> bytes:
     """One part's object code, in an LLVM context and target machine of its own (neither
-    may be shared between threads)."""
+    may be shared between threads). O3 and code generation, most of a compile's time, run
+    outside llvmlite's lock (codegen/llvm_calls.py): the parts compile at once."""
     tm = target.machine()
     ref = llvm.parse_assembly(text, context=llvm.create_context())
     ref.verify()
-    optimize(ref, tm)
-    return tm.emit_object(ref)
+    optimize(ref, tm, unlocked=True)
+    return emit_object(tm, ref)
 
 
 class JitModule(ObjectModule):

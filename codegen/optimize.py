@@ -2,9 +2,14 @@
 
 import llvmlite.binding as llvm
 
+from infer.codegen.llvm_calls import run_module_passes
 
-def optimize(module: llvm.ModuleRef, tm: llvm.TargetMachine, speed_level: int = 3) -> None:
-    """Optimizes `module` in place for `tm` (the default O<speed_level> pipeline)."""
+
+def optimize(module: llvm.ModuleRef, tm: llvm.TargetMachine, speed_level: int = 3,
+             unlocked: bool = False) -> None:
+    """Optimizes `module` in place for `tm` (the default O<speed_level> pipeline);
+    `unlocked`: outside llvmlite's lock, for a module in a context of its own
+    (codegen/llvm_calls.py)."""
     pto = llvm.PipelineTuningOptions(speed_level=speed_level)
     pto.loop_vectorization = speed_level >= 2
     pto.slp_vectorization = speed_level >= 2  # off by default in llvmlite
@@ -12,4 +17,7 @@ def optimize(module: llvm.ModuleRef, tm: llvm.TargetMachine, speed_level: int = 
     pto.loop_interleaving = speed_level >= 2
     pb = llvm.create_pass_builder(tm, pto)
     pm = pb.getModulePassManager()
-    pm.run(module, pb)
+    if unlocked:
+        run_module_passes(pm, module, pb)
+    else:
+        pm.run(module, pb)

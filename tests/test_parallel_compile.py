@@ -4,6 +4,8 @@ together computes what onnxruntime does, also beside another model compiled in p
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 from onnx import TensorProto as TP
@@ -51,6 +53,27 @@ def test_models_compiled_in_parts_match_onnxruntime(in_parts: None) -> None:
         runs.append((compiled, model, feeds))
     for compiled, model, feeds in runs:
         np.testing.assert_allclose(compiled.run(feeds)["y"], run_onnxruntime(model, feeds)[0],
+                                   rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("parts", [1, 3])
+def test_compiles_in_several_threads_at_once_match_onnxruntime(
+        parts: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """O3 and code generation run outside llvmlite's lock (codegen/llvm_calls.py): four
+    compiles from four Python threads, each in `parts` parts, all at once."""
+    monkeypatch.setattr(part, "PARALLEL_OPS", 0)
+    monkeypatch.setattr(compile_module, "compile_workers", lambda: parts)
+    cases = [_convs(seed) for seed in range(4)]
+    results: dict[int, np.ndarray] = {}
+
+    def work(i: int) -> None:
+        model, feeds = cases[i]
+        results[i] = infer.compile(model, cache=False, opt_level=3).run(feeds)["y"]
+
+    with ThreadPoolExecutor(len(cases)) as pool:
+        list(pool.map(work, range(len(cases))))
+    for i, (model, feeds) in enumerate(cases):
+        np.testing.assert_allclose(results[i], run_onnxruntime(model, feeds)[0],
                                    rtol=1e-5, atol=1e-6)
 
 
