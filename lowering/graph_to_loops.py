@@ -31,12 +31,14 @@ from typing import cast
 from xdsl.context import Context
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
     FunctionType,
     MemRefType,
     ModuleOp,
+    NoneAttr,
     StringAttr,
     TensorType,
     i64,
@@ -56,7 +58,13 @@ from infer.lowering.graph_ops import (
     OUTLINED,
     may_compute_in_users,
 )
-from infer.lowering.graph_ops.base import Kernels, Lowering, LoweringFn, memref_type
+from infer.lowering.graph_ops.base import (
+    RUN_TIME_DIMS,
+    Kernels,
+    Lowering,
+    LoweringFn,
+    memref_type,
+)
 from infer.lowering.loop_builder import LoopBuilder
 from infer.lowering.runtime_checks import RuntimeChecks, op_label
 
@@ -145,7 +153,7 @@ def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAVal
     `plan-memory` can place it in the caller's arena): the kernel's allocation of it
     becomes that argument, marked NOALIAS_ATTR (fresh, it overlaps no other). The kernel
     allocates and returns the others (the caller owns and frees them)."""
-    arg_types = [v.type for v in ins]
+    arg_types = _kernel_arg_types(op, ins)
     # Discardable attributes count too: they carry choices for the target (a conv's tile).
     attrs = [*op.properties.items(), *op.attributes.items()]
     props = tuple(sorted((k, str(v)) for k, v in attrs))
@@ -176,11 +184,26 @@ def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAVal
     name, types, passed = s.kernels[key]
     dests = {i: s.alloc(list(cast(MemRefType, types[i]).get_shape()),
                         cast(MemRefType, types[i]).element_type) for i in passed}
-    call = s.b.insert(func.CallOp(name, [*ins, *dests.values()],
+    args = [v if v.type == t else s.b.insert(memref.CastOp.get(v, t)).results[0]
+            for v, t in zip(ins, arg_types, strict=True)]
+    call = s.b.insert(func.CallOp(name, [*args, *dests.values()],
                                   [t for i, t in enumerate(types) if i not in passed]))
     s.owned.update(call.results)
     returned = iter(call.results)
     return [dests[i] if i in dests else next(returned) for i in range(len(types))]
+
+
+def _kernel_arg_types(op: Operation, ins: list[SSAValue]) -> list[Attribute]:
+    """The types of the kernel's operands: those of `ins`, but the dims its class takes
+    at run time (RUN_TIME_DIMS) dynamic, in memrefs of the identity layout."""
+    types: list[Attribute] = [v.type for v in ins]
+    run_time = RUN_TIME_DIMS.get(type(op))
+    for i, dims in (run_time(op) if run_time is not None else {}).items():
+        t = types[i]
+        if isinstance(t, MemRefType) and isinstance(t.layout, NoneAttr):
+            shape = [DYNAMIC_INDEX if d in dims else n for d, n in enumerate(t.get_shape())]
+            types[i] = MemRefType(t.element_type, shape)
+    return types
 
 
 def _static_alloc(v: SSAValue, block: Block) -> bool:

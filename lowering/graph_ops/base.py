@@ -107,7 +107,9 @@ class Lowering:
         """The op's result dims from its shape function, as run-time `index` values."""
         assert isinstance(op, graph.GraphOp)
         consts = [graph.constant_value(o) for o in op.operands]
-        dims = [self.b.dims(v) for v in ins]
+        # A kernel taking dims at run time (RUN_TIME_DIMS) sizes its results from the
+        # static operand types of the op it was built for: its key holds the result types.
+        dims = [_static_dims(self.b.dims(v), o.type) for v, o in zip(ins, op.operands, strict=True)]
         return type(op).output_dims(op.properties, dims, consts)
 
     def typed_dims(self, dims: Sequence[Dim], t: Attribute) -> list[Dim]:
@@ -181,6 +183,12 @@ LOWERINGS: dict[type[Operation], LoweringFn] = {}
 # lowerings may depend only on operand types and the op's properties and discardable
 # attributes (the kernel key), never on the values of constant operands.
 OUTLINED: set[type[Operation]] = set()
+# Of an outlined class, which operand dims its kernels take at run time: operand index ->
+# dims (of a memref with the identity layout). Ops that differ only there share a kernel,
+# whose lowering reads those dims from its arguments (DenseNet's 1x1 convs, one per input
+# width, then share one kernel per image size). The lowering still sees the first such
+# op, for the choices its static shape makes (how to split the work).
+RUN_TIME_DIMS: dict[type[Operation], Callable[[Operation], dict[int, tuple[int, ...]]]] = {}
 # Lowering-level fusion: predicates telling which ops may be lowered not alone but inside
 # their users' lowerings, with no buffer between (an elementwise op in its only user's
 # loop nest; a shape.of in each of its users).
@@ -195,10 +203,19 @@ IN_USER = "in_user"
 KERNEL = "kernel"
 
 
-def lowers(*classes: type[OpT], outline: bool = False
+def _static_dims(dims: list[Dim], t: Attribute) -> list[Dim]:
+    """`dims`, each static one of shaped type `t` as it is there."""
+    if not isinstance(t, TensorType | MemRefType):
+        return dims
+    return [d if n == DYNAMIC_INDEX else n for d, n in zip(dims, t.get_shape(), strict=True)]
+
+
+def lowers(*classes: type[OpT], outline: bool = False,
+           run_time_dims: Callable[[OpT], dict[int, tuple[int, ...]]] | None = None,
            ) -> Callable[[OpLowering[OpT]], OpLowering[OpT]]:
     """Register the decorated function as the lowering of op `classes`; with `outline`,
-    the op may be lowered into one kernel function per distinct signature (KERNEL)."""
+    the op may be lowered into one kernel function per distinct signature (KERNEL), which
+    takes the operand dims `run_time_dims` names at run time (RUN_TIME_DIMS)."""
 
     def register(fn: OpLowering[OpT]) -> OpLowering[OpT]:
         for cls in classes:
@@ -206,6 +223,8 @@ def lowers(*classes: type[OpT], outline: bool = False
             LOWERINGS[cls] = fn  # type: ignore[assignment]  # called only with a cls op
             if outline:
                 OUTLINED.add(cls)
+                if run_time_dims is not None:
+                    RUN_TIME_DIMS[cls] = run_time_dims  # type: ignore[assignment]
         return fn
 
     return register

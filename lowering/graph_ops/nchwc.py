@@ -43,7 +43,7 @@ from __future__ import annotations
 from math import prod
 from typing import cast
 
-from xdsl.dialects.builtin import DenseArrayBase, VectorType
+from xdsl.dialects.builtin import DenseArrayBase, MemRefType, TensorType, VectorType
 from xdsl.ir import SSAValue
 
 from infer.dialects import graph
@@ -110,19 +110,31 @@ def _from_nchwc(s: Lowering, op: graph.FromNchwcOp, ins: list[SSAValue]) -> list
 # ---------------------------------------------------------------------------------------
 
 
-@lowers(graph.ConvNchwcOp, outline=True)
+def _input_blocks_at_run_time(op: graph.ConvNchwcOp) -> dict[int, tuple[int, ...]]:
+    """A dense conv of blocked input takes its input blocks at run time (x's and w's dim 1):
+    DenseNet's 1x1 convs, one per input width, share a kernel per image size."""
+    x, w = (cast(MemRefType | TensorType, v.type) for v in op.operands[:2])
+    blocked = x.get_num_dims() == w.get_num_dims() - 1  # not the NCHW stem
+    dense = op.group.value.data == 1 and w.get_shape()[-2] == w.get_shape()[-1] > 1
+    return {0: (1,), 1: (1,)} if blocked and dense else {}
+
+
+@lowers(graph.ConvNchwcOp, outline=True, run_time_dims=_input_blocks_at_run_time)
 def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
     x, w = ins[:2]
     bias, z = optional(ins, 2, 3)
     xd, wd, yd = b.dims(x), b.dims(w), b.dims(y)
+    # The structure from the op's static shapes: a kernel may take x's and w's input
+    # blocks at run time (`_input_blocks_at_run_time`), in xd[1] and wd[1].
+    xs = cast(MemRefType | TensorType, op.operands[0].type).get_shape()
     n_sp = len(wd) - 4
     plain = len(xd) == n_sp + 2  # an NCHW input (the image stem), read as x[n, ic, *sp]
     c, ci = cast(int, wd[-1]), cast(int, wd[-2])
     window = Window.of_conv(op, cast(list[int], wd[2:-2]))
     group = op.group.value.data
-    cin, m = cast(int, xd[1]) * (1 if plain else c), cast(int, wd[0]) * c
+    cin, m = xs[1] * (1 if plain else c), cast(int, wd[0]) * c
     cg, mg = cin // group, m // group
     depthwise = not plain and ci == 1 and cg == 1 and m == cin
     if plain and not (group == 1 and ci == cin):
@@ -146,7 +158,9 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
     k_w, s_w, d_w = window.kernel[last], window.strides[last], window.dilations[last]
     pl = window.pads[last]
     in_w, out_w = xd[2 + last], yd[2 + last]
-    cgb = 1 if depthwise or plain else cg // c  # input blocks of a group
+    # input blocks of a group: with one group, all of x's (known at run time only when
+    # the kernel takes them so)
+    cgb: Dim = 1 if depthwise or plain else xd[1] if group == 1 else cg // c
     blocks_per_group = mg // c
     tile_w, tile_blocks = register_tile(op)
     # Output blocks per tile: they share each broadcast input (a depthwise conv has no

@@ -21,9 +21,14 @@
 
 // The attribute is part of the kernel signature: convs that differ only in their tile
 // get a kernel each.
+// (Both take their input blocks at run time: conv-nchwc-kernel-blocks.mlir.)
 // OUTLINE-LABEL: func.func @conv_nchwc_tile
-// OUTLINE:         %[[Y0:.*]] = func.call @[[K0:__kernel_conv_nchwc_[0-9]+]](%x, %w)
-// OUTLINE:         func.call @[[K1:__kernel_conv_nchwc_[0-9]+]](%[[Y0]], %w)
+// OUTLINE:         %[[X:.*]] = "memref.cast"(%x)
+// OUTLINE:         %[[W:.*]] = "memref.cast"(%w)
+// OUTLINE:         %[[Y0:.*]] = func.call @[[K0:__kernel_conv_nchwc_[0-9]+]](%[[X]], %[[W]])
+// OUTLINE:         %[[X1:.*]] = "memref.cast"(%[[Y0]])
+// OUTLINE:         %[[W1:.*]] = "memref.cast"(%w)
+// OUTLINE:         func.call @[[K1:__kernel_conv_nchwc_[0-9]+]](%[[X1]], %[[W1]])
 // OUTLINE-DAG:   func.func private @[[K0]](
 // OUTLINE-DAG:   func.func private @[[K1]](
 func.func @conv_nchwc_tile(%x: tensor<?x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) -> tensor<?x2x8x14x8xf32> {
