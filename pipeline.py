@@ -31,7 +31,6 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
       reconcile-unrealized-casts,
       convert-parallel-calls-to-gomp    the calls of those functions on libgomp's threads
-      dce
     llvm dialect ──► codegen (LLVM IR, O3, JIT)
 
 Target choices are pass options: the NCHWc block (channels per vector register), the
@@ -112,8 +111,7 @@ LOWER_TO_LLVM = [
     "convert-func-to-llvm",
     "reconcile-unrealized-casts",
     "convert-parallel-calls-to-gomp",
-    "dce",
-]
+]  # no dce after: it found nothing to remove (LLVM's O3 would remove it anyway)
 
 
 def select_tile_passes(level: int, registers: int | None = None, block: int | None = None,

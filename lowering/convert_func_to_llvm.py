@@ -32,7 +32,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
 
 from infer.abi import NOALIAS_ATTR, NOINLINE_ATTR
 from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
@@ -154,7 +153,12 @@ def _align(typ: Attribute) -> int:
     return min(8, element_byte_size(typ))
 
 
+@dataclass
 class FuncToLLVM(RewritePattern):
+    # Of each function the module defines or declares, its bare-pointer arguments (read
+    # once: a symbol lookup per call walks the module).
+    bare: dict[str, set[int]]
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         emit = Emitter(rewriter)
         match op:
@@ -170,8 +174,7 @@ class FuncToLLVM(RewritePattern):
                     values = [struct]
                 rewriter.replace(op, llvm.ReturnOp(values[0] if values else None))
             case func.CallOp():
-                callee = SymbolTable.lookup_symbol(op, op.callee)
-                bare = noalias_args(callee) if callee is not None else set()
+                bare = self.bare.get(op.callee.string_value(), set())
                 args = [MemRefDescriptor.of(emit, v).aligned_ptr() if i in bare
                         else emit.to_llvm(v) for i, v in enumerate(op.arguments)]
                 out_types = tuple(r.type for r in op.results)
@@ -196,7 +199,9 @@ class ConvertFuncToLLVMPass(ModulePass):
     name = "convert-func-to-llvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(FuncToLLVM(), apply_recursively=False).rewrite_module(op)
+        bare = {f.sym_name.data: noalias_args(f) for f in op.ops
+                if isinstance(f, func.FuncOp | llvm.FuncOp)}
+        PatternRewriteWalker(FuncToLLVM(bare), apply_recursively=False).rewrite_module(op)
 
 
 __all__ = ["PACKED_PREFIX", "SIGNATURE_ATTR", "ConvertFuncToLLVMPass"]

@@ -40,7 +40,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import SymbolTable
 
 from infer.abi import NUM_THREADS_SYMBOL
 from infer.lowering.llvm_descriptor import PTR, Emitter
@@ -219,6 +218,7 @@ class ConvertParallelCallsToGompPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         launchers: dict[str, str] = {}  # each outlined body has one call
+        functions = {f.sym_name.data: f for f in op.ops if isinstance(f, llvm.FuncOp)}
         for call in [o for o in op.walk() if isinstance(o, llvm.CallOp)]:
             grain = call.attributes.pop(PARALLEL_ATTR, None)
             if grain is None:
@@ -226,7 +226,7 @@ class ConvertParallelCallsToGompPass(ModulePass):
             assert isinstance(grain, IntegerAttr)
             callee = call.callee.string_value()
             if callee not in launchers:
-                body = SymbolTable.lookup_symbol(op, callee)
+                body = functions.get(callee)
                 assert isinstance(body, llvm.FuncOp), f"no function {callee}"
                 pointers = _pass_noalias_pointers(body)
                 fns = _launcher(callee, [a.type for a in call.args], grain.value.data,
