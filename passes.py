@@ -57,6 +57,7 @@ for _name, _module, _cls in [
     ("store-weights-f16", "infer.transforms.weight_storage", "StoreWeightsF16Pass"),
     ("constant-folding", "infer.transforms.constant_folding", "ConstantFoldingPass"),
     ("plan-loops", "infer.lowering.loop_plan", "PlanLoopsPass"),
+    ("canonicalize-loops", "infer.lowering.canonicalize_loops", "CanonicalizeLoopsPass"),
     ("graph-to-loops", "infer.lowering.graph_to_loops", "GraphToLoopsPass"),
     ("approximate-math", "infer.lowering.approximate_math", "ApproximateMathPass"),
     ("outline-loops", "infer.lowering.outline_loops", "OutlineLoopsPass"),

@@ -21,7 +21,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       plan-loops{outline=true}          marks: elementwise chains fused, repeated kernels outlined
       graph-to-loops                    buffers and loop nests, as marked (independent
                                         outer loops marked `parallel`)
-      canonicalize, cse
+      canonicalize-loops, cse           canonicalize, without hoisting constants out of loops
       outline-parallel-loops            each parallel loop's body a function of a range
       outline-loops                     each loop nest of a function with several: its own
       plan-memory                       the public functions' static intermediates in one
@@ -95,7 +95,7 @@ def graph_optimize_passes(level: int, block: int | None = None) -> list[str]:
 # over a range of its iterations, and each loop nest left in a function of several one
 # of its own (LLVM's time grows faster than a function's size); last, the intermediates
 # of each public function are packed into one arena that the caller passes.
-LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize", "cse",
+LOWER_TO_LOOPS = ["plan-loops{outline=true}", "graph-to-loops", "canonicalize-loops", "cse",
                   "outline-parallel-loops", "outline-loops", "plan-memory"]
 
 # Loops → llvm. f32 exp/erf become polynomials first. Vector and memref next: they read
