@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from math import prod
 from typing import TypeVar
 
-from xdsl.dialects import llvm
+from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -119,6 +119,20 @@ class Emitter:
         return self(llvm.MulOp(lhs, rhs, overflow=_NSW)).res
 
 
+def constant_int(value: SSAValue) -> int | None:
+    """The integer `value` holds when an integer constant defines it (through unrealized
+    casts, as an index converted to i64 is), else None."""
+    owner = value.owner
+    while isinstance(owner, UnrealizedConversionCastOp):
+        value = owner.inputs[0]
+        owner = value.owner
+    if isinstance(owner, arith.ConstantOp | llvm.ConstantOp):
+        attr = owner.value
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
 def _static(value: int | None) -> bool:
     return value is not None and value >= 0
 
@@ -176,15 +190,24 @@ class MemRefDescriptor:
         return stride if _static(stride) else None
 
     def element_ptr(self, indices: Sequence[SSAValue]) -> SSAValue:
-        """Address of element `indices` (already i64): aligned + offset + sum(i * stride)."""
+        """Address of element `indices` (already i64): aligned + offset + sum(i * stride).
+        Constant indices times static strides are summed here, into one constant term
+        (most indices of a hand-blocked kernel's loads are constants: a third of the
+        llvm-dialect ops were their multiplies and adds, which LLVM would fold anyway)."""
         emit = self.emit
-        linear: SSAValue | None = None
         static_off = self.static_offset()
-        if static_off != 0:
-            linear = self.offset()
+        folded = static_off if static_off is not None else 0
+        linear: SSAValue | None = None if static_off is not None else self.offset()
         for dim, index in enumerate(indices):
             stride = self.static_stride(dim)
+            value = constant_int(index)
+            if value is not None and stride is not None:
+                folded += value * stride
+                continue
             term = index if stride == 1 else emit.mul(index, self.stride(dim))
+            linear = term if linear is None else emit.add(linear, term)
+        if folded:
+            term = emit.const(folded)
             linear = term if linear is None else emit.add(linear, term)
         base = self.aligned_ptr()
         if linear is None:

@@ -17,6 +17,27 @@ func.func @load_store(%m: memref<?x16xf32>, %i: index, %j: index, %v: f32) -> f3
   func.return %0 : f32
 }
 
+// CHECK-LABEL: func.func @constant_indices
+func.func @constant_indices(%m: memref<2x3x16xf32>, %i: index) -> f32 {
+  // constant indices times static strides fold into one constant: 1 * 48 + 2 * 16 = 80
+  // CHECK:      %[[C80:.*]] = llvm.mlir.constant(80) : i64
+  // CHECK-NEXT: %[[P:.*]] = llvm.extractvalue %{{.*}}[1]
+  // CHECK-NEXT: llvm.getelementptr inbounds %[[P]][%[[C80]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // with a run-time index: that index (stride 1) plus the constant, no multiply
+  // CHECK:      %[[I:.*]] = builtin.unrealized_conversion_cast %i : index to i64
+  // CHECK-NEXT: %[[C64:.*]] = llvm.mlir.constant(64) : i64
+  // CHECK-NEXT: %[[L:.*]] = llvm.add %[[I]], %[[C64]] overflow<nsw> : i64
+  // CHECK-NEXT: %[[P2:.*]] = llvm.extractvalue %{{.*}}[1]
+  // CHECK-NEXT: llvm.getelementptr inbounds %[[P2]][%[[L]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = memref.load %m[%c1, %c2, %c0] : memref<2x3x16xf32>
+  %b = memref.load %m[%c1, %c1, %i] : memref<2x3x16xf32>
+  %s = arith.addf %a, %b : f32
+  func.return %s : f32
+}
+
 // CHECK-LABEL: func.func @alloc
 func.func @alloc(%n: index) -> memref<?x8xf32> {
   // malloc(bytes + 63), then the aligned pointer is a GEP of the allocated one
