@@ -400,8 +400,8 @@ class QdqAsQnn(RewritePattern):
         y = ops.add(cls, op.x, op.scale, zero_point,
                     **({} if p.axis is None else {"axis": p.axis}))
         y.name_hint = op.results[0].name_hint
-        rewriter.insert(list(ops)[:-1], InsertPoint.before(op))
-        rewriter.replace_op(op, cast(Operation, y.owner))
+        rewriter.insert(list(ops), InsertPoint.before(op))
+        rewriter.replace(op, [], [y])
 
 
 def fold_qdq(module: ModuleOp) -> bool:
