@@ -1,5 +1,13 @@
 """qnn-canonicalize: every qnn op as graph ops on int32 and f32, each next to its formula.
 
+    qnn.quantize x, s, zp           graph.quantize_linear             to zp's type
+    qnn.dequantize x, s, zp         graph.dequantize_linear
+    qnn.concat x_i, s_i, zp_i..., sy, zy
+                                    graph.concat of x_i where s_i, zp_i are sy, zy (x_i of
+                                    the result's type), else of r_i = quantize_linear(
+                                    dequantize_linear(x_i, s_i, zp_i), sy, zy); of
+                                    where(s_i == sy and zp_i == zy, x_i, r_i) where the
+                                    parameters are known at run time only
     qnn.matmul a, b, a_zp, b_zp     (a - a_zp) @ (b - b_zp)          int32 casts, a
                                                                      graph.einsum (int32)
     qnn.conv x, w, x_zp, w_zp       conv(x - x_zp, w - w_zp)          int32 casts, graph.conv
