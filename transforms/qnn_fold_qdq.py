@@ -74,8 +74,12 @@ def _shape(v: SSAValue) -> list[int]:
 
 
 def _params(op: G.QuantizeLinearOp | G.DequantizeLinearOp, x: SSAValue) -> _Quantized | None:
-    """Per tensor or per axis f32 parameters of a quantize or dequantize, else None."""
+    """Per tensor or per axis f32 parameters of a quantize or dequantize, else None; None
+    too for a constant scale that is not positive, which no qnn op takes."""
     if _element(op.scale) != f32 or op.properties.get("to") not in (None, f32, *Q.EIGHT_BIT):
+        return None
+    scale = G.constant_value(op.scale)
+    if scale is not None and not np.all(scale > 0):
         return None
     zp = op.zero_point[0] if op.zero_point else None
     try:
@@ -252,12 +256,6 @@ def _unchanged(f: _Fold, op: Operation) -> SSAValue | None:
     return f.ops.add(type(op), *qs, *op.operands[floats:], **dict(op.properties))
 
 
-def _positive(*scales: SSAValue) -> bool:
-    """Whether no scale is a constant that is not positive (what the qnn ops verify)."""
-    values = [G.constant_value(s) for s in scales]
-    return all(v is None or bool(np.all(v > 0)) for v in values)
-
-
 def _concat(f: _Fold, op: G.ConcatOp) -> SSAValue | None:
     """qnn.concat of the 8-bit inputs in scales or zero points other than the result's:
     each requantized, Q(DQ(x)), as concat(Q(DQ(x_i))...) = Q(concat(DQ(x_i)...)) (Q and
@@ -266,8 +264,6 @@ def _concat(f: _Fold, op: G.ConcatOp) -> SSAValue | None:
     if not all(p is not None and p.axis is None for p in ins) or f.out.axis is not None:
         return None
     ps = cast(list[_Quantized], ins)
-    if not _positive(f.out.scale, *(p.scale for p in ps)):
-        return None
     triples = [v for p in ps for v in (cast(SSAValue, p.q), p.scale, _zero_point(f.ops, p))]
     return f.ops.add(Q.ConcatOp, *triples, f.out.scale, f.zero_point(), **dict(op.properties))
 
@@ -364,8 +360,7 @@ def _constant_params(op: G.QuantizeLinearOp | G.DequantizeLinearOp) -> _Quantize
     """op's parameters when its scale is a positive f32 constant and its zero point a
     constant (or absent), per tensor or along an axis."""
     p = _params(op, op.x)
-    scale = G.constant_value(op.scale)
-    if p is None or scale is None or not np.all(scale > 0) or (
+    if p is None or G.constant_value(op.scale) is None or (
             p.zero_point is not None and G.constant_value(p.zero_point) is None):
         return None
     return p

@@ -123,6 +123,24 @@ builtin.module {
     %qs = graph.quantize_linear %x, %s1 {to = i8} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi8>
     func.return %qx, %fq, %fb, %qu, %fblock, %fz, %qs : tensor<2x3xi8>, tensor<2x3xf32>, tensor<3xf32>, tensor<2x3xui8>, tensor<2x3xf32>, tensor<3xf32>, tensor<2x3xi8>
   }
+  func.func @add_of_a_zero_scale(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+    %s = graph.constant dense<0.5> : tensor<f32>
+    %zero = graph.constant dense<0.0> : tensor<f32>
+    %z = graph.constant dense<1> : tensor<ui8>
+    %fa = graph.dequantize_linear %a, %zero, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+    %fb = graph.dequantize_linear %b, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+    %sum = graph.add %fa, %fb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %y = graph.quantize_linear %sum, %s, %z {to = ui8} : (tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+    func.return %y : tensor<4xui8>
+  }
+  func.func @max_pool_of_a_negative_scale(%x: tensor<1x1x2x2xui8>) -> tensor<1x1x1x1xui8> {
+    %neg = graph.constant dense<-0.5> : tensor<f32>
+    %z = graph.constant dense<1> : tensor<ui8>
+    %fx = graph.dequantize_linear %x, %neg, %z : (tensor<1x1x2x2xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x1x2x2xf32>
+    %m = graph.max_pool %fx {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32>
+    %y = graph.quantize_linear %m, %neg, %z {to = ui8} : (tensor<1x1x1x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x1x1x1xui8>
+    func.return %y : tensor<1x1x1x1xui8>
+  }
 }
 
 // conv(DQ(x), DQ(w), DQ(b)) then Relu: the int32 conv plus the bias, requantized per output
@@ -210,6 +228,18 @@ builtin.module {
 // CHECK-NEXT:    %fz = graph.dequantize_linear %b, %s1, %z1
 // CHECK-NEXT:    %[[Z8:.*]] = graph.constant dense<0> : tensor<i8>
 // CHECK-NEXT:    %qs = qnn.quantize %x, %s1, %[[Z8]] : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+
+// A scale that is not positive fits no qnn op (a zero one would divide by zero; a max of
+// negatively scaled reals is the min of their integers): the float ops stay.
+// CHECK-LABEL: func.func @add_of_a_zero_scale
+// CHECK:         %fa = graph.dequantize_linear %a, %zero, %z
+// CHECK-NEXT:    %fb = qnn.dequantize %b, %s, %z
+// CHECK-NEXT:    %sum = graph.add %fa, %fb
+// CHECK-NEXT:    %y = qnn.quantize %sum, %s, %z
+// CHECK-LABEL: func.func @max_pool_of_a_negative_scale
+// CHECK:         %fx = graph.dequantize_linear %x, %neg, %z
+// CHECK-NEXT:    %m = graph.max_pool %fx
+// CHECK-NEXT:    %y = graph.quantize_linear %m, %neg, %z
 
 // OPT-LABEL:   func.func @conv
 // OPT:           qnn.conv
