@@ -186,9 +186,11 @@ constant weights into one qnn.conv_requant / qnn.matmul_requant (zero-point term
 into the int32 bias), `qnn-legalize` packs the weights for the host's int8 dot product
 (vpdpbusd with AVX512-VNNI or AVX-VNNI, else vpmaddwd on i16), and the kernels
 (lowering/graph_ops/qnn_int8.py) run on the 8-bit data and requantize in their epilogue.
-Between them, pools and concats move 8-bit values (a concat input in another scale is
-requantized alone); ResNet-50's residual Sum and its Relu stay float between a dequantize
-and a quantize in both engines (onnxruntime's quantizer leaves ONNX Sum unquantized).
+Between them, pools and concats move 8-bit values (a concat of inputs in other scales is
+one qnn.concat, which requantizes them: QLinearConcat, or Q(concat(DQ(x)...)) of a QDQ
+model); qnn.quantize and qnn.dequantize remain at the float boundaries. ResNet-50's
+residual Sum and its Relu stay float between a dequantize and a quantize in both engines
+(onnxruntime's quantizer leaves ONNX Sum unquantized).
 """
 
 if __name__ == "__main__":

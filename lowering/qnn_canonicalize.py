@@ -1,5 +1,13 @@
 """qnn-canonicalize: every qnn op as graph ops on int32 and f32, each next to its formula.
 
+    qnn.quantize x, s, zp           graph.quantize_linear             to zp's type
+    qnn.dequantize x, s, zp         graph.dequantize_linear
+    qnn.concat x_i, s_i, zp_i..., sy, zy
+                                    graph.concat of x_i where s_i, zp_i are sy, zy (x_i of
+                                    the result's type), else of r_i = quantize_linear(
+                                    dequantize_linear(x_i, s_i, zp_i), sy, zy); of
+                                    where(s_i == sy and zp_i == zy, x_i, r_i) where the
+                                    parameters are known at run time only
     qnn.matmul a, b, a_zp, b_zp     (a - a_zp) @ (b - b_zp)          int32 casts, a
                                                                      graph.einsum (int32)
     qnn.conv x, w, x_zp, w_zp       conv(x - x_zp, w - w_zp)          int32 casts, graph.conv
@@ -49,6 +57,10 @@ from infer.dialects import graph as G
 from infer.dialects import qnn as Q
 from infer.dialects.graph.build import OpList
 from infer.dialects.graph.evaluate import can_evaluate, evaluate
+
+
+def _element(v: SSAValue) -> Attribute:
+    return cast(TensorType, v.type).element_type
 
 
 def _rank(v: SSAValue) -> int:
@@ -168,7 +180,54 @@ def _avg_pool(ops: OpList, op: Q.AvgPoolOp) -> SSAValue:
                                      op.y_zero_point, cast(TensorType, op.y.type).element_type)
 
 
-_RULES = {Q.MatMulOp: _matmul, Q.ConvOp: _conv, Q.RequantizeOp: _requantize, Q.AddOp: _add,
+def _quantize(ops: OpList, x: SSAValue, scale: SSAValue, zero_point: SSAValue, axis: int
+              ) -> SSAValue:
+    """graph.quantize_linear to the zero point's type."""
+    return ops.add(G.QuantizeLinearOp, x, scale, zero_point, axis=axis,
+                   to=cast(TensorType, zero_point.type).element_type)
+
+
+def _quantize_op(ops: OpList, op: Q.QuantizeOp) -> SSAValue:
+    return _quantize(ops, op.x, op.scale, op.zero_point, op.axis.value.data)
+
+
+def _dequantize_op(ops: OpList, op: Q.DequantizeOp) -> SSAValue:
+    return ops.add(G.DequantizeLinearOp, op.x, op.scale, op.zero_point, axis=op.axis)
+
+
+def _same(a: SSAValue, b: SSAValue) -> bool | None:
+    """Whether one-element parameters a and b are equal: known when they are one value or
+    both constants, else None."""
+    if a is b:
+        return True
+    va, vb = G.constant_value(a), G.constant_value(b)
+    if va is None or vb is None:
+        return None
+    return bool(va.reshape(()) == vb.reshape(()))
+
+
+def _concat(ops: OpList, op: Q.ConcatOp) -> SSAValue:
+    parts = []
+    ins = list(op.inputs)
+    for x, scale, zp in zip(ins[::3], ins[1::3], ins[2::3], strict=True):
+        same = [_same(scale, op.y_scale), _same(zp, op.y_zero_point)]
+        typed = _element(x) == _element(op.y)
+        if typed and all(same):
+            parts.append(x)  # in the result's parameters: copied
+            continue
+        real = ops.add(G.DequantizeLinearOp, x, scale, zp)
+        requantized = _quantize(ops, real, op.y_scale, op.y_zero_point, 1)
+        if typed and False not in same:
+            # the parameters are known at run time only: copied where they are equal
+            equal = ops.add(G.AndOp, ops.add(G.EqualOp, scale, op.y_scale),
+                            ops.add(G.EqualOp, zp, op.y_zero_point))
+            requantized = ops.add(G.WhereOp, equal, x, requantized)
+        parts.append(requantized)
+    return ops.add(G.ConcatOp, *parts, axis=op.axis)
+
+
+_RULES = {Q.QuantizeOp: _quantize_op, Q.DequantizeOp: _dequantize_op, Q.ConcatOp: _concat,
+          Q.MatMulOp: _matmul, Q.ConvOp: _conv, Q.RequantizeOp: _requantize, Q.AddOp: _add,
           Q.MulOp: _mul, Q.GlobalAvgPoolOp: _global_avg_pool,
           Q.AvgPoolOp: _avg_pool}
 

@@ -5,14 +5,21 @@ onnxruntime's quantizer never writes but other exporters do."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Operation, SSAValue
 
 import infer
+from infer.dialects import graph as G
 from infer.dialects import qnn as Q
+from infer.dialects.graph.evaluate import evaluate
 from infer.frontend.onnx_import import import_model
 from infer.transforms.graph_optimize import op_counts, optimize
 
@@ -115,15 +122,117 @@ def test_qgemm(trans_a: int, alpha: float, with_y: bool) -> None:
     check_against_onnxruntime(model, {"a": _q(np.uint8, *a_shape)}, rtol=1e-6, atol=0)
 
 
-def test_concat_of_mixed_scales() -> None:
-    """Inputs each with a scale and zero point of its own, one of them the result's."""
-    inits = {"sy": _f(0.1), "zy": np.array(128, np.uint8), "s1": _f(0.1),
-             "z1": np.array(128, np.uint8), "s2": _f(0.37), "z2": np.array(3, np.uint8),
-             "b": _q(np.uint8, 2, 4, 3)}
-    node = helper.make_node("QLinearConcat", ["sy", "zy", "a", "s1", "z1", "b", "s2", "z2"],
-                            ["y"], domain=MS, axis=1)
-    model = _model(node, [("a", U8, [2, 2, 3])], ("y", U8, [2, 6, 3]), inits)
-    check_against_onnxruntime(model, {"a": _q(np.uint8, 2, 2, 3)})
+def _qnn_values(module: ModuleOp, cls: type[Operation], feeds: dict[str, np.ndarray]
+                ) -> list[np.ndarray]:
+    """The numpy form of each `cls` op of `module` on its operands: the feeds by the
+    function's argument names, constants, or values earlier ops of the list computed."""
+    (fn,) = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    known: dict[SSAValue, np.ndarray] = {
+        a: feeds[cast(StringAttr, attrs.data["graph.name"]).data]
+        for a, attrs in zip(fn.args, fn.arg_attrs or [], strict=True)}
+    out = []
+    for op in fn.walk():
+        if isinstance(op, cls):
+            values = [known.get(v, G.constant_value(v)) for v in op.operands]
+            assert all(v is not None for v in values), op
+            known[op.results[0]] = evaluate(op, cast(list[np.ndarray], values))[0]
+            out.append(known[op.results[0]])
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8])
+def test_concat_of_mixed_scales(dtype: type) -> None:
+    """Inputs each with a scale and zero point of its own, one of them the result's:
+    qnn.concat, which requantizes the others (values saturate at both ends, some land on
+    halves of a step), bit for bit, compiled and in its numpy form."""
+    t = U8 if dtype == np.uint8 else I8
+    zero = 128 if dtype == np.uint8 else 0
+    inits = {"sy": _f(0.1), "zy": np.array(zero, dtype), "s1": _f(0.1),
+             "z1": np.array(zero, dtype), "s2": _f(0.37), "z2": np.array(zero - 125, dtype),
+             "b": _q(dtype, 2, 4, 3), "s3": _f(0.05), "z3": np.array(zero + 1, dtype)}
+    node = helper.make_node("QLinearConcat", ["sy", "zy", "a", "s1", "z1", "b", "s2", "z2",
+                                              "c", "s3", "z3"], ["y"], domain=MS, axis=1)
+    model = _model(node, [("a", t, [2, 2, 3]), ("c", t, [2, 5, 3])], ("y", t, [2, 11, 3]),
+                   inits)
+    feeds = {"a": _q(dtype, 2, 2, 3), "c": np.arange(30).astype(dtype).reshape(2, 5, 3)}
+    check_against_onnxruntime(model, feeds)
+    module = import_model(model)
+    (ours,) = _qnn_values(module, Q.ConcatOp, feeds)
+    np.testing.assert_array_equal(ours, run_onnxruntime(model, feeds)[0])
+
+
+def _qdq_model(nodes: list[onnx.NodeProto], inputs: list[tuple[str, list[int]]],
+               outputs: list[tuple[str, int, list[int]]], inits: dict[str, np.ndarray]
+               ) -> onnx.ModelProto:
+    graph = helper.make_graph(nodes, "qdq", [helper.make_tensor_value_info(n, F, s)
+                                             for n, s in inputs],
+                              [helper.make_tensor_value_info(*o) for o in outputs],
+                              [numpy_helper.from_array(np.asarray(v), k)
+                               for k, v in inits.items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8])
+def test_qdq_concat_of_scales(dtype: type) -> None:
+    """Q(concat(DQ(a), DQ(b))) with a, b and the result in three scales is one
+    qnn.concat, equal to onnxruntime's float DQ, Concat, Q."""
+    zero = 128 if dtype == np.uint8 else 0
+    inits = {"sa": _f(0.02), "za": np.array(zero + 10, dtype), "sb": _f(0.07),
+             "zb": np.array(zero - 20, dtype), "sy": _f(0.045),
+             "zy": np.array(zero + 3, dtype)}
+    nodes = [helper.make_node("QuantizeLinear", ["a", "sa", "za"], ["qa"]),
+             helper.make_node("DequantizeLinear", ["qa", "sa", "za"], ["fa"]),
+             helper.make_node("QuantizeLinear", ["b", "sb", "zb"], ["qb"]),
+             helper.make_node("DequantizeLinear", ["qb", "sb", "zb"], ["fb"]),
+             helper.make_node("Concat", ["fa", "fb"], ["c"], axis=-1),
+             helper.make_node("QuantizeLinear", ["c", "sy", "zy"], ["qy"]),
+             helper.make_node("DequantizeLinear", ["qy", "sy", "zy"], ["y"])]
+    model = _qdq_model(nodes, [("a", [2, 3, 4]), ("b", [2, 3, 6])], [("y", F, [2, 3, 10])],
+                       inits)
+    module = import_model(model)
+    optimize(module, 1)
+    counts = op_counts(module)
+    assert counts[Q.ConcatOp.name] == 1 and "graph.concat" not in counts, counts
+    rng = np.random.default_rng(3)
+    feeds = [{"a": rng.normal(0, 2, (2, 3, 4)).astype(np.float32),
+              "b": rng.normal(0, 6, (2, 3, 6)).astype(np.float32)} for _ in range(3)]
+    for level in (1, 2):
+        check_against_onnxruntime(model, feeds, rtol=0, atol=0, opt_level=level)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8])
+@pytest.mark.parametrize("per_axis", [False, True])
+def test_quantize_and_dequantize(dtype: type, per_axis: bool) -> None:
+    """A QuantizeLinear and a DequantizeLinear at a model's float boundaries, per tensor
+    or per channel (axis 1): qnn.quantize and qnn.dequantize from level 1, bit for bit
+    with onnxruntime on values that saturate and on exact halves of a step, compiled and
+    in their numpy forms."""
+    t = U8 if dtype == np.uint8 else I8
+    zero = 128 if dtype == np.uint8 else 0
+    if per_axis:
+        scale = np.array([0.5, 0.02, 0.125], np.float32)
+        zp = np.array([zero - 3, zero, zero + 17], dtype)
+    else:
+        scale, zp = _f(0.25), np.array(zero + 5, dtype)
+    inits = {"s": scale, "z": zp}
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], axis=1),
+             helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["y"], axis=1)]
+    model = _qdq_model(nodes, [("x", [2, 3, 40])], [("q", t, [2, 3, 40]), ("y", F, [2, 3, 40])],
+                       inits)
+    model.graph.input.append(helper.make_tensor_value_info("xq", t, [2, 3, 40]))
+    module = import_model(model)
+    optimize(module, 1)
+    counts = op_counts(module)
+    assert counts[Q.QuantizeOp.name] == counts[Q.DequantizeOp.name] == 1, counts
+    steps = np.arange(-100, 100, 5).astype(np.float32) + 0.5  # halves, some past the range
+    x = (steps * np.broadcast_to(scale.reshape(-1, 1), (3, 1))).astype(np.float32)
+    feeds = {"x": np.stack([x, -x]), "xq": _q(dtype, 2, 3, 40)}
+    check_against_onnxruntime(model, feeds, rtol=0, atol=0, opt_level=1)
+    q, y = run_onnxruntime(model, feeds)
+    np.testing.assert_array_equal(_qnn_values(module, Q.QuantizeOp, feeds)[0], q)
+    np.testing.assert_array_equal(_qnn_values(module, Q.DequantizeOp, feeds)[0], y)
 
 
 @pytest.mark.parametrize(("op", "attrs"), [("QLinearLeakyRelu", {"alpha": 0.1}),

@@ -13,16 +13,23 @@ the product is computed in integers (as onnxruntime's own QDQ fusion does):
     Q(average_pool(DQ(x)))             qnn.avg_pool
     Q(max_pool(DQ(x))), Q(concat(DQ(x_i)...)), Q(reshape(DQ(x))), ... with one scale and
     zero point throughout:             the same op on the 8-bit values
-    Q(concat(DQ(x_i)...)), other scales concat(Q(DQ(x_i))...): each input requantized alone
+    Q(concat(DQ(x_i)...)), other scales qnn.concat: each input requantized, Q(DQ(x_i))
     Q(relu(F)), Q(clip(F, lo, hi))     F's qnn form clamped to [Q(0), max], [Q(lo), Q(hi)]
 
 The clamps are exact because Q is monotone: Q(max(v, 0)) = max(Q(v), Q(0)); max_pool and
 concat and data movement (flatten, reshape, transpose, squeeze, unsqueeze) because
-Q(DQ(q)) = q for one scale and zero point. A bias folds only when it is
+Q(DQ(q)) = q for one scale and zero point, and qnn.concat because Q and DQ act per
+element. A bias folds only when it is
 int32 with zero point 0 and the scale sx * sw (in f32) that the int32 sum needs. The
 scales are f32 and the zero points 8-bit, each per tensor, except w's (conv) and b's
 (matmul, gemm), which may be per output channel. Anything else stays float: correct,
 only slower.
+
+Then the QuantizeLinear and DequantizeLinear left, at the float boundaries (the model's
+input and output, an op that stayed float), become qnn.quantize (f32 to 8-bit) and
+qnn.dequantize (8-bit, or int32 with zero point 0, to f32) where their scale is a positive
+f32 constant and their zero point a constant (0 where absent), per tensor or along an
+axis; blocked or run-time parameters stay graph ops.
 
 `graph-optimize` runs this first at level >= 1 (before folding turns the dequantized
 weights into float constants); the compile pipeline runs it before qnn-canonicalize.
@@ -67,8 +74,12 @@ def _shape(v: SSAValue) -> list[int]:
 
 
 def _params(op: G.QuantizeLinearOp | G.DequantizeLinearOp, x: SSAValue) -> _Quantized | None:
-    """Per tensor or per axis f32 parameters of a quantize or dequantize, else None."""
+    """Per tensor or per axis f32 parameters of a quantize or dequantize, else None; None
+    too for a constant scale that is not positive, which no qnn op takes."""
     if _element(op.scale) != f32 or op.properties.get("to") not in (None, f32, *Q.EIGHT_BIT):
+        return None
+    scale = G.constant_value(op.scale)
+    if scale is not None and not np.all(scale > 0):
         return None
     zp = op.zero_point[0] if op.zero_point else None
     try:
@@ -246,20 +257,15 @@ def _unchanged(f: _Fold, op: Operation) -> SSAValue | None:
 
 
 def _concat(f: _Fold, op: G.ConcatOp) -> SSAValue | None:
-    """concat of the 8-bit inputs, each in the result's scale and zero point: as it is
-    when it has them, else Q(DQ(x)) elementwise (QLinearConcat's form, exact: Q and DQ
-    act per element and concat only moves them)."""
+    """qnn.concat of the 8-bit inputs in scales or zero points other than the result's:
+    each requantized, Q(DQ(x)), as concat(Q(DQ(x_i))...) = Q(concat(DQ(x_i)...)) (Q and
+    DQ act per element and concat only moves them)."""
     ins = [_dequantized(v) for v in op.operands]
     if not all(p is not None and p.axis is None for p in ins) or f.out.axis is not None:
         return None
-    qs = []
-    for p in cast(list[_Quantized], ins):
-        x = cast(SSAValue, p.q)
-        if not (_same(p, f.out) and _element(x) == f.to):
-            real = f.ops.add(G.DequantizeLinearOp, x, p.scale, _zero_point(f.ops, p))
-            x = f.ops.add(G.QuantizeLinearOp, real, f.out.scale, f.zero_point(), to=f.to)
-        qs.append(x)
-    return f.ops.add(G.ConcatOp, *qs, **dict(op.properties))
+    ps = cast(list[_Quantized], ins)
+    triples = [v for p in ps for v in (cast(SSAValue, p.q), p.scale, _zero_point(f.ops, p))]
+    return f.ops.add(Q.ConcatOp, *triples, f.out.scale, f.zero_point(), **dict(op.properties))
 
 
 # ops that commute with a monotone Q(DQ(.)) of one scale and zero point
@@ -350,9 +356,54 @@ class FoldQdq(RewritePattern):
         rewriter.replace(q, [], [y])
 
 
+def _constant_params(op: G.QuantizeLinearOp | G.DequantizeLinearOp) -> _Quantized | None:
+    """op's parameters when its scale is a positive f32 constant and its zero point a
+    constant (or absent), per tensor or along an axis."""
+    p = _params(op, op.x)
+    if p is None or G.constant_value(op.scale) is None or (
+            p.zero_point is not None and G.constant_value(p.zero_point) is None):
+        return None
+    return p
+
+
+class QdqAsQnn(RewritePattern):
+    """A QuantizeLinear or DequantizeLinear left at a float boundary, whose parameters are
+    constants per tensor or along an axis: qnn.quantize (f32 to 8-bit), qnn.dequantize
+    (8-bit or int32 with zero point 0, to f32)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, G.QuantizeLinearOp):
+            of = op.properties["to"]
+            if of not in Q.EIGHT_BIT or _element(op.x) != f32:
+                return
+            cls: type[G.GraphOp] = Q.QuantizeOp
+        elif isinstance(op, G.DequantizeLinearOp):
+            of = _element(op.x)
+            if of not in (*Q.EIGHT_BIT, i32) or _element(op.y) != f32:
+                return
+            cls = Q.DequantizeOp
+        else:
+            return
+        p = _constant_params(op)
+        if p is None:
+            return
+        ops = OpList()
+        zero_point = (p.zero_point if p.zero_point is not None
+                      else ops.const(np.zeros((), G.numpy_dtype(of))))
+        if of == i32 and np.any(cast(np.ndarray, G.constant_value(zero_point)) != 0):
+            return
+        y = ops.add(cls, op.x, op.scale, zero_point,
+                    **({} if p.axis is None else {"axis": p.axis}))
+        y.name_hint = op.results[0].name_hint
+        rewriter.insert(list(ops), InsertPoint.before(op))
+        rewriter.replace(op, [], [y])
+
+
 def fold_qdq(module: ModuleOp) -> bool:
-    """Fold every QDQ pattern of `module` that fits a qnn op; whether any was."""
-    return rewrite_module(module, [FoldQdq()])
+    """Fold every QDQ pattern of `module` that fits a qnn op, then make qnn ops of the
+    quantizes and dequantizes left at the float boundaries; whether anything changed."""
+    folded = rewrite_module(module, [FoldQdq()])
+    return rewrite_module(module, [QdqAsQnn()]) or folded
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,28 @@ QUANTIZED_FLOATS = (Float8E4M3FNType(), Float8E4M3FNUZType(), Float8E5M2Type(),
                     Float8E5M2FNUZType(), Float4E2M1FNType())
 
 
+
+def quantized(x: np.ndarray, scale: np.ndarray, zero_point: np.ndarray | None, lo: int,
+              hi: int) -> np.ndarray:
+    """clamp(round_half_even(x / scale) + zero_point, lo, hi) as whole floats, NaN giving
+    lo: x / scale in x's type, the parameters broadcast against x (the integer quantize's
+    formula, which qnn.quantize and qnn.concat compute too)."""
+    q = np.rint(x / scale)
+    if zero_point is not None:
+        q = q + zero_point.astype(np.float64)
+    return np.clip(np.where(np.isnan(q), lo, q), lo, hi)
+
+
+def dequantized(x: np.ndarray, scale: np.ndarray, zero_point: np.ndarray | None
+                ) -> np.ndarray:
+    """(x - zero_point) * scale in f32, the parameters broadcast against x (what
+    qnn.dequantize and qnn.concat compute too)."""
+    dx = x.astype(np.float32)
+    if zero_point is not None:
+        dx = dx - zero_point.astype(np.float32)
+    return dx * scale.astype(np.float32)
+
+
 class _LinearQuantOp(GraphOp):
     """What both ops share: the scale's and zero point's layout against x."""
 
@@ -149,11 +171,9 @@ class QuantizeLinearOp(_LinearQuantOp):
                 info = ml_dtypes.finfo(dtype)
                 y = np.clip(y, float(info.min), float(info.max))
             return y.astype(dtype)
-        lo, hi = QUANTIZED_RANGES[self.to]
-        q = np.rint(x / self.expanded(scale, x.shape))
-        if zero_point is not None:
-            q = q + self.expanded(zero_point, x.shape).astype(np.float64)
-        return np.clip(np.where(np.isnan(q), lo, q), lo, hi).astype(numpy_dtype(self.to))
+        zp = None if zero_point is None else self.expanded(zero_point, x.shape)
+        q = quantized(x, self.expanded(scale, x.shape), zp, *QUANTIZED_RANGES[self.to])
+        return q.astype(numpy_dtype(self.to))
 
 
 @irdl_op_definition
@@ -186,10 +206,9 @@ class DequantizeLinearOp(_LinearQuantOp):
 
     def numpy(self, x: np.ndarray, scale: np.ndarray, zero_point: np.ndarray | None = None
               ) -> np.ndarray:
-        dx = x.astype(np.float32)
-        if zero_point is not None:
-            dx = dx - self.expanded(zero_point, x.shape).astype(np.float32)
-        return dx * self.expanded(scale, x.shape).astype(np.float32)
+        zp = None if zero_point is None else self.expanded(zero_point, x.shape)
+        return dequantized(x, self.expanded(scale, x.shape), zp)
 
 
-__all__ = ["QUANTIZED_RANGES", "QUANTIZED_FLOATS", "DequantizeLinearOp", "QuantizeLinearOp"]
+__all__ = ["QUANTIZED_RANGES", "QUANTIZED_FLOATS", "DequantizeLinearOp", "QuantizeLinearOp",
+           "dequantized", "quantized"]

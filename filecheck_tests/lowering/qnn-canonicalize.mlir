@@ -59,6 +59,23 @@ builtin.module {
     %y = qnn.requantize %acc, %si, %so, %zy {axis = -1 : i64} : (tensor<?x2xi32>, tensor<f32>, tensor<f32>, tensor<i8>) -> tensor<?x2xi8>
     func.return %y : tensor<?x2xi8>
   }
+  func.func @quantize(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %z: tensor<2xi8>) -> tensor<2x3xi8> {
+    %y = qnn.quantize %x, %s, %z {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2xf32>, tensor<2xi8>) -> tensor<2x3xi8>
+    func.return %y : tensor<2x3xi8>
+  }
+  func.func @dequantize(%x: tensor<2x3xui8>, %s: tensor<3xf32>, %z: tensor<ui8>) -> tensor<2x3xf32> {
+    %y = qnn.dequantize %x, %s, %z : (tensor<2x3xui8>, tensor<3xf32>, tensor<ui8>) -> tensor<2x3xf32>
+    func.return %y : tensor<2x3xf32>
+  }
+  func.func @concat(%a: tensor<2x3xui8>, %b: tensor<2x1xui8>, %c: tensor<2x2xi8>, %d: tensor<2x2xui8>, %sd: tensor<f32>, %zd: tensor<ui8>) -> tensor<2x8xui8> {
+    %sy = graph.constant dense<0.5> : tensor<f32>
+    %zy = graph.constant dense<3> : tensor<ui8>
+    %sb = graph.constant dense<0.25> : tensor<f32>
+    %sc = graph.constant dense<0.5> : tensor<f32>
+    %zc = graph.constant dense<3> : tensor<i8>
+    %y = qnn.concat %a, %sy, %zy, %b, %sb, %zy, %c, %sc, %zc, %d, %sd, %zd, %sy, %zy {axis = 1 : i64} : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>, tensor<2x1xui8>, tensor<f32>, tensor<ui8>, tensor<2x2xi8>, tensor<f32>, tensor<i8>, tensor<2x2xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<2x8xui8>
+    func.return %y : tensor<2x8xui8>
+  }
 }
 
 // (a - a_zp) @ (b - b_zp): a's zero point per row, b's per column, a matmul on int32.
@@ -166,3 +183,29 @@ builtin.module {
 // CHECK-NEXT:    %[[B:.*]] = graph.constant dense<[18, 8]> : tensor<2xi32>
 // CHECK-NEXT:    %[[M:.*]] = graph.constant dense<0.333333313> : tensor<1xf32>
 // CHECK-NEXT:    %y = qnn.matmul_requant %a, %[[W]], %[[B]], %[[M]], %{{.*}} {x_zero_point = -2 : i64, lo = -128 : i64, hi = 127 : i64, n = 2 : i64}
+
+// qnn.quantize and qnn.dequantize are graph's quantize_linear and dequantize_linear.
+// CHECK-LABEL: func.func @quantize
+// CHECK-NEXT:    %y = graph.quantize_linear %x, %s, %z {axis = 0 : i64, to = i8} : (tensor<2x3xf32>, tensor<2xf32>, tensor<2xi8>) -> tensor<2x3xi8>
+// CHECK-NEXT:    func.return %y
+// CHECK-LABEL: func.func @dequantize
+// CHECK-NEXT:    %y = graph.dequantize_linear %x, %s, %z : (tensor<2x3xui8>, tensor<3xf32>, tensor<ui8>) -> tensor<2x3xf32>
+// CHECK-NEXT:    func.return %y
+
+// qnn.concat: a in the result's parameters is copied; b (another scale) and c (another
+// type) are requantized, quantize_linear(dequantize_linear(x)); d's parameters are known
+// at run time only: copied where they equal the result's, else requantized.
+// CHECK-LABEL: func.func @concat
+// CHECK:         %[[FB:.*]] = graph.dequantize_linear %b, %sb, %zy
+// CHECK-NEXT:    %[[QB:.*]] = graph.quantize_linear %[[FB]], %sy, %zy {to = ui8} : (tensor<2x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x1xui8>
+// CHECK-NEXT:    %[[FC:.*]] = graph.dequantize_linear %c, %sc, %zc : (tensor<2x2xi8>, tensor<f32>, tensor<i8>) -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[QC:.*]] = graph.quantize_linear %[[FC]], %sy, %zy {to = ui8}
+// CHECK-NEXT:    %[[FD:.*]] = graph.dequantize_linear %d, %sd, %zd
+// CHECK-NEXT:    %[[QD:.*]] = graph.quantize_linear %[[FD]], %sy, %zy {to = ui8}
+// CHECK-NEXT:    %[[ES:.*]] = graph.equal %sd, %sy
+// CHECK-NEXT:    %[[EZ:.*]] = graph.equal %zd, %zy
+// CHECK-NEXT:    %[[E:.*]] = graph.and %[[ES]], %[[EZ]]
+// CHECK-NEXT:    %[[D:.*]] = graph.where %[[E]], %d, %[[QD]] : (tensor<i1>, tensor<2x2xui8>, tensor<2x2xui8>) -> tensor<2x2xui8>
+// CHECK-NEXT:    %y = graph.concat %a, %[[QB]], %[[QC]], %[[D]] {axis = 1 : i64} : (tensor<2x3xui8>, tensor<2x1xui8>, tensor<2x2xui8>, tensor<2x2xui8>) -> tensor<2x8xui8>
+// CHECK-NEXT:    func.return %y
+// CHECK-NOT:     qnn.

@@ -1,8 +1,8 @@
 """ONNX importers: QuantizeLinear and DequantizeLinear as plain tensor ops; the integer
 and QLinear ops (MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv) as qnn ops; and
 the QOperator ops onnxruntime's quantizer writes in its com.microsoft domain
-(`MICROSOFT_OPS`): QGemm, QLinearAdd, QLinearMul and the pools as qnn ops, the rest
-(QLinearConcat, QLinearLeakyRelu, QLinearSigmoid) as their float op between a dequantize and a
+(`MICROSOFT_OPS`): QGemm, QLinearAdd, QLinearMul, QLinearConcat and the pools as qnn ops,
+the rest (QLinearLeakyRelu, QLinearSigmoid) as their float op between a dequantize and a
 quantize, which is what onnxruntime computes (its lookup tables hold exactly that)."""
 
 from __future__ import annotations
@@ -204,18 +204,15 @@ def qlinear_sigmoid(b: OpBuilder, x: Value, x_scale: Value, x_zero_point: Value 
                                  lambda v: b.emit1(G.SigmoidOp, v))
 
 
-@built_from_other_ops
 def qlinear_concat(b: OpBuilder, y_scale: Value, y_zero_point: Value, *inputs: Value | None,
                    axis: int) -> Value:
-    """Each input (x, x_scale, x_zero_point) dequantized, concatenated, quantized to y's
-    parameters; an input already in y's parameters comes back unchanged (|q - zp| <= 255
-    survives the f32 round trip exactly)."""
+    """qnn.concat of the (x, x_scale, x_zero_point) triples, y's parameters last."""
     if len(inputs) % 3 or any(v is None for v in inputs[::3]):
         raise Unsupported("inputs must be (x, x_scale, x_zero_point) triples")
-    reals = [b.emit1(G.DequantizeLinearOp, x, scale, _zero_point(b, zp, x))  # type: ignore[arg-type]
-             for x, scale, zp in zip(inputs[::3], inputs[1::3], inputs[2::3], strict=True)]
-    return b.emit1(G.QuantizeLinearOp, b.emit1(G.ConcatOp, *reals, axis=axis), y_scale,
-                   y_zero_point, to=element(y_zero_point))
+    triples = [(x, scale, _zero_point(b, zp, x))  # type: ignore[arg-type]
+               for x, scale, zp in zip(inputs[::3], inputs[1::3], inputs[2::3], strict=True)]
+    return b.emit1(Q.ConcatOp, *[v for t in triples for v in t], y_scale, y_zero_point,
+                   axis=axis)
 
 
 OPS: dict[str, dict[int, OpFn]] = {

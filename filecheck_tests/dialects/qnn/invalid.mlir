@@ -256,3 +256,223 @@ func.func @matmul_bias(%a: tensor<2x5xui8>, %w: tensor<5x3xi16>, %b: tensor<4xi3
   func.return
 }
 // CHECK: bias [4] and multiplier [1] must be [3] (multiplier: or [1])
+
+// -----
+
+func.func @quantize_not_f32(%x: tensor<4xf16>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.quantize': x must be f32, got tensor<4xf16>}}
+  %y = qnn.quantize %x, %s, %z : (tensor<4xf16>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.quantize': x must be f32, got tensor<4xf16>
+
+// -----
+
+func.func @quantize_scale_type(%x: tensor<4xf32>, %s: tensor<f16>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.quantize': scale must be f32, got tensor<f16>}}
+  %y = qnn.quantize %x, %s, %z : (tensor<4xf32>, tensor<f16>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.quantize': scale must be f32, got tensor<f16>
+
+// -----
+
+func.func @quantize_to_int32(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<i32>) {
+  // expected-error @+1 {{'qnn.quantize': zero_point must be 8-bit integers, got tensor<i32>}}
+  %y = qnn.quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi32>
+  func.return
+}
+// CHECK: 'qnn.quantize': zero_point must be 8-bit integers, got tensor<i32>
+
+// -----
+
+func.func @quantize_zero_point_rank(%x: tensor<2x4xf32>, %s: tensor<f32>, %z: tensor<1x1xi8>) {
+  // expected-error @+1 {{'qnn.quantize': zero_point must be a scalar or 1-D, got tensor<1x1xi8>}}
+  %y = qnn.quantize %x, %s, %z : (tensor<2x4xf32>, tensor<f32>, tensor<1x1xi8>) -> tensor<2x4xi8>
+  func.return
+}
+// CHECK: 'qnn.quantize': zero_point must be a scalar or 1-D, got tensor<1x1xi8>
+
+// -----
+
+func.func @quantize_per_axis_length(%x: tensor<2x4xf32>, %s: tensor<2xf32>, %z: tensor<i8>) {
+  // expected-error @+1 {{'qnn.quantize': scale (one per tensor or along axis 1) has 2 elements, not 1 or 4}}
+  %y = qnn.quantize %x, %s, %z : (tensor<2x4xf32>, tensor<2xf32>, tensor<i8>) -> tensor<2x4xi8>
+  func.return
+}
+// CHECK: 'qnn.quantize': scale (one per tensor or along axis 1) has 2 elements, not 1 or 4
+
+// -----
+
+func.func @quantize_axis_range(%x: tensor<2x4xf32>, %s: tensor<4xf32>, %z: tensor<i8>) {
+  // expected-error @+1 {{'qnn.quantize': axis 2 is out of range for rank 2}}
+  %y = qnn.quantize %x, %s, %z {axis = 2 : i64} : (tensor<2x4xf32>, tensor<4xf32>, tensor<i8>) -> tensor<2x4xi8>
+  func.return
+}
+// CHECK: 'qnn.quantize': axis 2 is out of range for rank 2
+
+// -----
+
+func.func @quantize_scale_positive(%x: tensor<2x2xf32>, %z: tensor<2xui8>) {
+  %s = graph.constant dense<[0.5, 0.0]> : tensor<2xf32>
+  // expected-error @+1 {{'qnn.quantize': scale must be positive, got [0.5, 0.0]}}
+  %y = qnn.quantize %x, %s, %z : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xui8>) -> tensor<2x2xui8>
+  func.return
+}
+// CHECK: 'qnn.quantize': scale must be positive, got [0.5, 0.0]
+
+// -----
+
+func.func @quantize_result_type(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.quantize' result #0 has type tensor<4xi8>, but its operands give tensor<4xui8>}}
+  %y = qnn.quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<4xi8>
+  func.return
+}
+// CHECK: 'qnn.quantize' result #0 has type tensor<4xi8>, but its operands give tensor<4xui8>
+
+// -----
+
+func.func @dequantize_float(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<f32>) {
+  // expected-error @+1 {{'qnn.dequantize': x must be 8-bit integers or int32, got tensor<4xf32>}}
+  %y = qnn.dequantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  func.return
+}
+// CHECK: 'qnn.dequantize': x must be 8-bit integers or int32, got tensor<4xf32>
+
+// -----
+
+func.func @dequantize_zero_point_type(%x: tensor<4xui8>, %s: tensor<f32>, %z: tensor<i8>) {
+  // expected-error @+1 {{'qnn.dequantize': zero_point must be ui8 like its operand, got tensor<i8>}}
+  %y = qnn.dequantize %x, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<i8>) -> tensor<4xf32>
+  func.return
+}
+// CHECK: 'qnn.dequantize': zero_point must be ui8 like its operand, got tensor<i8>
+
+// -----
+
+func.func @dequantize_scale_rank(%x: tensor<2x4xi8>, %s: tensor<2x4xf32>, %z: tensor<i8>) {
+  // expected-error @+1 {{'qnn.dequantize': scale must be a scalar or 1-D, got tensor<2x4xf32>}}
+  %y = qnn.dequantize %x, %s, %z : (tensor<2x4xi8>, tensor<2x4xf32>, tensor<i8>) -> tensor<2x4xf32>
+  func.return
+}
+// CHECK: 'qnn.dequantize': scale must be a scalar or 1-D, got tensor<2x4xf32>
+
+// -----
+
+func.func @dequantize_zero_point_per_axis(%x: tensor<2x4xi8>, %s: tensor<f32>, %z: tensor<3xi8>) {
+  // expected-error @+1 {{'qnn.dequantize': zero_point (one per tensor or along axis 0) has 3 elements, not 1 or 2}}
+  %y = qnn.dequantize %x, %s, %z {axis = 0 : i64} : (tensor<2x4xi8>, tensor<f32>, tensor<3xi8>) -> tensor<2x4xf32>
+  func.return
+}
+// CHECK: 'qnn.dequantize': zero_point (one per tensor or along axis 0) has 3 elements, not 1 or 2
+
+// -----
+
+func.func @dequantize_int32_zero_point(%x: tensor<4xi32>, %s: tensor<f32>) {
+  %z = graph.constant dense<5> : tensor<i32>
+  // expected-error @+1 {{'qnn.dequantize': an int32 x's zero_point must be 0, got 5}}
+  %y = qnn.dequantize %x, %s, %z : (tensor<4xi32>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  func.return
+}
+// CHECK: 'qnn.dequantize': an int32 x's zero_point must be 0, got 5
+
+// -----
+
+func.func @dequantize_scale_zero(%x: tensor<4xi8>, %z: tensor<i8>) {
+  %s = graph.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{'qnn.dequantize': scale must be positive, got 0.0}}
+  %y = qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i8>) -> tensor<4xf32>
+  func.return
+}
+// CHECK: 'qnn.dequantize': scale must be positive, got 0.0
+
+// -----
+
+func.func @concat_not_triples(%a: tensor<4xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.concat': the inputs must be (x, x_scale, x_zero_point) triples, got 2 operands before y_scale and y_zero_point}}
+  %y = qnn.concat %a, %s, %s, %z {axis = 0 : i64} : (tensor<4xui8>, tensor<f32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': the inputs must be (x, x_scale, x_zero_point) triples, got 2 operands before y_scale and y_zero_point
+
+// -----
+
+func.func @concat_float_input(%a: tensor<4xui8>, %b: tensor<4xf32>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.concat': input 1 must be 8-bit integers, got tensor<4xf32>}}
+  %y = qnn.concat %a, %s, %z, %b, %s, %z, %s, %z {axis = 0 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xf32>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<8xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': input 1 must be 8-bit integers, got tensor<4xf32>
+
+// -----
+
+func.func @concat_zero_point_type(%a: tensor<4xui8>, %b: tensor<4xi8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.concat': the zero point of input 1 must be i8 like its operand, got tensor<ui8>}}
+  %y = qnn.concat %a, %s, %z, %b, %s, %z, %s, %z {axis = 0 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xi8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<8xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': the zero point of input 1 must be i8 like its operand, got tensor<ui8>
+
+// -----
+
+func.func @concat_scale_type(%a: tensor<4xui8>, %s: tensor<f32>, %h: tensor<f16>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.concat': y_scale must be f32, got tensor<f16>}}
+  %y = qnn.concat %a, %s, %z, %a, %s, %z, %h, %z {axis = 0 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<f16>, tensor<ui8>) -> tensor<8xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': y_scale must be f32, got tensor<f16>
+
+// -----
+
+func.func @concat_per_tensor(%a: tensor<4xui8>, %s: tensor<f32>, %s4: tensor<4xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.concat': the scale of input 1 must have one element (per tensor), got dims [4]}}
+  %y = qnn.concat %a, %s, %z, %a, %s4, %z, %s, %z {axis = 0 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<4xf32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<8xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': the scale of input 1 must have one element (per tensor), got dims [4]
+
+// -----
+
+func.func @concat_scale_positive(%a: tensor<4xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  %neg = graph.constant dense<-0.5> : tensor<f32>
+  // expected-error @+1 {{'qnn.concat': the scale of input 0 must be positive, got -0.5}}
+  %y = qnn.concat %a, %neg, %z, %a, %s, %z, %s, %z {axis = 0 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<8xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': the scale of input 0 must be positive, got -0.5
+
+// -----
+
+func.func @concat_ranks(%a: tensor<4xui8>, %b: tensor<1x4xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.concat': inputs have different ranks}}
+  %y = qnn.concat %a, %s, %z, %b, %s, %z, %s, %z {axis = 0 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<1x4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<8xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': inputs have different ranks
+
+// -----
+
+func.func @concat_dims(%a: tensor<2x4xui8>, %b: tensor<3x4xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.concat': inputs differ in dim 0: 2 and 3}}
+  %y = qnn.concat %a, %s, %z, %b, %s, %z, %s, %z {axis = 1 : i64} : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>, tensor<3x4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<2x8xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': inputs differ in dim 0: 2 and 3
+
+// -----
+
+func.func @concat_axis_range(%a: tensor<2x4xui8>, %s: tensor<f32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.concat': axis -3 is out of range for rank 2}}
+  %y = qnn.concat %a, %s, %z, %a, %s, %z, %s, %z {axis = -3 : i64} : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>, tensor<2x4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<4x4xui8>
+  func.return
+}
+// CHECK: 'qnn.concat': axis -3 is out of range for rank 2
+
+// -----
+
+func.func @concat_result_type(%a: tensor<4xui8>, %s: tensor<f32>, %z: tensor<ui8>, %zy: tensor<i8>) {
+  // expected-error @+1 {{'qnn.concat' result #0 has type tensor<8xui8>, but its operands give tensor<8xi8>}}
+  %y = qnn.concat %a, %s, %z, %a, %s, %z, %s, %zy {axis = 0 : i64} : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<i8>) -> tensor<8xui8>
+  func.return
+}
+// CHECK: 'qnn.concat' result #0 has type tensor<8xui8>, but its operands give tensor<8xi8>

@@ -4,6 +4,19 @@
 // RUN: infer-opt %s --print-op-generic | infer-opt | filecheck %s
 
 builtin.module {
+  func.func @quantize(%x: tensor<?x4xf32>, %s: tensor<4xf32>, %z: tensor<4xi8>) -> tensor<?x4xi8> {
+    %y = qnn.quantize %x, %s, %z : (tensor<?x4xf32>, tensor<4xf32>, tensor<4xi8>) -> tensor<?x4xi8>
+    func.return %y : tensor<?x4xi8>
+  }
+  func.func @dequantize(%x: tensor<3x?xui8>, %s: tensor<3xf32>, %z: tensor<ui8>, %b: tensor<8xi32>, %sb: tensor<f32>, %zb: tensor<i32>) -> (tensor<3x?xf32>, tensor<8xf32>) {
+    %y = qnn.dequantize %x, %s, %z {axis = 0 : i64} : (tensor<3x?xui8>, tensor<3xf32>, tensor<ui8>) -> tensor<3x?xf32>
+    %fb = qnn.dequantize %b, %sb, %zb : (tensor<8xi32>, tensor<f32>, tensor<i32>) -> tensor<8xf32>
+    func.return %y, %fb : tensor<3x?xf32>, tensor<8xf32>
+  }
+  func.func @concat(%a: tensor<1x2x4xi8>, %sa: tensor<f32>, %za: tensor<i8>, %b: tensor<1x?x4xi8>, %sb: tensor<1xf32>, %zb: tensor<1xi8>, %sy: tensor<f32>, %zy: tensor<i8>) -> tensor<1x?x4xi8> {
+    %y = qnn.concat %a, %sa, %za, %b, %sb, %zb, %sy, %zy {axis = -2 : i64} : (tensor<1x2x4xi8>, tensor<f32>, tensor<i8>, tensor<1x?x4xi8>, tensor<1xf32>, tensor<1xi8>, tensor<f32>, tensor<i8>) -> tensor<1x?x4xi8>
+    func.return %y : tensor<1x?x4xi8>
+  }
   func.func @matmul(%a: tensor<?x4xui8>, %b: tensor<4x3xi8>, %az: tensor<ui8>, %bz: tensor<3xi8>) -> tensor<?x3xi32> {
     %y = qnn.matmul %a, %b, %az, %bz : (tensor<?x4xui8>, tensor<4x3xi8>, tensor<ui8>, tensor<3xi8>) -> tensor<?x3xi32>
     func.return %y : tensor<?x3xi32>
@@ -50,6 +63,13 @@ builtin.module {
   }
 }
 
+// CHECK-LABEL: func.func @quantize
+// CHECK:         %{{.*}} = qnn.quantize %x, %s, %z : (tensor<?x4xf32>, tensor<4xf32>, tensor<4xi8>) -> tensor<?x4xi8>
+// CHECK-LABEL: func.func @dequantize
+// CHECK:         %{{.*}} = qnn.dequantize %x, %s, %z {axis = 0 : i64} : (tensor<3x?xui8>, tensor<3xf32>, tensor<ui8>) -> tensor<3x?xf32>
+// CHECK-NEXT:    %{{.*}} = qnn.dequantize %b, %sb, %zb : (tensor<8xi32>, tensor<f32>, tensor<i32>) -> tensor<8xf32>
+// CHECK-LABEL: func.func @concat
+// CHECK:         %{{.*}} = qnn.concat %a, %sa, %za, %b, %sb, %zb, %sy, %zy {axis = -2 : i64} : (tensor<1x2x4xi8>, tensor<f32>, tensor<i8>, tensor<1x?x4xi8>, tensor<1xf32>, tensor<1xi8>, tensor<f32>, tensor<i8>) -> tensor<1x?x4xi8>
 // CHECK-LABEL: func.func @matmul
 // CHECK:         %{{.*}} = qnn.matmul %a, %b, %az, %bz : (tensor<?x4xui8>, tensor<4x3xi8>, tensor<ui8>, tensor<3xi8>) -> tensor<?x3xi32>
 // CHECK-LABEL: func.func @conv
