@@ -66,6 +66,11 @@ _NAMES = {0: "NONE", R_64: "64", R_PC32: "PC32", R_PLT32: "PLT32", R_GOTPCREL: "
           R_REX_GOTPCRELX: "REX_GOTPCRELX"}
 _GOT_TYPES = {R_GOTPCREL, R_GOTPCRELX, R_REX_GOTPCRELX}
 
+# Sections of code or pointers to code that a dynamic loader would run at load or exit
+# (old-style .ctors/.dtors are PROGBITS: refused by name, since nothing here runs them).
+_RUN_AT_LOAD = (".ctors", ".dtors", ".init", ".fini", ".preinit_array", ".init_array",
+                ".fini_array", ".tdata", ".tbss")
+
 _EHDR = struct.Struct("<16sHHIQQQIHHHHHH")
 _SHDR = struct.Struct("<IIQQQQIIQQ")
 _SYM = struct.Struct("<IBBHQQ")
@@ -154,7 +159,8 @@ def _parse(data: bytes, number: int) -> _Object:
         if i == 0:
             continue
         name = _string(names, name_at, where)
-        if typ in (_SHT_INIT_ARRAY, _SHT_FINI_ARRAY, _SHT_PREINIT_ARRAY, _SHT_GROUP):
+        if typ in (_SHT_INIT_ARRAY, _SHT_FINI_ARRAY, _SHT_PREINIT_ARRAY, _SHT_GROUP) \
+                or name in _RUN_AT_LOAD or name.startswith(_RUN_AT_LOAD):  # fmt: skip
             raise _refuse(f"{where} has section '{name}' of type {typ} (constructors, "
                           "destructors or groups)")
         if flags & _SHF_TLS:
@@ -167,7 +173,7 @@ def _parse(data: bytes, number: int) -> _Object:
             if entsize != _RELA.size:
                 raise _refuse(f"{where}: relocation section '{name}' of entry size {entsize}")
             relas.append((i, link, info, name))
-        elif typ == _SHT_REL and flags & _SHF_ALLOC or typ == _SHT_REL:
+        elif typ == _SHT_REL:
             raise _refuse(f"{where} has REL (not RELA) section '{name}'")
         if not flags & _SHF_ALLOC:
             body(i)  # in bounds, even if unused
