@@ -52,7 +52,7 @@ _ET_REL, _EM_X86_64 = 1, 62
 _SHT_NULL, _SHT_PROGBITS, _SHT_SYMTAB, _SHT_STRTAB, _SHT_RELA = 0, 1, 2, 3, 4
 _SHT_NOBITS, _SHT_REL = 8, 9
 _SHT_INIT_ARRAY, _SHT_FINI_ARRAY, _SHT_PREINIT_ARRAY, _SHT_GROUP = 14, 15, 16, 17
-_SHF_WRITE, _SHF_ALLOC, _SHF_EXECINSTR, _SHF_TLS = 0x1, 0x2, 0x4, 0x400
+_SHF_WRITE, _SHF_ALLOC, _SHF_EXECINSTR, _SHF_TLS, _SHF_COMPRESSED = 0x1, 0x2, 0x4, 0x400, 0x800
 _SHN_UNDEF, _SHN_LORESERVE, _SHN_ABS, _SHN_COMMON, _SHN_XINDEX = 0, 0xFF00, 0xFFF1, 0xFFF2, 0xFFFF
 _STB_LOCAL, _STB_GLOBAL, _STB_WEAK = 0, 1, 2
 _STT_NOTYPE, _STT_OBJECT, _STT_FUNC, _STT_SECTION, _STT_FILE = 0, 1, 2, 3, 4
@@ -183,6 +183,8 @@ def _parse(data: bytes, number: int) -> _Object:
         align = max(align, 1)
         if align & (align - 1) or align > _PAGE:
             raise _refuse(f"{where}: section '{name}' has alignment {align}")
+        if flags & _SHF_COMPRESSED:
+            raise _refuse(f"{where}: allocated section '{name}' is compressed")
         if flags & _SHF_EXECINSTR and flags & _SHF_WRITE:
             raise _refuse(f"{where}: section '{name}' is writable and executable")
         kind = "text" if flags & _SHF_EXECINSTR else "data" if flags & _SHF_WRITE else "rodata"
@@ -218,6 +220,8 @@ def _parse(data: bytes, number: int) -> _Object:
             if 0 < target < shnum and not headers[target][2] & _SHF_ALLOC:
                 continue  # relocations of debug or other unmapped sections
             raise _refuse(f"{where}: relocation section '{name}' applies to section {target}")
+        if sections[target].nobits:
+            raise _refuse(f"{where}: relocation section '{name}' applies to NOBITS data")
         table = body(i)
         if len(table) % _RELA.size:
             raise _refuse(f"{where}: relocation section '{name}' is not whole entries")
