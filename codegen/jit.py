@@ -257,16 +257,6 @@ def weight_buffers(prefix: str, weights: dict[str, np.ndarray]) -> dict[str, np.
             for name, data in weights.items()}
 
 
-def bind_weights(prefix: str, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """`weight_buffers`, each bound to its symbol name for the MCJIT engines created
-    after (llvm.add_symbol is process-global)."""
-    bound = weight_buffers(prefix, weights)
-    llvm = _mcjit_llvm()
-    for name, buf in bound.items():
-        llvm.add_symbol(name, buf.ctypes.data)
-    return bound
-
-
 @dataclass(frozen=True)
 class ObjectCode:
     """Compiled code, not yet mapped: object files for `target` (`pack_objects`), the prefix of the
