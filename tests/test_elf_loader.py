@@ -89,6 +89,24 @@ def test_dynamic_attention_like_model_matches_onnxruntime(sequence: int) -> None
                           {"x": R.standard_normal((1, sequence, 32), np.float32)})
 
 
+def test_transformer_encoder_matches_onnxruntime() -> None:
+    """benchmarks/encoder_model.py's encoder, small: embeddings (Gather), attention with
+    the padding mask, layer norms, GELU; batch and sequence dynamic."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from encoder_model import encoder_feeds, encoder_model
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    model = encoder_model(layers=1, hidden=64, heads=2)
+    compiled = infer.compile(model, cache=False)
+    _elf(compiled)
+    for batch, sequence in [(1, 16), (2, 9)]:
+        feeds = encoder_feeds(batch, sequence)
+        ours = list(compiled.run(feeds).values())
+        for a, b in zip(ours, run_onnxruntime(model, feeds), strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-3)
+
+
 def test_parallel_model_on_two_threads_matches_onnxruntime() -> None:
     model = _conv_net()
     compiled = infer.compile(model, cache=False, threads=2)
