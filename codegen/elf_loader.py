@@ -225,9 +225,9 @@ def _parse(data: bytes, number: int) -> _Object:
         table = body(i)
         if len(table) % _RELA.size:
             raise _refuse(f"{where}: relocation section '{name}' is not whole entries")
-        relocations[target] = [
+        relocations.setdefault(target, []).extend(
             (off, info & 0xFFFFFFFF, info >> 32, addend)
-            for off, info, addend in _RELA.iter_unpack(table)]
+            for off, info, addend in _RELA.iter_unpack(table))
     return _Object(number, data, sections, symbols, relocations)
 
 
