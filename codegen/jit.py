@@ -1,7 +1,9 @@
 """Compiled code mapped and called: an object file (`ObjectCode`, made by codegen/compile.py
-or read from an artifact) mapped into an engine of its own with its weights bound
-(`ObjectModule`), and its packed entry points called with numpy arrays. The runtime's
-side of codegen: it imports llvmlite and numpy, not the compiler.
+or read from an artifact) mapped with its weights bound (`ObjectModule`), and its packed
+entry points called with numpy arrays. The runtime's side of codegen: it imports numpy,
+not the compiler. The code is mapped by codegen/elf_loader.py, without LLVM, where that
+loader handles the objects (Linux x86-64), else by llvmlite's MCJIT, and always by MCJIT
+when the environment sets INFER_LOADER=mcjit: llvmlite is imported only then.
 
 Calling convention (see `convert-func-to-llvm`): `_infer_packed_<name>(void **args)` with
 one pointer per input (to a memref descriptor `{ptr allocated, ptr aligned, i64 offset,
@@ -25,21 +27,47 @@ import sys
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-import llvmlite.binding as llvm
 import numpy as np
 
 from infer.abi import NUM_THREADS_SYMBOL, PACKED_PREFIX
-from infer.codegen.target import Target, host_target
+from infer.codegen.elf_loader import LoaderError, load_objects
+from infer.codegen.target import Target, host_target, llvm_binding
 
 _LIBC = ctypes.CDLL(None)
 _LIBC.free.argtypes = [ctypes.c_void_p]
 _LIBC.free.restype = None
 # LLVM lowers conversions the CPU lacks (f64 -> f16, for one) to compiler-rt/libgcc calls
-# such as __truncdfhf2, which the JIT must find in the process: an unresolved one is a null
-# call at run time.
-llvm.load_library_permanently(ctypes.util.find_library("gcc_s") or "libgcc_s.so.1")
+# such as __truncdfhf2, which the code must find: an unresolved one is a null call at run
+# time (the ELF loader refuses it instead).
+_LIBGCC = ctypes.util.find_library("gcc_s") or "libgcc_s.so.1"
 WEIGHT_ALIGNMENT = 64
+# The environment variable that picks how code is mapped: "mcjit" always through LLVM;
+# unset or anything else, the ELF loader first (MCJIT where it refuses the objects).
+LOADER_VARIABLE = "INFER_LOADER"
+
+
+@functools.cache
+def _mcjit_llvm():  # noqa: ANN202 - the llvmlite.binding module
+    """llvmlite's binding with what MCJIT's symbol lookup needs loaded: libgcc_s's
+    helpers, and libgomp if it is already loaded (`load_openmp`)."""
+    llvm = llvm_binding()
+    llvm.load_library_permanently(_LIBGCC)
+    return llvm
+
+
+@functools.cache
+def _c_libraries() -> tuple[ctypes.CDLL, ...]:
+    """Where the ELF loader finds the functions the code calls: libgcc_s (soft-float
+    helpers), libm, then the whole process (libc and what it loaded)."""
+    out = []
+    for name in (_LIBGCC, ctypes.util.find_library("m") or "libm.so.6"):
+        try:
+            out.append(ctypes.CDLL(name))
+        except OSError:
+            pass
+    return (*out, ctypes.CDLL(None))
 
 
 def openmp_library() -> str | None:
@@ -66,9 +94,13 @@ def openmp_library() -> str | None:
 SPIN_COUNT = 30_000
 
 
+_OPENMP: list[ctypes.CDLL] = []  # libgomp once loaded
+
+
 @functools.cache
 def load_openmp() -> None:
-    """Makes libgomp's symbols visible to the code mapped after (once per process)."""
+    """Makes libgomp's symbols visible to the code mapped after (once per process):
+    loaded into the global scope, where both the ELF loader and MCJIT find them."""
     path = openmp_library()
     if path is None:
         raise ValueError("the code runs loops on threads and needs libgomp, the OpenMP "
@@ -78,7 +110,7 @@ def load_openmp() -> None:
     if own:
         os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)
     try:
-        llvm.load_library_permanently(path)
+        _OPENMP.append(ctypes.CDLL(path, mode=os.RTLD_GLOBAL | os.RTLD_NOW))
     finally:
         if own:
             del os.environ["GOMP_SPINCOUNT"]
@@ -136,19 +168,36 @@ def new_symbol_prefix() -> str:
     return f"__infer_{secrets.token_hex(16)}_"
 
 
-class NativeModule:
-    """Native code mapped into an execution engine, with the weights it binds; keep it
-    alive as long as its entries are used."""
+class MappedCode(Protocol):
+    """Code in memory (the ELF loader's `LoadedCode` or an MCJIT engine's wrapper):
+    `address_of(name)` is the address of a global symbol it defines, 0 if none."""
 
-    def __init__(self, engine: llvm.ExecutionEngine, prefix: str,
+    def address_of(self, name: str) -> int: ...
+
+
+class _McjitCode:
+    """An MCJIT engine holding mapped code; keep it alive while its code is used."""
+
+    def __init__(self, engine: object) -> None:
+        self.engine = engine
+
+    def address_of(self, name: str) -> int:
+        return self.engine.get_global_value_address(name)  # type: ignore[attr-defined]
+
+
+class NativeModule:
+    """Native code mapped (by the ELF loader or an MCJIT engine), with the weights it
+    binds; keep it alive as long as its entries are used."""
+
+    def __init__(self, mapped: MappedCode, prefix: str,
                  weights: dict[str, np.ndarray], signatures: dict[str, EntrySignature]
                  ) -> None:  # fmt: skip
-        self._engine = engine
+        self._mapped = mapped
         self.symbol_prefix = prefix
         self._weights = weights  # by symbol name, bound into the code
         self.signatures = signatures
         # The thread count its parallel loops read (no such global: it has none).
-        address = engine.get_global_value_address(NUM_THREADS_SYMBOL)
+        address = mapped.address_of(NUM_THREADS_SYMBOL)
         self._threads = ctypes.c_int32.from_address(address) if address else None
 
     @property
@@ -180,10 +229,10 @@ class NativeModule:
     def get_entry(self, name: str = "main") -> Entry:
         """A callable taking the inputs of function `name` and returning its results."""
         in_specs, out_specs = self.signatures[name]
-        address = self._engine.get_function_address(PACKED_PREFIX + name)
+        address = self._mapped.address_of(PACKED_PREFIX + name)
         assert address, f"no entry {name} in the native code"
         cfunc = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
-        engine_owner = self  # the entry keeps the engine (and so its code) alive
+        engine_owner = self  # the entry keeps the mapping (and so its code) alive
 
         def call(args: Sequence[np.ndarray]) -> list[np.ndarray]:
             assert len(args) == len(in_specs), f"{name} takes {len(in_specs)} inputs"
@@ -201,14 +250,11 @@ class NativeModule:
         return call
 
 
-def bind_weights(prefix: str, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """`weights` (by name without the prefix), each bound to its prefixed symbol name for
-    the engines created after, in place or as a 64-byte-aligned copy; by symbol name."""
-    bound = {prefix + name: data if _in_place(data) else _aligned_copy(data)
-             for name, data in weights.items()}
-    for name, buf in bound.items():
-        llvm.add_symbol(name, buf.ctypes.data)
-    return bound
+def weight_buffers(prefix: str, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """`weights` (by name without the prefix) as the code reads them, by prefixed symbol
+    name: in place, or as a 64-byte-aligned copy."""
+    return {prefix + name: data if _in_place(data) else _aligned_copy(data)
+            for name, data in weights.items()}
 
 
 @dataclass(frozen=True)
@@ -255,14 +301,60 @@ def unpack_objects(blob: bytes) -> list[bytes]:
     return objects
 
 
-class ObjectModule(NativeModule):
-    """Object code mapped into an engine of its own, its weights bound.
+def loader_choice() -> str:
+    """"mcjit" when the environment asks for MCJIT, else "elf" (the ELF loader first)."""
+    return "mcjit" if os.environ.get(LOADER_VARIABLE, "").strip().lower() == "mcjit" else "elf"
 
-    The object file refers to each weight by its symbol name, `<prefix><name>`, bound with
-    the process-global `llvm.add_symbol`. Each copy mapped therefore gets a fresh prefix
-    (`new_symbol_prefix`), written over the old one in the object's bytes: both have the
-    same length, so the string table keeps its offsets, and the old one holds 128 random
-    bits, so it occurs nowhere but in the symbol names."""
+
+def _map_elf(objects: list[bytes], prefix: str, bound: dict[str, np.ndarray]
+             ) -> MappedCode:
+    """The objects mapped by the ELF loader: a weight symbol binds to its buffer (a name
+    with the prefix and no weight is refused), any other to a C library's function."""
+    def resolve(name: str) -> int | None:
+        if name.startswith(prefix):
+            buf = bound.get(name)
+            return None if buf is None else buf.ctypes.data
+        for lib in (*_OPENMP, *_c_libraries()):
+            try:
+                return ctypes.cast(lib[name], ctypes.c_void_p).value
+            except AttributeError:
+                continue
+        return None
+
+    return load_objects(objects, resolve)
+
+
+def _map_mcjit(objects: list[bytes], prefix: str, bound: dict[str, np.ndarray],
+               target: Target) -> MappedCode:
+    """The objects mapped by an MCJIT engine of their own, the weights bound by name."""
+    llvm = _mcjit_llvm()
+    if _OPENMP:
+        llvm.load_library_permanently(_OPENMP[0]._name)
+    for name, buf in bound.items():
+        llvm.add_symbol(name, buf.ctypes.data)
+    tm = target.machine()
+    # An engine is made from a module: an empty one, the code comes from the object.
+    empty = llvm.parse_assembly(
+        f'target triple = "{target.triple}"\n'
+        f'target datalayout = "{tm.target_data}"\n')
+    engine = llvm.create_mcjit_compiler(empty, tm)
+    for part in objects:  # symbols resolve across the parts of one engine
+        engine.add_object_file(llvm.ObjectFileRef.from_data(part))
+    engine.finalize_object()
+    return _McjitCode(engine)
+
+
+class ObjectModule(NativeModule):
+    """Object code mapped, its weights bound: by the ELF loader (codegen/elf_loader.py),
+    or by an MCJIT engine of its own where that loader refuses the objects or
+    INFER_LOADER=mcjit asks for it. `loader` says which ("elf" or "mcjit").
+
+    The object file refers to each weight by its symbol name, `<prefix><name>`; MCJIT
+    binds it with the process-global `llvm.add_symbol`. Each copy mapped therefore gets a
+    fresh prefix (`new_symbol_prefix`), written over the old one in the object's bytes:
+    both have the same length, so the string table keeps its offsets, and the old one
+    holds 128 random bits, so it occurs nowhere but in the symbol names. (The ELF loader
+    binds symbols per mapping, but takes the same fresh prefix: one rule for both.)"""
 
     def __init__(self, code: ObjectCode) -> None:
         if not SYMBOL_PREFIX.fullmatch(code.symbol_prefix):
@@ -276,17 +368,19 @@ class ObjectModule(NativeModule):
             load_openmp()
         prefix = new_symbol_prefix()
         obj = code.obj.replace(code.symbol_prefix.encode(), prefix.encode())
-        bound = bind_weights(prefix, code.weights)  # before the engine resolves symbols
-        tm = code.target.machine()
-        # An engine is made from a module: an empty one, the code comes from the object.
-        empty = llvm.parse_assembly(
-            f'target triple = "{code.target.triple}"\n'
-            f'target datalayout = "{tm.target_data}"\n')
-        engine = llvm.create_mcjit_compiler(empty, tm)
-        for part in unpack_objects(obj):  # symbols resolve across the parts of one engine
-            engine.add_object_file(llvm.ObjectFileRef.from_data(part))
-        engine.finalize_object()
-        super().__init__(engine, prefix, bound, code.signatures)
+        bound = weight_buffers(prefix, code.weights)
+        objects = unpack_objects(obj)
+        mapped: MappedCode | None = None
+        self.loader = loader_choice()
+        self.refusal: str | None = None  # why the ELF loader did not map it, if it did not
+        if self.loader == "elf":
+            try:
+                mapped = _map_elf(objects, prefix, bound)
+            except LoaderError as e:
+                self.loader, self.refusal = "mcjit", str(e)
+        if mapped is None:
+            mapped = _map_mcjit(objects, prefix, bound, code.target)
+        super().__init__(mapped, prefix, bound, code.signatures)
         # the aligned copies the code reads, so that the weights are held once
         self.code = ObjectCode(obj, prefix, self.weights(), code.signatures, code.target)
 

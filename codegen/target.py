@@ -9,15 +9,41 @@ One fresh TargetMachine per use, since MCJIT takes ownership of the one it is gi
 from __future__ import annotations
 
 import os
+import platform
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import llvmlite.binding as llvm
+if TYPE_CHECKING:
+    import llvmlite.binding as llvm
 
-# Initialization of targets is explicit in llvmlite (llvm.initialize() itself now raises).
-llvm.initialize_native_target()
-llvm.initialize_native_asmprinter()
+# The triple LLVM reports on Linux x86-64 (llvm.get_process_triple()), so that a process
+# that only maps saved code tells its triple without loading LLVM.
+LINUX_X86_64_TRIPLE = "x86_64-unknown-linux-gnu"
+
+
+def _glibc_x86_64_linux() -> bool:
+    if not sys.platform.startswith("linux") or platform.machine() != "x86_64":
+        return False
+    try:
+        return (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
+    except (ValueError, OSError):
+        return False
+
+
+@cache
+def llvm_binding():  # noqa: ANN201 - the llvmlite.binding module
+    """llvmlite's binding, imported (which loads libllvmlite.so, ~35 MiB resident) only
+    where LLVM is needed: compiling, MCJIT, and the host-feature checks that
+    codegen/host_features.py cannot decide."""
+    import llvmlite.binding as llvm
+
+    # Initialization of targets is explicit in llvmlite (llvm.initialize() now raises).
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    return llvm
 
 # The x86-64 micro-architecture levels of the psABI, in LLVM's feature names, each adding
 # to the one before.
@@ -51,7 +77,7 @@ class Target:
         return frozenset(f[1:] for f in self.features.split(",") if f.startswith("+"))
 
     def machine(self, opt_level: int = 3) -> llvm.TargetMachine:
-        return llvm.Target.from_triple(self.triple).create_target_machine(
+        return llvm_binding().Target.from_triple(self.triple).create_target_machine(
             cpu=self.cpu, features=self.features, opt=opt_level, codemodel="jitdefault",
             jit=True)
 
@@ -81,9 +107,21 @@ class Target:
         return vnni, lanes
 
     def missing_on_host(self) -> list[str]:
-        """The features this target enables that this CPU lacks."""
-        host = llvm.get_host_cpu_features()
+        """The features this target enables that this CPU lacks: none when
+        /proc/cpuinfo shows them all (codegen/host_features.py), else as LLVM tells."""
+        from infer.codegen.host_features import present_without_llvm
+
+        if present_without_llvm(self.enabled()):
+            return []
+        host = llvm_binding().get_host_cpu_features()
         return [f for f in sorted(self.enabled()) if not host.get(f)]
+
+    def runs_on_host_triple(self) -> bool:
+        """Whether this machine's triple is the target's (read without LLVM on Linux
+        x86-64, where it is certain)."""
+        if self.triple == LINUX_X86_64_TRIPLE and _glibc_x86_64_linux():
+            return True
+        return self.triple == host_target().triple
 
     def to_json(self) -> dict[str, str]:
         return {"triple": self.triple, "cpu": self.cpu, "features": self.features}
@@ -99,6 +137,7 @@ class Target:
 @cache
 def host_target() -> Target:
     """This CPU with all its features (AVX2/AVX-512, FMA, ...)."""
+    llvm = llvm_binding()
     return Target(llvm.get_process_triple(), llvm.get_host_cpu_name(),
                   llvm.get_host_cpu_features().flatten())
 
@@ -115,7 +154,8 @@ def named_target(name: str) -> Target:
     if not host.triple.startswith("x86_64"):
         raise ValueError(f"target '{name}' is an x86-64 CPU; this machine is {host.triple}")
     wanted = NAMED_CPUS[name]
-    known = llvm.get_host_cpu_features()  # every feature LLVM knows here, each turned on/off
+    # every feature LLVM knows here, each turned on/off
+    known = llvm_binding().get_host_cpu_features()
     return Target(host.triple, name, ",".join(("+" if f in wanted else "-") + f for f in known))
 
 

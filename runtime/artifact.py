@@ -299,13 +299,15 @@ def _check_compatible(meta: dict[str, object], target: dict[str, object]) -> Non
     if meta["infer_version"] != infer_version():
         raise ValueError(f"made by infer {meta['infer_version']}, this is infer "
                          f"{infer_version()}: compile the model again")
-    code_target, host = Target.from_json(target), host_target()
-    if code_target.triple != host.triple:
-        raise ValueError(f"compiled for {code_target.triple}, this machine is {host.triple}")
+    # LLVM (host_target) is asked only when /proc/cpuinfo cannot tell (codegen/target.py)
+    code_target = Target.from_json(target)
+    if not code_target.runs_on_host_triple():
+        raise ValueError(f"compiled for {code_target.triple}, this machine is "
+                         f"{host_target().triple}")
     missing = code_target.missing_on_host()
     if missing:
         raise ValueError(f"compiled for a CPU ({code_target.cpu}) with feature "
-                         f"'{missing[0]}', which this CPU ({host.cpu}) lacks"
+                         f"'{missing[0]}', which this CPU ({host_target().cpu}) lacks"
                          + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
 
 
