@@ -41,8 +41,8 @@ def compile_object(module: ModuleOp, target: Target | None = None) -> ObjectCode
     """The object code of an llvm-dialect module for `target` (the host when None):
     translated, optimized at O3 and emitted once; mapping it (`ObjectModule`) compiles
     nothing more. A large module is compiled as several parts at once (`partition`), one
-    LLVM context and thread each: LLVM releases the GIL, and its O3 and code generation
-    are most of a compile's time."""
+    LLVM context and thread each: their O3 and code generation, most of a compile's time,
+    run outside llvmlite's lock and the GIL (`_emit_part`)."""
     target = target or host_target()
     prefix = new_symbol_prefix()
     parts = partition(module, compile_workers())
