@@ -40,6 +40,10 @@ NOINLINE_ATTR = "infer.noinline"
 # (array<i64: positions>): each passed as its bare aligned pointer, LLVM's `noalias`,
 # so that LLVM's vectorizers know what the caller knew (distinct allocations).
 NOALIAS_ATTR = "infer.noalias"
+# The mark of an scf.for whose iterations are independent (`outline-parallel-loops` runs
+# it on several threads), and of the call to its outlined body: its value is the grain,
+# the fewest iterations worth a thread.
+PARALLEL_ATTR = "parallel"
 
 # How f32 weights may be held, in the compiled code (`store-weights-f16`) and in a saved
 # artifact: as f32, or as f16 where every finite value fits (`fits_f16`).

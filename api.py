@@ -121,8 +121,11 @@ def _compile_timed(module: ModuleOp, opt_level: int, nchwc_block: int | None,
                    target: Target | str | None, weights: str) -> CompiledCode:
     target = resolve_target(target)
     _check_weights(weights)
+    from infer.codegen.forked_parts import fork_parts
+    from infer.codegen.jit import new_symbol_prefix
+
     passes = compile_passes(opt_level, _block(nchwc_block, target), target.vector_registers(),
-                            _caches(), weights, target.int8_kernel())
+                            _caches(), weights, target.int8_kernel(), to_llvm=False)
     ctx = make_context()
     for name in passes:
         if optimized is not None and _stage(name) != progress.GRAPH_OPTIMIZE:
@@ -130,8 +133,18 @@ def _compile_timed(module: ModuleOp, opt_level: int, nchwc_block: int | None,
             optimized = None
         with stages.stage(_stage(name)):
             run_passes(module, ctx, [name])
+
+    def lower(part: ModuleOp) -> None:
+        run_passes(part, ctx, pipeline.LOWER_TO_LLVM)
+
+    # A large module is lowered and compiled in parts at once, a process each; the
+    # stage then times this process's part.
+    with stages.stage(progress.LOWER_TO_LLVM):
+        forked = fork_parts(module, lower, target, new_symbol_prefix())
+        if forked is None:
+            lower(module)
     with stages.stage(progress.LLVM_JIT):
-        return compile_code(module, target=target)
+        return compile_code(module, target=target, forked=forked)
 
 
 def compile_module(

@@ -138,13 +138,14 @@ WEIGHT_PASSES = {"f32": [], "f16": ["store-weights-f16"]}
 def compile_passes(
     level: int = DEFAULT_OPT_LEVEL, block: int | None = None, registers: int | None = None,
     caches: tuple[int, int, int] | None = None, weights: str = "f32",
-    int8: tuple[bool, int] | None = None,
+    int8: tuple[bool, int] | None = None, to_llvm: bool = True,
 ) -> list[str]:
-    """The whole pipeline, graph as imported to llvm, at graph optimization `level`, with
-    f32 weights stored as `weights` ("f32" or "f16") and the int8 kernels of `int8`."""
+    """The whole pipeline, graph as imported to llvm (to loops without `to_llvm`), at
+    graph optimization `level`, with f32 weights stored as `weights` ("f32" or "f16") and
+    the int8 kernels of `int8`."""
     return [*prepare_passes(level, int8), *graph_optimize_passes(level, block),
             *select_tile_passes(level, registers, block, caches), *WEIGHT_PASSES[weights],
-            *LOWER_TO_LOOPS, *LOWER_TO_LLVM]
+            *LOWER_TO_LOOPS, *(LOWER_TO_LLVM if to_llvm else [])]
 
 
 def make_passes(names: list[str]) -> list[ModulePass]:

@@ -1,5 +1,6 @@
-"""Which functions of an llvm-dialect module compile together: the parts codegen/compile.py
-hands to LLVM at once, one thread each.
+"""Which functions of a module compile together: the parts codegen/compile.py hands to LLVM
+at once (one thread each), or codegen/forked_parts.py lowers and compiles at once (one
+process each).
 
 A function stays with the small functions it calls or takes the address of, so that LLVM
 can still inline them (a part cannot inline another's functions). Calls to large or
@@ -7,15 +8,22 @@ can still inline them (a part cannot inline another's functions). Calls to large
 except an internal function called once, such as a kernel called by the entry, which it
 would inline whatever its size; kept out of line it costs one call per run. The groups
 this leaves are packed into parts of about equal size, largest first.
+
+Two forms of the same cut: `partition` on an llvm-dialect module, `partition_loops` on a
+loop-level one (func dialect). A parallel loop's outlined body may be cut from the
+function that launches it: convert-parallel-calls-to-gomp rewrites a body's type the same
+way in either part.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Iterable
 from typing import NamedTuple
 
-from xdsl.dialects import llvm
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from infer.abi import NOINLINE_ATTR
 from infer.runtime.threads import usable_cpus
@@ -25,6 +33,10 @@ from infer.runtime.threads import usable_cpus
 SMALL_FUNCTION = 200
 # A module of fewer ops in all is compiled in one part: the threads would not pay.
 PARALLEL_OPS = 4000
+# The same sizes at the loop level, where a function has about a fifth of the ops it has
+# once lowered to llvm (resnet50: 4.4k loop-level ops, 22.7k llvm ops).
+SMALL_LOOP_FUNCTION = 40
+PARALLEL_LOOP_OPS = 800
 MAX_WORKERS = 8
 
 
@@ -35,14 +47,19 @@ def compile_workers() -> int:
     return max(1, min(MAX_WORKERS, len(cpus) if cpus is not None else os.cpu_count() or 1))
 
 
+class Parts(NamedTuple):
+    groups: list[set[str]]  # function names, a part each
+    exported: set[str]  # functions another part refers to
+
+
 def _defined(module: ModuleOp) -> dict[str, llvm.FuncOp]:
     return {op.sym_name.data: op for op in module.ops
             if isinstance(op, llvm.FuncOp) and op.body.blocks}
 
 
 def references(module: ModuleOp) -> dict[str, set[str]]:
-    """For each function the module defines, the defined functions it calls or takes the
-    address of."""
+    """For each function the llvm-dialect module defines, the defined functions it calls
+    or takes the address of."""
     defined = _defined(module)
     refs: dict[str, set[str]] = {}
     for name, fn in defined.items():
@@ -59,20 +76,57 @@ def references(module: ModuleOp) -> dict[str, set[str]]:
     return refs
 
 
-class Parts(NamedTuple):
-    groups: list[set[str]]  # function names, a part each
-    exported: set[str]  # functions another part refers to
-
-
 def partition(module: ModuleOp, workers: int) -> Parts:
-    """The module's defined functions in at most `workers` parts (one part when the module
-    is small or `workers` is 1)."""
+    """The llvm-dialect module's defined functions in at most `workers` parts (one part
+    when the module is small or `workers` is 1)."""
     defined = _defined(module)
-    size = {name: sum(1 for _ in fn.walk()) for name, fn in defined.items()}
+    size = _sizes(defined)
     if workers <= 1 or sum(size.values()) < PARALLEL_OPS:
         return Parts([set(defined)], set())
     refs = references(module)
-    parent = {name: name for name in defined}
+    joined = {(caller, callee) for caller, callees in refs.items() for callee in callees
+              if _inlinable(defined[callee], size[callee], SMALL_FUNCTION)}
+    return _pack(size, refs, joined, workers)
+
+
+def partition_loops(module: ModuleOp, workers: int) -> Parts:
+    """The loop-level module's defined functions in at most `workers` parts; the public
+    ones (the entries, whose signatures the compile reads off its first part) in the
+    first."""
+    defined = {op.sym_name.data: op for op in module.ops
+               if isinstance(op, func.FuncOp) and op.body.blocks}
+    size = _sizes(defined)
+    if workers <= 1 or sum(size.values()) < PARALLEL_LOOP_OPS:
+        return Parts([set(defined)], set())
+    refs: dict[str, set[str]] = {name: set() for name in defined}
+    joined: set[tuple[str, str]] = set()
+    for name, fn in defined.items():
+        for op in fn.walk():
+            if not isinstance(op, func.CallOp) or op.callee.string_value() not in defined:
+                continue
+            callee = op.callee.string_value()
+            refs[name].add(callee)
+            if _inlinable(defined[callee], size[callee], SMALL_LOOP_FUNCTION):
+                joined.add((name, callee))
+    public = {name for name, fn in defined.items()
+              if fn.sym_visibility is None or fn.sym_visibility.data == "public"}
+    return _pack(size, refs, joined, workers, first=public)
+
+
+def _sizes(defined: dict[str, func.FuncOp] | dict[str, llvm.FuncOp]) -> dict[str, int]:
+    return {name: sum(1 for _ in fn.walk()) for name, fn in defined.items()}
+
+
+def _inlinable(fn: Operation, size: int, small: int) -> bool:
+    return size <= small and NOINLINE_ATTR not in fn.attributes
+
+
+def _pack(size: dict[str, int], refs: dict[str, set[str]], joined: set[tuple[str, str]],
+          workers: int, first: Collection[str] = ()) -> Parts:
+    """The functions in groups that `joined` (caller, callee) pairs keep together, packed
+    into at most `workers` parts of about equal size, largest first; the groups of `first`
+    in the first part."""
+    parent = {name: name for name in size}
 
     def root(name: str) -> str:
         while parent[name] != name:
@@ -80,17 +134,22 @@ def partition(module: ModuleOp, workers: int) -> Parts:
             name = parent[name]
         return name
 
-    for caller, callees in refs.items():
-        for callee in callees:
-            if size[callee] <= SMALL_FUNCTION and NOINLINE_ATTR not in defined[callee].attributes:
-                parent[root(callee)] = root(caller)
+    for caller, callee in joined:
+        parent[root(callee)] = root(caller)
     groups: dict[str, set[str]] = {}
-    for name in defined:
+    for name in size:
         groups.setdefault(root(name), set()).add(name)
     parts: list[tuple[int, set[str]]] = [(0, set()) for _ in range(min(workers, len(groups)))]
-    for group in sorted(groups.values(), key=lambda g: -sum(size[n] for n in g)):
-        i = min(range(len(parts)), key=lambda k: parts[k][0])
+    leading = {root(name) for name in first}
+
+    def place(group: set[str], i: int) -> None:
         parts[i] = (parts[i][0] + sum(size[n] for n in group), parts[i][1] | group)
+
+    for key in leading:
+        place(groups[key], 0)
+    rest: Iterable[set[str]] = (g for k, g in groups.items() if k not in leading)
+    for group in sorted(rest, key=lambda g: -sum(size[n] for n in g)):
+        place(group, min(range(len(parts)), key=lambda k: parts[k][0]))
     groups_out = [names for _, names in parts if names]
     home = {name: i for i, group in enumerate(groups_out) for name in group}
     exported = {callee for caller, callees in refs.items() for callee in callees

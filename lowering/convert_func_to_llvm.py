@@ -33,7 +33,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from infer.abi import NOALIAS_ATTR, NOINLINE_ATTR
+from infer.abi import NOALIAS_ATTR, NOINLINE_ATTR, PARALLEL_ATTR
 from infer.dialects.llvmx import PACKED_PREFIX, SIGNATURE_ATTR
 from infer.lowering.convert_cf_to_llvm import convert_block_arguments
 from infer.lowering.llvm_descriptor import (
@@ -43,7 +43,6 @@ from infer.lowering.llvm_descriptor import (
     convert_type,
     element_byte_size,
 )
-from infer.lowering.loop_builder import PARALLEL_ATTR
 
 
 def _result_type(outputs: tuple[Attribute, ...]) -> Attribute:

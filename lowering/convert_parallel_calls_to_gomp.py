@@ -41,9 +41,8 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from infer.abi import NUM_THREADS_SYMBOL
+from infer.abi import NUM_THREADS_SYMBOL, PARALLEL_ATTR
 from infer.lowering.llvm_descriptor import PTR, Emitter
-from infer.lowering.loop_builder import PARALLEL_ATTR
 from infer.lowering.outline_parallel_loops import NOALIAS
 
 _EXTERNAL = llvm.LinkageAttr("external")
@@ -166,7 +165,7 @@ def _launcher(callee: str, arg_types: list[Attribute], grain: int, pointers: lis
     return [launch, thread]
 
 
-def _declare(module: ModuleOp) -> None:
+def declare_runtime(module: ModuleOp) -> None:
     """The runtime's functions and the thread count global, once per module."""
     names = {o.sym_name.data for o in module.ops if isinstance(o, llvm.FuncOp | llvm.GlobalOp)}
     block = module.body.block
@@ -180,13 +179,14 @@ def _declare(module: ModuleOp) -> None:
 
 def _pass_noalias_pointers(body: llvm.FuncOp) -> list[int]:
     """The positions of @body's buffer arguments marked noalias, whose aligned pointers
-    it now takes as `noalias` arguments after its own (module doc)."""
+    it now takes as `noalias` arguments after its own (module doc). A declaration (a body
+    compiled in another part of the module) changes its type the same way."""
     attrs = list(body.arg_attrs or ())
-    block = body.body.blocks.first
-    assert block is not None
+    inputs = body.function_type.inputs.data
     marked = [k for k, a in enumerate(attrs) if NOALIAS in a.data
-              and isinstance(block.args[k].type, llvm.LLVMStructType)]
-    for k in marked:
+              and isinstance(inputs[k], llvm.LLVMStructType)]
+    block = body.body.blocks.first
+    for k in marked if block is not None else ():
         pointer = block.insert_arg(PTR, len(block.args))
         for use in list(block.args[k].uses):
             op = use.operation
@@ -194,6 +194,7 @@ def _pass_noalias_pointers(body: llvm.FuncOp) -> list[int]:
                 op.res.replace_all_uses_with(pointer)
                 op.detach()
                 op.erase()
+    for k in marked:
         attrs[k] = DictionaryAttr({})
     if marked:
         attrs += [DictionaryAttr({NOALIAS: UnitAttr()})] * len(marked)
@@ -218,7 +219,10 @@ class ConvertParallelCallsToGompPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         launchers: dict[str, str] = {}  # each outlined body has one call
-        functions = {f.sym_name.data: f for f in op.ops if isinstance(f, llvm.FuncOp)}
+        # Every outlined body, defined here or not (its call may be in another part of
+        # the module, codegen/partition.py), takes its pointers the same way.
+        pointers = {f.sym_name.data: _pass_noalias_pointers(f) for f in op.ops
+                    if isinstance(f, llvm.FuncOp) and f.arg_attrs is not None}
         for call in [o for o in op.walk() if isinstance(o, llvm.CallOp)]:
             grain = call.attributes.pop(PARALLEL_ATTR, None)
             if grain is None:
@@ -226,14 +230,11 @@ class ConvertParallelCallsToGompPass(ModulePass):
             assert isinstance(grain, IntegerAttr)
             callee = call.callee.string_value()
             if callee not in launchers:
-                body = functions.get(callee)
-                assert isinstance(body, llvm.FuncOp), f"no function {callee}"
-                pointers = _pass_noalias_pointers(body)
                 fns = _launcher(callee, [a.type for a in call.args], grain.value.data,
-                                pointers)
+                                pointers.get(callee, []))
                 for fn in fns:
                     op.body.block.add_op(fn)
                 launchers[callee] = fns[0].sym_name.data
             call.callee = SymbolRefAttr(launchers[callee])
         if launchers:
-            _declare(op)
+            declare_runtime(op)

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from infer.abi import PARALLEL_ATTR
 from infer.dialects import llvmx
 from infer.dialects.dims import Dim
 from infer.dialects.graph import NARROW_TYPES, is_float
@@ -58,9 +59,6 @@ def _is_float(t: Attribute) -> bool:
 
 
 CONTRACT = arith.FastMathFlagsAttr(["contract"])
-# The mark of an scf.for whose iterations are independent (`outline-parallel-loops` runs
-# it on several threads): its value is the grain, the fewest iterations worth a thread.
-PARALLEL_ATTR = "parallel"
 # About this many scalar operations (some microseconds) pay for waking a thread; a nest
 # of less work in all is not marked.
 PARALLEL_WORK = 1 << 15

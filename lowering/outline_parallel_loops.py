@@ -43,8 +43,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
+from infer.abi import PARALLEL_ATTR
 from infer.lowering.convert_func_to_llvm import noalias_args
-from infer.lowering.loop_builder import PARALLEL_ATTR
 
 # Ops without operands that the outlined function makes itself instead of taking them.
 _CLONED = (arith.ConstantOp, memref.GetGlobalOp)

@@ -21,6 +21,7 @@ from infer.runtime.threads import resolve_threads
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
+    from infer.codegen.forked_parts import ForkedParts
     from infer.codegen.jit import NativeModule, ObjectCode
     from infer.codegen.target import Target
 
@@ -199,10 +200,11 @@ class CompiledCode:
                              self.memory_plan)
 
 
-def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = None
-                 ) -> CompiledCode:
+def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = None,
+                 forked: ForkedParts | None = None) -> CompiledCode:
     """The native code of an llvm-level module (as the compile pipeline leaves it) for
-    `target` (this CPU when None), with the signature recorded on the module's `entry`."""
+    `target` (this CPU when None), with the signature recorded on the module's `entry`;
+    with `forked`, `module` is the first of the parts they compile (`fork_parts`)."""
     from infer.codegen.compile import compile_object
     from infer.runtime.module_reader import (
         read_checks,
@@ -212,7 +214,8 @@ def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = 
     )
 
     inputs, outputs = read_signature(module, entry)
-    return CompiledCode(inputs, outputs, compile_object(module, target),
+    code = forked.compile(module) if forked is not None else compile_object(module, target)
+    return CompiledCode(inputs, outputs, code,
                         read_checks(module, entry), read_structured(module, entry),
                         read_structured(module, entry, "structured_inputs"), entry,
                         read_memory_plan(module, entry))

@@ -64,7 +64,7 @@ def test_status_line_on_a_terminal() -> None:
 
 
 def test_keyboard_interrupt_propagates(relu_model, monkeypatch) -> None:
-    def interrupted(module, target):
+    def interrupted(module, target, forked):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(api, "compile_code", interrupted)
