@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import mmap
+import os
 import struct
 import weakref
 from collections.abc import Callable, Sequence
@@ -100,6 +101,7 @@ class _Symbol:
     type: int
     shndx: int
     value: int
+    size: int = 0
 
 
 @dataclass
@@ -202,7 +204,7 @@ def _parse(data: bytes, number: int) -> _Object:
         raise _refuse(f"{where}: the symbol table's size is not a whole number of entries")
     symbols = []
     for at in range(0, len(table), _SYM.size):
-        name_at, info, _, shndx, value, _ = _SYM.unpack_from(table, at)
+        name_at, info, _, shndx, value, size = _SYM.unpack_from(table, at)
         bind, typ = info >> 4, info & 0xF
         name = _string(strings, name_at, where) if at else ""
         if typ in (_STT_TLS, _STT_GNU_IFUNC):
@@ -211,7 +213,7 @@ def _parse(data: bytes, number: int) -> _Object:
             raise _refuse(f"{where}: symbol '{name}' has binding {bind}")
         if shndx in (_SHN_COMMON, _SHN_XINDEX):
             raise _refuse(f"{where}: symbol '{name}' is COMMON or has an extended index")
-        symbols.append(_Symbol(name, bind, typ, shndx, value))
+        symbols.append(_Symbol(name, bind, typ, shndx, value, size))
     relocations: dict[int, list[tuple[int, int, int, int]]] = {}
     for i, link, target, name in relas:
         if link != sym_index:
@@ -365,7 +367,23 @@ def load_objects(objects: Sequence[bytes], resolve: Callable[[str], int | None]
     except BaseException:
         _munmap(base, size)
         raise
+    if os.environ.get(PERF_MAP_VARIABLE) == "1":
+        _write_perf_map(parsed, symbols)
     return LoadedCode(base, size, exported)
+
+
+# With this environment variable set to 1, each load appends its functions to
+# /tmp/perf-<pid>.map, where `perf report` finds the names of JIT code (as with LLVM's
+# perf listener): `INFER_PERF_MAP=1 perf record -g python run.py`.
+PERF_MAP_VARIABLE = "INFER_PERF_MAP"
+
+
+def _write_perf_map(parsed: list[_Object], symbols: dict[int | None, dict]) -> None:
+    lines = [f"{symbols[obj.number][i]:x} {sym.size:x} {sym.name}\n"
+             for obj in parsed for i, sym in enumerate(obj.symbols)
+             if sym.type == _STT_FUNC and sym.size and i in symbols[obj.number]]
+    with open(f"/tmp/perf-{os.getpid()}.map", "a") as out:
+        out.writelines(lines)
 
 
 def _apply(obj: _Object, typ: int, place: int, target: int, addend: int, got: int | None,

@@ -183,6 +183,28 @@ def test_the_parts_map_and_export_their_entries(parts: list[bytes]) -> None:
     assert code.address_of("no such symbol") == 0
 
 
+def test_perf_map_names_the_mapped_functions(parts: list[bytes],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """With INFER_PERF_MAP=1 each load appends its functions to /tmp/perf-<pid>.map,
+    where perf finds the names of JIT code: address and size in hex, then the name."""
+    from infer.codegen import elf_loader
+
+    path = Path(f"/tmp/perf-{os.getpid()}.map")
+    before = path.read_text() if path.exists() else ""
+    monkeypatch.setenv(elf_loader.PERF_MAP_VARIABLE, "1")
+    code = load_objects(parts, _resolve_c)
+    lines = path.read_text()[len(before):].splitlines()
+    entries = {name: (int(at, 16), int(size, 16))
+               for at, size, name in (line.split(" ", 2) for line in lines)}
+    at, size = entries["_infer_packed_main"]
+    assert at == code.address_of("_infer_packed_main") and size > 0
+    assert all(code.address <= a and a + n <= code.address + code.size
+               for a, n in entries.values())
+    monkeypatch.delenv(elf_loader.PERF_MAP_VARIABLE)
+    load_objects(parts, _resolve_c)
+    assert path.read_text()[len(before):].splitlines() == lines  # off: nothing written
+
+
 @pytest.mark.parametrize(("damage", "reason"), [
     (lambda o: o[:len(o) // 2], "outside the file"),
     (lambda o: o[:40], "not an ELF file|outside the file"),
