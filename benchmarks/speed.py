@@ -1,7 +1,8 @@
 """infer against onnxruntime, model by model: latency at 1 and 2 threads, compile time and
 peak memory, as a markdown table and a bar chart.
 
-    python benchmarks/speed.py [--reps 11] [--models squeezenet,...,text_encoder] [--write]
+    python benchmarks/speed.py [--reps 11] [--models squeezenet,...,text_encoder]
+                               [--gemm-reps 7] [--write]
 
 Models: the nine light model-zoo models with seeded random weights, and a BERT-style
 encoder (benchmarks/encoder_model.py: 4 layers, hidden 256, 4 heads, dynamic batch and
@@ -13,8 +14,9 @@ untimed one of its own and 80 ms after the other engine's (both keep threads spi
 after a run; onnxruntime's for about 40 ms). Peak RSS: each engine alone in a
 child process on one thread, infer loading the model's saved artifact (as a deployment
 does; compiling is not running) and onnxruntime creating its session, then both running
-the model 10 times. --write puts the table in
-docs/speed.md and the chart in docs/speed.png (matplotlib, the `bench` extra).
+the model 10 times. Then GEMM GFLOP/s against numpy's (benchmarks/gemm.py, in a child
+process). --write puts the tables in docs/speed.md and the chart in docs/speed.png
+(matplotlib, the `bench` extra).
 """
 
 from __future__ import annotations
@@ -173,6 +175,8 @@ def main() -> None:
     p.add_argument("--reps", type=int, default=11)
     p.add_argument("--models", default=",".join([*LIGHT_MODELS, "encoder"]),
                    help="light model names and 'encoder'")
+    p.add_argument("--gemm-reps", type=int, default=7,
+                   help="repetitions of each GEMM case (0: no GEMM table)")
     p.add_argument("--write", action="store_true")
     args = p.parse_args()
     work = Path(tempfile.mkdtemp())
@@ -182,13 +186,31 @@ def main() -> None:
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     text = table(rows)
     print(text)
+    gemm = gemm_table(args.gemm_reps) if args.gemm_reps else ""
+    print(gemm)
     if args.write:
         DOC.write_text(
             "# Speed against onnxruntime\n\nMade by `python benchmarks/speed.py --write` "
             f"(onnxruntime {ort.__version__}, {os.cpu_count()} cores; latency medians of "
             f"{args.reps} interleaved runs; see the script for how each column is "
-            "measured).\n\n" + text + "\n\n![latency ratios](speed.png)\n")
+            "measured).\n\n" + text + "\n\n![latency ratios](speed.png)\n"
+            + (f"\n## GEMM\n\n{GEMM_NOTE}\n\n{gemm}\n" if gemm else ""))
         chart(rows, CHART)
+
+
+GEMM_NOTE = ("One thread each, medians of interleaved runs (`benchmarks/gemm.py`): an ONNX "
+             "MatMul of a run-time A [M, K] by constant weights B [K, N] compiled by infer, "
+             "against numpy's `a @ b` (its BLAS); the square sizes, then ResNet-50's 3x3 "
+             "convs as GEMMs (M output pixels, K = C * 9, N output channels).")
+
+
+def gemm_table(reps: int) -> str:
+    """benchmarks/gemm.py's table, run in a child process: its BLAS must be held to one
+    thread before numpy loads, which this process has done."""
+    script = Path(__file__).with_name("gemm.py")
+    done = subprocess.run([sys.executable, str(script), "--reps", str(reps)],
+                          capture_output=True, text=True, check=True)
+    return done.stdout.strip()
 
 
 if __name__ == "__main__":
