@@ -127,6 +127,13 @@ CONV_CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...], bool, bool, dict[s
     "pad_beyond_reach": ((1, 8, 3, 3), (8, 8, 3, 3), True, False,
                          dict(pads=[3, 3, 3, 3], dilations=[3, 3])),
     "narrow": ((1, 8, 4, 2), (8, 8, 3, 3), True, False, dict(pads=[1, 1, 1, 1])),
+    # rows in register tiles of about equal size, the edge tiles' taps chosen statically
+    "row_of_1": ((1, 8, 3, 1), (8, 8, 3, 3), True, False, dict(pads=[1, 1, 1, 1])),
+    "row_of_7": ((1, 16, 3, 7), (32, 16, 3, 3), True, True, dict(pads=[1, 1, 1, 1])),
+    "row_of_25_stride3": ((1, 8, 4, 25), (16, 8, 3, 3), True, False,
+                          dict(pads=[2, 2, 2, 2], strides=[1, 3])),
+    "row_of_31_kw5": ((1, 8, 3, 31), (16, 8, 1, 5), True, False, dict(pads=[0, 2, 0, 2])),
+    "row_of_9_pads_2_0": ((1, 8, 3, 9), (16, 8, 3, 3), False, False, dict(pads=[1, 2, 1, 0])),
     "summand_relu": ((2, 16, 6, 11), (16, 16, 3, 3), True, True,
                      dict(pads=[1, 1, 1, 1], activation="relu")),
     "clip": ((1, 8, 6, 8), (8, 8, 3, 3), True, False,

@@ -110,6 +110,35 @@ def _from_nchwc(s: Lowering, op: graph.FromNchwcOp, ins: list[SSAValue]) -> list
 # ---------------------------------------------------------------------------------------
 
 
+def row_tiles(out_w: Dim, lo: Dim, hi: Dim, t_w: int
+              ) -> list[tuple[int, int, int, bool]] | None:
+    """A static row of `out_w` outputs whose interior is [lo, hi) as register tiles of at
+    most `t_w` outputs and about equal size (7 outputs: 4 + 3, not 6 + 1: a tile of one
+    output keeps too few FMA chains in flight, and at 7x7 and 14x14 the edge outputs were
+    a third of the time): (start, size, count, edge) runs of `count` tiles, `edge` for a
+    tile with outputs outside the interior (then count is 1). None for a dynamic row or
+    one where an inner tile would reach the padding."""
+    if not all(isinstance(v, int) for v in (out_w, lo, hi)) or out_w == 0:
+        return None
+    out_w, lo, hi = cast(int, out_w), cast(int, lo), cast(int, hi)
+    n = -(-out_w // t_w)
+    base, extra = divmod(out_w, n)
+    runs: list[tuple[int, int, int, bool]] = []
+    start = 0
+    for i in range(n):
+        size = base + (i < extra)
+        edge = start < lo or start + size > hi
+        if edge and 0 < i < n - 1:
+            return None
+        last = runs[-1] if runs else None
+        if last is not None and not edge and not last[3] and last[1] == size:
+            runs[-1] = (last[0], size, last[2] + 1, False)
+        else:
+            runs.append((start, size, 1, edge))
+        start += size
+    return runs
+
+
 def _input_blocks_at_run_time(op: graph.ConvNchwcOp) -> dict[int, tuple[int, ...]]:
     """A dense conv of blocked input takes its input blocks at run time (x's and w's dim 1):
     DenseNet's 1x1 convs, one per input width, share a kernel per image size."""
@@ -189,28 +218,33 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
         rows = [[n, blk, *outer] for blk in blocks]
         outer_taps = window.taps_at(b, outer, xd[2:])
 
-        def tile(ow0: Dim, size: int, kw_range: tuple[Dim, Dim]) -> None:
+        def tile(ow0: Dim, size: int, kw_range: tuple[Dim, Dim], edge: bool = False) -> None:
             """Outputs ow0 .. ow0 + size - 1 of the row, every one with taps kw_range;
-            accumulator j * size + t is output block j, output t."""
+            accumulator j * size + t is output block j, output t. An `edge` tile (static
+            ow0) takes for each output only the kw taps inside the input, known here."""
 
             def taps(icb: Dim, tap: list[SSAValue], pos: list[Dim], accs: list[SSAValue]
                      ) -> list[SSAValue]:
                 """The taps of the last dim (within outer taps `tap`), innermost ii."""
 
-                def kw_tap(kw: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+                def kw_tap(kw: SSAValue | int, carried: list[SSAValue],
+                           ts: range | list[int] = range(size)) -> list[SSAValue]:
                     iw0 = as_dim(b, ow0) * s_w - pl + as_dim(b, kw) * d_w
-                    iws = [iw0 + t * s_w for t in range(size)]
+                    iws = {t: iw0 + t * s_w for t in ts}
+                    out = list(carried)
                     if depthwise:
                         wv = b.widen(b.vload(w, [ocb, 0, *tap, kw, 0, 0], c), et)
-                        return [b.fma(b.vload(x, [n, xb0, *pos, iw, 0], c), wv, acc)
-                                for iw, acc in zip(iws, carried, strict=True)]
+                        for t in ts:
+                            out[t] = b.fma(b.vload(x, [n, xb0, *pos, iws[t], 0], c), wv, out[t])
+                        return out
                     xb = xb0 + icb
 
                     def channel(ii: SSAValue, accs_ii: list[SSAValue]) -> list[SSAValue]:
                         wvs = [b.widen(b.vload(w, [blk, icb, *tap, kw, ii, 0], c), et)
                                for blk in blocks]
                         out = list(accs_ii)
-                        for t, iw in enumerate(iws):
+                        for t in ts:
+                            iw = iws[t]
                             at = [n, ii, *pos, iw] if plain else [n, xb, *pos, iw, ii]
                             xv = b.splat(b.load(x, at), c)
                             for j, wv in enumerate(wvs):
@@ -218,9 +252,16 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
                         return out
 
                     # the ci input channels of the tap: a block, or all C of an NCHW input
-                    return b.reduce_loop(0, ci, carried, channel)
+                    return b.reduce_loop(0, ci, out, channel)
 
-                return b.reduce_loop(*kw_range, accs, kw_tap)
+                if not edge:
+                    return b.reduce_loop(*kw_range, accs, kw_tap)
+                for kw in range(k_w):  # unrolled: which outputs each tap reaches is static
+                    ts = [t for t in range(size)
+                          if 0 <= (cast(int, ow0) + t) * s_w - pl + kw * d_w < cast(int, in_w)]
+                    if ts:
+                        accs = kw_tap(kw, accs, ts)
+                return accs
 
             accs = [init for init in inits for _ in range(size)]
 
@@ -248,17 +289,22 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
         lo = imin(b, ceil_div(b, pl, s_w), out_w)
         reach = in_w - 1 + pl - (k_w - 1) * d_w
         hi = imax(b, lo, imin(b, out_w, floor_div(b, reach, s_w) + 1))
-        tiles_end = lo + floor_div(b, hi - lo, t_w) * t_w
-        with b.loop(0, lo) as ow:
-            single(ow)
-        with b.loop(lo, tiles_end, t_w) as ow:
-            tile(ow, t_w, (0, k_w))
-        if isinstance(hi, int) and isinstance(tiles_end, int) and hi > tiles_end:
-            # a static remainder of the interior: one shorter tile, still unchecked
-            tile(tiles_end, hi - tiles_end, (0, k_w))
-            tiles_end = hi
-        with b.loop(tiles_end, out_w) as ow:
-            single(ow)
+        row = row_tiles(out_w, lo, hi, t_w)
+        if row is not None:  # a static row: tiles of about equal size, the edges static
+            for start, size, count, edge in row:
+                if count == 1:
+                    tile(start, size, (0, k_w), edge)
+                else:
+                    with b.loop(start, start + count * size, size) as ow:
+                        tile(ow, size, (0, k_w))
+        else:
+            tiles_end = lo + floor_div(b, hi - lo, t_w) * t_w
+            with b.loop(0, lo) as ow:
+                single(ow)
+            with b.loop(lo, tiles_end, t_w) as ow:
+                tile(ow, t_w, (0, k_w))
+            with b.loop(tiles_end, out_w) as ow:
+                single(ow)
         if row_act is not None:  # one pass over the finished rows while they are in cache
             for row in rows:
                 with b.loop(0, out_w) as ow, b.loop(0, c) as j:

@@ -1,11 +1,15 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
 // Blocked conv (NCHWc, c = 8): one parallel loop over (n, output blocks two at a time,
-// oh), here n x 1 x 8 rows, each on any thread; the bias of each block is one vector load. The interior of the row (ow in [1, 13), no padding reached)
-// runs in tiles of 6 outputs: 2 x 6 accumulators carried through the loops over input
-// blocks, the valid kh taps and all 3 kw taps (no range arithmetic), and innermost the
+// oh), here n x 1 x 8 rows, each on any thread; the bias of each block is one vector
+// load. The row of 14 outputs runs in 3 register tiles of about equal size, 5 + 5 + 4
+// (never a tile of one output: too few FMA chains), each with 2 x T accumulators carried
+// through the loops over input blocks, the valid kh taps, the kw taps and innermost the
 // 8 input channels of the block, where each input scalar is broadcast once and feeds one
 // fma per output block.
+// The first tile reaches the left padding: its kw taps are unrolled (the ii loop takes
+// the kh loop's accumulators directly), and tap 0 skips output 0 (its accumulators, 0 and
+// 5, pass through).
 // CHECK-LABEL: func.func @conv_nchwc
 // CHECK:         %[[Y:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x8x14x8xf32>
 // CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
@@ -17,9 +21,15 @@
 // CHECK:               %[[B1:.*]] = vector.load %b[%{{.*}}] : memref<16xf32>, vector<8xf32>
 // CHECK:               %[[KH_LO:.*]] = arith.maxsi
 // CHECK:               %[[KH_HI:.*]] = arith.minsi
-// CHECK:               %[[C6:.*]] = arith.constant 6 : index
-// CHECK-NEXT:          scf.for %[[OW:.*]] = %{{.*}} to %{{.*}} step %[[C6]] {
-// CHECK:                 scf.for %[[ICB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B1]], {{.*}}) -> (vector<8xf32>,
+// CHECK:                 scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B1]], {{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK:                   scf.for %{{.*}} = %[[KH_LO]] to %[[KH_HI]] step %{{.*}} iter_args(%[[E0:[0-9]+]] = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %[[E5:[0-9]+]] = %{{[0-9]+}},
+// CHECK:                     scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I0:[0-9]+]] = %[[E0]], %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %[[I5:[0-9]+]] = %[[E5]],
+// CHECK-COUNT-8:               vector.fma
+// CHECK-NEXT:                  scf.yield %[[I0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[I5]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} :
+// The interior tile (outputs 5 to 9, every kw tap inside the input) loops over all 3 kw
+// taps with no range arithmetic.
+// CHECK:         %[[C5:.*]] = arith.constant 5 : index
+// CHECK:                 scf.for %[[ICB:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B1]], {{.*}}) -> (vector<8xf32>,
 // CHECK:                   scf.for %[[KH:.*]] = %[[KH_LO]] to %[[KH_HI]] step
 // CHECK-NOT:                 arith.maxsi
 // CHECK:                     scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
@@ -35,12 +45,24 @@
 // CHECK-NEXT:                    %[[XB1:.*]] = vector.broadcast %[[X1]] : f32 to vector<8xf32>
 // CHECK-NEXT:                    vector.fma %[[XB1]], %[[W0]], %{{.*}} : vector<8xf32>
 // CHECK-NEXT:                    vector.fma %[[XB1]], %[[W1]], %{{.*}} : vector<8xf32>
-// CHECK-COUNT-4:                 vector.fma %{{.*}}, %[[W1]], %{{.*}} : vector<8xf32>
-// CHECK-NEXT:                    scf.yield {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+// CHECK-COUNT-3:                 vector.fma %{{.*}}, %[[W1]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:                    scf.yield {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
 // The fused relu runs on the accumulators before the vector stores.
 // CHECK:                 %[[R:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NEXT:            %[[OW:.*]] = arith.constant 5 : index
 // CHECK-NEXT:            %{{.*}} = arith.constant 0 : index
 // CHECK-NEXT:            vector.store %[[R]], %[[Y]][%[[N]], %[[OCB]], %[[OH]], %[[OW]], %{{.*}}] : memref<?x2x8x14x8xf32>, vector<8xf32>
+// The last tile (outputs 10 to 13) reaches the right padding: kw tap 2 skips output 13
+// (accumulators 3 and 7 pass through).
+// CHECK:                 scf.for %{{.*}} iter_args(%{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B0]], %{{.*}} = %[[B1]], {{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK:                   scf.for %{{.*}} iter_args(
+// CHECK:                     scf.for %{{.*}} iter_args(
+// CHECK-COUNT-8:               vector.fma
+// CHECK:                     scf.for %{{.*}} iter_args(
+// CHECK-COUNT-8:               vector.fma
+// CHECK:                     scf.for %{{.*}} iter_args(%{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %[[L3:[0-9]+]] = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %{{[0-9]+}} = %{{[0-9]+}}, %[[L7:[0-9]+]] = %{{[0-9]+}})
+// CHECK-COUNT-6:               vector.fma
+// CHECK-NEXT:                  scf.yield %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[L3]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[L7]] :
 // CHECK:         func.return %[[Y]]
 func.func @conv_nchwc(%x: tensor<?x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>, %b: tensor<16xf32>) -> tensor<?x2x8x14x8xf32> {
   %y = graph.conv_nchwc %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, activation = "relu"} : (tensor<?x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>, tensor<16xf32>) -> tensor<?x2x8x14x8xf32>
@@ -51,8 +73,7 @@ func.func @conv_nchwc(%x: tensor<?x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>, %
 // CHECK-LABEL: func.func @depthwise_nchwc
 // CHECK-NOT:     vector.broadcast
 // CHECK:         %[[WV:.*]] = vector.load %w[%[[CB:.*]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x1x3x3x1x8xf32>, vector<8xf32>
-// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
-// CHECK-NEXT:    %[[XV:.*]] = vector.load %x[%{{.*}}, %[[CB]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x2x8x9x8xf32>, vector<8xf32>
+// CHECK:         %[[XV:.*]] = vector.load %x[%{{.*}}, %[[CB]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x2x8x9x8xf32>, vector<8xf32>
 // CHECK-NEXT:    vector.fma %[[XV]], %[[WV]], %{{.*}} : vector<8xf32>
 // CHECK-NOT:     vector.broadcast
 // CHECK:         func.return
@@ -61,21 +82,22 @@ func.func @depthwise_nchwc(%x: tensor<1x2x8x9x8xf32>, %w: tensor<2x1x3x3x1x8xf32
   func.return %y : tensor<1x2x8x9x8xf32>
 }
 
-// An NCHW input of 3 channels (the image stem, stride 2): the same tiles, the ii loop runs
-// over the 3 input channels of a tap and the broadcast reads x[n, ii, ih, iw], the tile's
-// inputs 2 apart. The interior (ow in [1, 10)) does not bounds-check the kw taps.
+// An NCHW input of 3 channels (the image stem, stride 2): the same tiles (5 + 5 outputs),
+// the ii loop runs over the 3 input channels of a tap and the broadcast reads
+// x[n, ii, ih, iw], the tile's inputs 2 apart. The interior tile (ow in [5, 10)) does not
+// bounds-check the kw taps.
 // CHECK-LABEL: func.func @conv_nchwc_nchw_input
 // CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:               %[[N:.*]] = arith.divui %[[P]], %{{.*}} : index
 // CHECK:               %[[KH_LO:.*]] = arith.maxsi
 // CHECK:               %[[KH_HI:.*]] = arith.minsi
-// CHECK:               %[[C6:.*]] = arith.constant 6 : index
-// CHECK-NEXT:          scf.for %[[OW:.*]] = %{{.*}} to %{{.*}} step %[[C6]] {
+// The first tile (outputs 0 to 4, which reach the padding) ends with its stores.
+// CHECK:                 vector.store
 // CHECK:                 scf.for %[[KH:.*]] = %[[KH_LO]] to %[[KH_HI]] step
 // CHECK-NOT:               arith.maxsi
 // CHECK:                   scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NOT:                 arith.maxsi
-// CHECK:                     %[[IW0:.*]] = arith.addi %{{.*}}, %[[KW]] : index
+// CHECK:                     %[[IW0:.*]] = arith.addi %[[KW]], %{{.*}} : index
 // CHECK-NEXT:                %[[S2:.*]] = arith.constant 2 : index
 // CHECK-NEXT:                %[[IW1:.*]] = arith.addi %[[IW0]], %[[S2]] : index
 // CHECK:                     %[[C3:.*]] = arith.constant 3 : index
