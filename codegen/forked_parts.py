@@ -192,13 +192,16 @@ def _read_child(pid: int, fd: int) -> bytes:
             chunks.append(chunk)
     finally:
         os.close(fd)
-        _, status = os.waitpid(pid, 0)
+        try:
+            code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        except ChildProcessError:  # reaped already (SIGCHLD ignored): the pipe tells
+            code = 0
     data = b"".join(chunks)
     if data[:1] == _ERROR:
         raise pickle.loads(data[1:])  # noqa: S301 - our own child's bytes
-    if data[:1] != _OK or os.waitstatus_to_exitcode(status) != 0:
+    if data[:1] != _OK or code != 0:
         raise RuntimeError("internal error: a compile process ended without its object "
-                           f"file (exit status {os.waitstatus_to_exitcode(status)})")
+                           f"file (exit status {code})")
     return data[1:]
 
 

@@ -145,3 +145,19 @@ def test_nothing_forks_while_another_thread_runs(forks: list[int]) -> None:
     assert forks == []
     np.testing.assert_allclose(compiled.run(feeds)["y"], run_onnxruntime(model, feeds)[0],
                                rtol=1e-5, atol=1e-6)
+
+
+def test_children_reaped_by_the_system_still_deliver(forks: list[int]) -> None:
+    """With SIGCHLD ignored the kernel reaps the children itself; their objects still
+    arrive through the pipes."""
+    import signal
+
+    model, feeds = _convs(10)
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        compiled = infer.compile(model, cache=False, opt_level=3)
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert len(forks) == 1
+    np.testing.assert_allclose(compiled.run(feeds)["y"], run_onnxruntime(model, feeds)[0],
+                               rtol=1e-5, atol=1e-6)
