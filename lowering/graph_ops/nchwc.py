@@ -110,33 +110,54 @@ def _from_nchwc(s: Lowering, op: graph.FromNchwcOp, ins: list[SSAValue]) -> list
 # ---------------------------------------------------------------------------------------
 
 
-def row_tiles(out_w: Dim, lo: Dim, hi: Dim, t_w: int
-              ) -> list[tuple[int, int, int, bool]] | None:
+# Rows of at most this many outputs take edge tiles; wider ones take their few edge
+# outputs one at a time (little of their time, and less code to compile).
+EDGE_TILE_WIDTH = 16
+
+
+def row_tiles(out_w: Dim, lo: Dim, hi: Dim, t_w: int) -> list[tuple[int, int, int, str]] | None:
     """A static row of `out_w` outputs whose interior is [lo, hi) as register tiles of at
-    most `t_w` outputs and about equal size (7 outputs: 4 + 3, not 6 + 1: a tile of one
-    output keeps too few FMA chains in flight, and at 7x7 and 14x14 the edge outputs were
-    a third of the time): (start, size, count, edge) runs of `count` tiles, `edge` for a
-    tile with outputs outside the interior (then count is 1). None for a dynamic row or
-    one where an inner tile would reach the padding."""
+    most `t_w` outputs, never a tile of one output beside full ones where it can be
+    helped: it keeps too few FMA chains in flight (at 7x7 and 14x14 the edge outputs
+    taken one at a time were a third of a 3x3 conv's time, a 7-wide 1x1 conv's last
+    output a seventh). As (start, size, count, kind) runs of `count` tiles of `size`:
+    kind "tile" (the interior), "edge" (outputs outside it: its taps chosen statically)
+    or "single" (one output, its taps computed). Interiors are split into tiles of about
+    equal size; narrow rows' edges into one or two edge tiles (7 outputs: 4 + 3, 14:
+    4 + 6 + 4). None for a dynamic row, or padding deeper than an edge tile."""
     if not all(isinstance(v, int) for v in (out_w, lo, hi)) or out_w == 0:
         return None
     out_w, lo, hi = cast(int, out_w), cast(int, lo), cast(int, hi)
-    n = -(-out_w // t_w)
-    base, extra = divmod(out_w, n)
-    runs: list[tuple[int, int, int, bool]] = []
-    start = 0
-    for i in range(n):
-        size = base + (i < extra)
-        edge = start < lo or start + size > hi
-        if edge and 0 < i < n - 1:
+    if lo == 0 and hi == out_w:
+        return _even(0, out_w, t_w)
+    if out_w > EDGE_TILE_WIDTH:
+        if hi <= lo:
             return None
-        last = runs[-1] if runs else None
-        if last is not None and not edge and not last[3] and last[1] == size:
-            runs[-1] = (last[0], size, last[2] + 1, False)
-        else:
-            runs.append((start, size, 1, edge))
-        start += size
+        return ([(0, 1, lo, "single")] if lo else []) + _even(lo, hi - lo, t_w) + (
+            [(hi, 1, out_w - hi, "single")] if hi < out_w else [])
+    # the fewest full tiles that leave at most two tiles' worth for the edges
+    full = max(0, -(-(out_w - 2 * t_w) // t_w))
+    rest = out_w - full * t_w
+    left = rest if rest <= t_w else -(-rest // 2)
+    runs = []
+    for start, size, count in ((0, left, 1), (left, t_w, full),
+                               (left + full * t_w, rest - left, 1)):
+        if size and count:
+            edge = start < lo or start + size * count > hi
+            if edge and count > 1:
+                return None
+            runs.append((start, size, count, "edge" if edge else "tile"))
     return runs
+
+
+def _even(start: int, outputs: int, t_w: int) -> list[tuple[int, int, int, str]]:
+    """`outputs` interior outputs from `start` in tiles of about equal size: two runs at
+    most (14 outputs: 5 + 5 + 4)."""
+    n = -(-outputs // t_w)
+    size, extra = divmod(outputs, n)
+    runs = [(start, size + 1, extra, "tile"),
+            (start + extra * (size + 1), size, n - extra, "tile")]
+    return [run for run in runs if run[2]]
 
 
 def _input_blocks_at_run_time(op: graph.ConvNchwcOp) -> dict[int, tuple[int, ...]]:
@@ -256,11 +277,20 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
 
                 if not edge:
                     return b.reduce_loop(*kw_range, accs, kw_tap)
-                for kw in range(k_w):  # unrolled: which outputs each tap reaches is static
-                    ts = [t for t in range(size)
-                          if 0 <= (cast(int, ow0) + t) * s_w - pl + kw * d_w < cast(int, in_w)]
-                    if ts:
-                        accs = kw_tap(kw, accs, ts)
+                # Which outputs each tap reaches is static: the taps that reach all of
+                # them stay a loop, the others are unrolled, each for its outputs (in
+                # tap order, so each output sums as an interior one does).
+                reach = [[t for t in range(size) if 0 <= (cast(int, ow0) + t) * s_w - pl
+                          + kw * d_w < cast(int, in_w)] for kw in range(k_w)]
+                full = [kw for kw in range(k_w) if len(reach[kw]) == size]
+                first, end = (full[0], full[-1] + 1) if full else (k_w, k_w)
+                if end - first != len(full):  # not one run: unroll them all
+                    first = end = k_w
+                for kw in range(k_w):
+                    if kw == first and end - first > 1:
+                        accs = b.reduce_loop(first, end, accs, kw_tap)
+                    elif not first < kw < end and reach[kw]:
+                        accs = kw_tap(kw, accs, reach[kw])
                 return accs
 
             accs = [init for init in inits for _ in range(size)]
@@ -291,9 +321,12 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
         hi = imax(b, lo, imin(b, out_w, floor_div(b, reach, s_w) + 1))
         row = row_tiles(out_w, lo, hi, t_w)
         if row is not None:  # a static row: tiles of about equal size, the edges static
-            for start, size, count, edge in row:
-                if count == 1:
-                    tile(start, size, (0, k_w), edge)
+            for start, size, count, kind in row:
+                if kind == "single":
+                    with b.loop(start, start + count) as ow:
+                        single(ow)
+                elif count == 1:
+                    tile(start, size, (0, k_w), kind == "edge")
                 else:
                     with b.loop(start, start + count * size, size) as ow:
                         tile(ow, size, (0, k_w))

@@ -4,8 +4,8 @@
 // The register tile of a blocked conv is 6 outputs x 2 output blocks (conv-nchwc.mlir)
 // unless the op carries another for its target, `tile = array<i64: outputs, blocks>`:
 // here 4 x 1, so output blocks go one at a time (the parallel loop over (n, block, row)
-// has 2 blocks) and each row of 14 runs in tiles of at most 4 outputs (4 + 4 + 3 + 3),
-// the first with 4 accumulators.
+// has 2 blocks) and each row of 14 runs in tiles of at most 4 outputs (3 + 4 + 4 + 3),
+// the full ones with 4 accumulators.
 // CHECK-LABEL: func.func @conv_nchwc_tile
 // CHECK:         %[[N:.*]] = memref.dim %y0, %{{.*}} : memref<?x2x8x14x8xf32>
 // CHECK-NEXT:    %[[BLOCKS:.*]] = arith.constant 2 : index
