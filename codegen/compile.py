@@ -23,25 +23,24 @@ from infer.codegen.target import Target, host_target, host_triple
 from infer.codegen.translate import INLINE_LIMIT, Translation, numpy_dtype, translate_module
 
 
-def translate(module: ModuleOp, target: Target, prefix: str, *,
+def translate(module: ModuleOp, tm: llvm.TargetMachine, prefix: str, *,
               bodies: Collection[str] | None = None, exported: Collection[str] = (),
               owns_globals: bool = True) -> Translation:
-    """`module` (or one part of it: `translate_module`) as LLVM IR for `target`."""
+    """`module` (or one part of it: `translate_module`) as LLVM IR for `tm`'s data layout."""
     return translate_module(
-        module, triple=host_triple(), data_layout=str(target.machine().target_data),
-        symbol_prefix=prefix, inline_limit=INLINE_LIMIT, bodies=bodies, exported=exported,
-        owns_globals=owns_globals)
+        module, triple=host_triple(), data_layout=str(tm.target_data), symbol_prefix=prefix,
+        inline_limit=INLINE_LIMIT, bodies=bodies, exported=exported, owns_globals=owns_globals)
 
 
 def compile_llvm_ir(
-    module: ModuleOp, target: Target, *, optimized: bool, prefix: str = ""
+    module: ModuleOp, tm: llvm.TargetMachine, *, optimized: bool, prefix: str = ""
 ) -> tuple[llvm.ModuleRef, dict[str, np.ndarray]]:
-    """Translates, parses, verifies and (optionally) optimizes `module` for `target`."""
-    translation = translate(module, target, prefix)
+    """Translates, parses, verifies and (optionally) optimizes `module` for `tm`."""
+    translation = translate(module, tm, prefix)
     ref = llvm.parse_assembly(str(translation.module))
     ref.verify()
     if optimized:
-        optimize(ref, target.machine())
+        optimize(ref, tm)
     return ref, translation.weights
 
 
@@ -95,10 +94,11 @@ def _translate_parts(module: ModuleOp, parts: Parts, target: Target, prefix: str
     first part defines the module's globals (if the module `owns_globals`). Functions
     another part refers to are exported (in one engine, the parts' symbols resolve to each
     other), and those in `exported`."""
+    tm = target.machine()  # its data layout, for every part
     texts, weights = [], {}
     for i, group in enumerate(parts.groups):
         translation = translate(
-            module, target, prefix, bodies=group if len(parts.groups) > 1 else None,
+            module, tm, prefix, bodies=group if len(parts.groups) > 1 else None,
             exported=parts.exported | exported, owns_globals=owns_globals and i == 0)
         texts.append(str(translation.module))
         weights.update(translation.weights)
@@ -133,12 +133,12 @@ def _spec(typ: Attribute) -> ArgSpec:
 
 def emit_llvm_ir(module: ModuleOp, optimized: bool = True) -> str:
     """LLVM IR of an llvm-dialect module, after O3 for the host when `optimized`."""
-    ref, _ = compile_llvm_ir(module, host_target(), optimized=optimized)
+    ref, _ = compile_llvm_ir(module, host_target().machine(), optimized=optimized)
     return str(ref)
 
 
 def emit_assembly(module: ModuleOp, target: Target | None = None) -> str:
     """Assembly of an llvm-dialect module after O3, for `target` (this CPU when None)."""
-    target = target or host_target()
-    ref, _ = compile_llvm_ir(module, target, optimized=True)
-    return target.machine().emit_assembly(ref)
+    tm = (target or host_target()).machine()
+    ref, _ = compile_llvm_ir(module, tm, optimized=True)
+    return tm.emit_assembly(ref)

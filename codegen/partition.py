@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Iterable
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp
@@ -52,9 +52,11 @@ class Parts(NamedTuple):
     exported: set[str]  # functions another part refers to
 
 
-def _defined(module: ModuleOp) -> dict[str, llvm.FuncOp]:
+def _defined(module: ModuleOp, kind: type[llvm.FuncOp] | type[func.FuncOp] = llvm.FuncOp
+             ) -> dict[str, llvm.FuncOp] | dict[str, func.FuncOp]:
+    """The functions of `kind` (llvm.func or func.func) the module defines, by name."""
     return {op.sym_name.data: op for op in module.ops
-            if isinstance(op, llvm.FuncOp) and op.body.blocks}
+            if isinstance(op, kind) and op.body.blocks}
 
 
 def references(module: ModuleOp) -> dict[str, set[str]]:
@@ -93,8 +95,7 @@ def partition_loops(module: ModuleOp, workers: int) -> Parts:
     """The loop-level module's defined functions in at most `workers` parts; the public
     ones (the entries, whose signatures the compile reads off its first part) in the
     first."""
-    defined = {op.sym_name.data: op for op in module.ops
-               if isinstance(op, func.FuncOp) and op.body.blocks}
+    defined = cast(dict[str, func.FuncOp], _defined(module, func.FuncOp))
     size = _sizes(defined)
     if workers <= 1 or sum(size.values()) < PARALLEL_LOOP_OPS:
         return Parts([set(defined)], set())

@@ -280,17 +280,17 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
                 # Which outputs each tap reaches is static: the taps that reach all of
                 # them stay a loop, the others are unrolled, each for its outputs (in
                 # tap order, so each output sums as an interior one does).
-                reach = [[t for t in range(size) if 0 <= (cast(int, ow0) + t) * s_w - pl
-                          + kw * d_w < cast(int, in_w)] for kw in range(k_w)]
-                full = [kw for kw in range(k_w) if len(reach[kw]) == size]
+                reached = [[t for t in range(size) if 0 <= (cast(int, ow0) + t) * s_w - pl
+                            + kw * d_w < cast(int, in_w)] for kw in range(k_w)]
+                full = [kw for kw in range(k_w) if len(reached[kw]) == size]
                 first, end = (full[0], full[-1] + 1) if full else (k_w, k_w)
                 if end - first != len(full):  # not one run: unroll them all
                     first = end = k_w
                 for kw in range(k_w):
                     if kw == first and end - first > 1:
                         accs = b.reduce_loop(first, end, accs, kw_tap)
-                    elif not first < kw < end and reach[kw]:
-                        accs = kw_tap(kw, accs, reach[kw])
+                    elif not first < kw < end and reached[kw]:
+                        accs = kw_tap(kw, accs, reached[kw])
                 return accs
 
             accs = [init for init in inits for _ in range(size)]
