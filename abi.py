@@ -44,6 +44,11 @@ NOALIAS_ATTR = "infer.noalias"
 # it on several threads), and of the call to its outlined body: its value is the grain,
 # the fewest iterations worth a thread.
 PARALLEL_ATTR = "parallel"
+# The mark of an scf.for the lowering already shaped for the registers (a conv's register
+# tile): LLVM must not unroll it again (`llvm.loop.unroll.disable` on its back edge),
+# which multiplies its code, and LLVM's time, for no speed. Carried by the loop's
+# back-edge branch through cf and the llvm dialect.
+NO_UNROLL_ATTR = "infer.no_unroll"
 
 # How f32 weights may be held, in the compiled code (`store-weights-f16`) and in a saved
 # artifact: as f32, or as f16 where every finite value fits (`fits_f16`).

@@ -24,7 +24,6 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "xdsl.transforms.loop_invariant_code_motion", "LoopInvariantCodeMotionPass"
     ),
     "lower-affine": _p("xdsl.transforms.lower_affine", "LowerAffinePass"),
-    "convert-scf-to-cf": _p("xdsl.transforms.convert_scf_to_cf", "ConvertScfToCf"),
     "reconcile-unrealized-casts": _p(
         "xdsl.transforms.reconcile_unrealized_casts", "ReconcileUnrealizedCastsPass"
     ),
@@ -41,6 +40,7 @@ def register(name: str, module: str, cls: str) -> None:
 # infer's own passes: (name, module, class)
 for _name, _module, _cls in [
     ("compile", "infer.pipeline", "CompilePass"),
+    ("convert-scf-to-cf", "infer.lowering.convert_scf_to_cf", "ConvertScfToCfPass"),
     ("lower-to-llvm", "infer.pipeline", "LowerToLLVMPass"),
     ("record-signature", "infer.transforms.signature", "RecordSignaturePass"),
     ("widen-half", "infer.transforms.widen_half", "WidenHalfPass"),

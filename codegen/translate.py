@@ -6,6 +6,7 @@ declaration, type conversion and per-op conversion, and handle here only what it
 - `llvmx` ops (fptosi/fptoui/uitofp, vector fcmp/select, extractelement);
 - `llvm.call_intrinsic` with fast-math flags (xDSL refuses them); names come mangled
   from the lowering, so one intrinsic at two types is two declarations;
+- a loop's NO_UNROLL_ATTR mark on its back-edge `llvm.br`, as `llvm.loop.unroll.disable`;
 - linkage and `nounwind` on functions (xDSL drops both), `noalias` on pointer arguments
   marked `llvm.noalias`;
 - globals: a dense value with more than `inline_limit` elements becomes an external
@@ -31,7 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from infer.abi import NOALIAS_ATTR, NOINLINE_ATTR
+from infer.abi import NO_UNROLL_ATTR, NOALIAS_ATTR, NOINLINE_ATTR
 from infer.dialects import llvmx
 from infer.dialects.graph.types import numpy_dtype as graph_numpy_dtype
 
@@ -149,6 +150,15 @@ def _convert_own(
     return True
 
 
+def _loop_id(module: ir.Module) -> ir.values.MDValue:
+    """A new loop's `llvm.loop` metadata asking LLVM not to unroll it. A loop ID refers
+    to itself (LLVM ignores one that does not), so each is a node of its own."""
+    disable = module.add_metadata([ir.MetaDataString(module, "llvm.loop.unroll.disable")])
+    loop = ir.values.MDValue(module, [disable], name=str(len(module.metadata)))
+    loop.operands = (loop, disable)
+    return loop
+
+
 def _convert_body(op: llvm.FuncOp, module: ir.Module, renamed: dict[str, str]) -> None:
     fn = module.get_global(op.sym_name.data)
     blocks: dict[Block, ir.Block] = {}
@@ -168,6 +178,8 @@ def _convert_body(op: llvm.FuncOp, module: ir.Module, renamed: dict[str, str]) -
         for inner in block.ops:
             if not _convert_own(inner, builder, vals, renamed):
                 convert_op(inner, builder, vals, blocks)
+                if NO_UNROLL_ATTR in inner.attributes:  # a loop's back edge
+                    builder.block.terminator.set_metadata("llvm.loop", _loop_id(module))
 
 
 def translate_module(

@@ -15,6 +15,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from infer.abi import NO_UNROLL_ATTR
 from infer.lowering.llvm_descriptor import Emitter, convert_type
 
 
@@ -38,7 +39,10 @@ class BranchToLLVM(RewritePattern):
         match op:
             case cf.BranchOp():
                 args = [emit.to_llvm(v) for v in op.arguments]
-                rewriter.replace(op, llvm.BrOp(op.successor, *args))
+                new = llvm.BrOp(op.successor, *args)
+                if NO_UNROLL_ATTR in op.attributes:  # a loop's back edge keeps its mark
+                    new.attributes[NO_UNROLL_ATTR] = op.attributes[NO_UNROLL_ATTR]
+                rewriter.replace(op, new)
             case cf.ConditionalBranchOp():
                 then_args = [emit.to_llvm(v) for v in op.then_arguments]
                 else_args = [emit.to_llvm(v) for v in op.else_arguments]

@@ -28,12 +28,13 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     Signedness,
+    UnitAttr,
     VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from infer.abi import PARALLEL_ATTR
+from infer.abi import NO_UNROLL_ATTR, PARALLEL_ATTR
 from infer.dialects import llvmx
 from infer.dialects.dims import Dim
 from infer.dialects.graph import NARROW_TYPES, is_float
@@ -152,14 +153,28 @@ class LoopBuilder:
     # Run-time checks of the dims relations the shape functions state; None: not checked
     # here (a kernel function: its caller checks before the call).
     checks: Checks | None = None
+    # Loops built now are marked NO_UNROLL_ATTR (`kept_loops`).
+    keep_loops: bool = False
 
     @staticmethod
     def at_end(block: Block) -> LoopBuilder:
         return LoopBuilder(InsertPoint.at_end(block))
 
     def insert(self, op: Operation) -> Operation:
+        if self.keep_loops and isinstance(op, scf.ForOp):
+            op.attributes[NO_UNROLL_ATTR] = UnitAttr()
         Builder(self.point).insert(op)
         return op
+
+    @contextmanager
+    def kept_loops(self) -> Iterator[None]:
+        """The loops built inside are kept as loops by LLVM (NO_UNROLL_ATTR): for a
+        kernel already unrolled to its register tile."""
+        saved, self.keep_loops = self.keep_loops, True
+        try:
+            yield
+        finally:
+            self.keep_loops = saved
 
     # -- constants and indices --------------------------------------------------------
 

@@ -16,8 +16,9 @@ func.func @loop(%n: index) -> index {
 ^body:
   %c1 = arith.constant 1 : index
   %next = arith.addi %i, %c1 : index
-  // CHECK:      llvm.br ^[[HEAD]](%{{.*}} : i64)
-  cf.br ^head(%next : index)
+  // a loop's back edge keeps its infer.no_unroll mark (convert-scf-to-cf)
+  // CHECK:      llvm.br ^[[HEAD]](%{{.*}} : i64) {infer.no_unroll}
+  cf.br ^head(%next : index) {infer.no_unroll}
 ^exit:
   func.return %i : index
 }

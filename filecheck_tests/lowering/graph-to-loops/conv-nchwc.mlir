@@ -49,6 +49,10 @@
 // CHECK-NEXT:                    vector.fma %[[XB1]], %[[W1]], %{{.*}} : vector<8xf32>
 // CHECK-COUNT-4:                 vector.fma %{{.*}}, %[[W1]], %{{.*}} : vector<8xf32>
 // CHECK-NEXT:                    scf.yield {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+// The tile is unrolled here: its loops are marked for LLVM to keep as loops.
+// CHECK-NEXT:                  } {infer.no_unroll}
+// CHECK-NEXT:                  scf.yield
+// CHECK-NEXT:                } {infer.no_unroll}
 // The fused relu runs on the accumulators before the vector stores.
 // CHECK:                 %[[R:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK-NEXT:            %[[OW:.*]] = arith.constant 4 : index
@@ -77,6 +81,8 @@ func.func @conv_nchwc(%x: tensor<?x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>, %
 // CHECK:         %[[XV:.*]] = vector.load %x[%{{.*}}, %[[CB]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x2x8x9x8xf32>, vector<8xf32>
 // CHECK-NEXT:    vector.fma %[[XV]], %[[WV]], %{{.*}} : vector<8xf32>
 // CHECK-NOT:     vector.broadcast
+// Nothing is unrolled here: LLVM may unroll the depthwise loops.
+// CHECK-NOT:     infer.no_unroll
 // CHECK:         func.return
 func.func @depthwise_nchwc(%x: tensor<1x2x8x9x8xf32>, %w: tensor<2x1x3x3x1x8xf32>) -> tensor<1x2x8x9x8xf32> {
   %y = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, group = 16 : i64} : (tensor<1x2x8x9x8xf32>, tensor<2x1x3x3x1x8xf32>) -> tensor<1x2x8x9x8xf32>
