@@ -36,7 +36,7 @@ func.func @scale(%x: memref<?x64xf32>, %y: memref<?x64xf32>) {
 // CHECK-NEXT:    scf.for
 // CHECK:         func.call @two_parallel_1(%{{.*}}, %{{.*}}, %x) {parallel = 2 : i64}
 // CHECK-LABEL: func.func private @scale_parallel_0(
-// CHECK-SAME:    %[[LO:[0-9]+]]: index, %[[HI:[0-9]+]]: index, %[[X:[0-9]+]]: memref<?x64xf32>, %[[Y:[0-9]+]]: memref<?x64xf32>, %[[D:[0-9]+]]: index) {
+// CHECK-SAME:    %[[LO:[0-9]+]]: index, %[[HI:[0-9]+]]: index, %[[X:[0-9]+]]: memref<?x64xf32>, %[[Y:[0-9]+]]: memref<?x64xf32>, %[[D:[0-9]+]]: index) attributes {infer.noinline} {
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK-DAG:     %[[G:.*]] = memref.get_global @bias : memref<64xf32>
