@@ -2,7 +2,7 @@
 peak memory, as a markdown table and a bar chart.
 
     python benchmarks/speed.py [--reps 11] [--models squeezenet,...,text_encoder]
-                               [--gemm-reps 7] [--write]
+                               [--gemm-reps 7] [--cold-reps 3] [--write]
 
 Models: the nine light model-zoo models with seeded random weights, and a BERT-style
 encoder (benchmarks/encoder_model.py: 4 layers, hidden 256, 4 heads, dynamic batch and
@@ -15,8 +15,9 @@ after a run; onnxruntime's for about 40 ms). Peak RSS: each engine alone in a
 child process on one thread, infer loading the model's saved artifact (as a deployment
 does; compiling is not running) and onnxruntime creating its session, then both running
 the model 10 times. Then GEMM GFLOP/s against numpy's (benchmarks/gemm.py, in a child
-process). --write puts the tables in docs/speed.md and the chart in docs/speed.png
-(matplotlib, the `bench` extra).
+process) and cold compile times, each compile in a fresh process
+(benchmarks/cold_compile.py: one-node models, resnet50, densenet121). --write puts the
+tables in docs/speed.md and the chart in docs/speed.png (matplotlib, the `bench` extra).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+from cold_compile import table as cold_table
 from encoder_model import encoder_feeds, encoder_model
 from light_models import interleaved_medians
 
@@ -177,6 +179,8 @@ def main() -> None:
                    help="light model names and 'encoder'")
     p.add_argument("--gemm-reps", type=int, default=7,
                    help="repetitions of each GEMM case (0: no GEMM table)")
+    p.add_argument("--cold-reps", type=int, default=3,
+                   help="fresh-process compiles of each cold-compile model (0: no table)")
     p.add_argument("--write", action="store_true")
     args = p.parse_args()
     work = Path(tempfile.mkdtemp())
@@ -188,13 +192,16 @@ def main() -> None:
     print(text)
     gemm = gemm_table(args.gemm_reps) if args.gemm_reps else ""
     print(gemm)
+    cold = cold_table(COLD_MODELS, args.cold_reps) if args.cold_reps else ""
+    print(cold)
     if args.write:
         DOC.write_text(
             "# Speed against onnxruntime\n\nMade by `python benchmarks/speed.py --write` "
             f"(onnxruntime {ort.__version__}, {os.cpu_count()} cores; latency medians of "
             f"{args.reps} interleaved runs; see the script for how each column is "
             "measured).\n\n" + text + "\n\n![latency ratios](speed.png)\n"
-            + (f"\n## GEMM\n\n{GEMM_NOTE}\n\n{gemm}\n" if gemm else ""))
+            + (f"\n## GEMM\n\n{GEMM_NOTE}\n\n{gemm}\n" if gemm else "")
+            + (f"\n## Cold compile\n\n{COLD_NOTE}\n\n{cold}\n" if cold else ""))
         chart(rows, CHART)
 
 
@@ -202,6 +209,14 @@ GEMM_NOTE = ("One thread each, medians of interleaved runs (`benchmarks/gemm.py`
              "MatMul of a run-time A [M, K] by constant weights B [K, N] compiled by infer, "
              "against numpy's `a @ b` (its BLAS); the square sizes, then ResNet-50's 3x3 "
              "convs as GEMMs (M output pixels, K = C * 9, N output channels).")
+
+
+COLD_MODELS = ["relu", "conv", "resnet50", "densenet121"]
+COLD_NOTE = ("Each compile in a fresh process without the compile cache, at level 3, medians "
+             "of --cold-reps (`benchmarks/cold_compile.py`): the import of the engine apart "
+             "(infer: `infer.api` and its passes' modules, xDSL and llvmlite among them), then "
+             "`infer.compile` against onnxruntime creating its session. `relu` and `conv` "
+             "are models of one node: a Relu, a 3x3 Conv of 64 channels, on 1x64x56x56.")
 
 
 def gemm_table(reps: int) -> str:
