@@ -201,7 +201,8 @@ def main() -> None:
             f"{args.reps} interleaved runs; see the script for how each column is "
             "measured).\n\n" + text + "\n\n![latency ratios](speed.png)\n"
             + (f"\n## GEMM\n\n{GEMM_NOTE}\n\n{gemm}\n" if gemm else "")
-            + (f"\n## Cold compile\n\n{COLD_NOTE}\n\n{cold}\n" if cold else ""))
+            + (f"\n## Cold compile\n\n{COLD_NOTE.format(reps=args.cold_reps)}\n\n{cold}\n"
+               if cold else ""))
         chart(rows, CHART)
 
 
@@ -213,7 +214,7 @@ GEMM_NOTE = ("One thread each, medians of interleaved runs (`benchmarks/gemm.py`
 
 COLD_MODELS = ["relu", "conv", "resnet50", "densenet121"]
 COLD_NOTE = ("Each compile in a fresh process without the compile cache, at level 3, medians "
-             "of --cold-reps (`benchmarks/cold_compile.py`): the import of the engine apart "
+             "of {reps} (`benchmarks/cold_compile.py`): the import of the engine apart "
              "(infer: `infer.api` and its passes' modules, xDSL and llvmlite among them), then "
              "`infer.compile` against onnxruntime creating its session. `relu` and `conv` "
              "are models of one node: a Relu, a 3x3 Conv of 64 channels, on 1x64x56x56.")
