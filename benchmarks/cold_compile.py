@@ -35,7 +35,7 @@ t0 = time.perf_counter()
 if engine == "infer":
     import infer.api
     from infer import pipeline
-    pipeline.make_passes(pipeline.compile_passes(3))  # imports every pass's module
+    pipeline.make_passes(pipeline.compile_passes())  # imports every pass's module
     t1 = time.perf_counter()
     infer.api.compile(path, cache=False)
 else:

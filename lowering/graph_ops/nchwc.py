@@ -226,9 +226,7 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
 
     # One output row of `ob` blocks an iteration, on any thread: over batch, blocks, rows.
     row_work = out_w * ob * c * cg * prod(window.kernel) if isinstance(out_w, int) else None
-    kept = b.kept_loops() if not depthwise else nullcontext()
-    with b.parallel([yd[0], cast(int, yd[1]) // ob, *yd[2:-2]], row_work) as (n, obi, *outer), \
-            kept:
+    with b.parallel([yd[0], cast(int, yd[1]) // ob, *yd[2:-2]], row_work) as (n, obi, *outer):
         ocb_d = as_dim(b, obi) * ob
         ocb = b.idx(ocb_d)
         blocks = [ocb_d + j for j in range(ob)]
@@ -325,24 +323,26 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
         reach = in_w - 1 + pl - (k_w - 1) * d_w
         hi = imax(b, lo, imin(b, out_w, floor_div(b, reach, s_w) + 1))
         row = row_tiles(out_w, lo, hi, t_w)
-        if row is not None:  # a static row: tiles of about equal size, the edges static
-            for start, size, count, kind in row:
-                if kind == "single":
-                    with b.loop(start, start + count) as ow:
-                        single(ow)
-                elif count == 1:
-                    tile(start, size, (0, k_w), kind == "edge")
-                else:
-                    with b.loop(start, start + count * size, size) as ow:
-                        tile(ow, size, (0, k_w))
-        else:
-            tiles_end = lo + floor_div(b, hi - lo, t_w) * t_w
-            with b.loop(0, lo) as ow:
-                single(ow)
-            with b.loop(lo, tiles_end, t_w) as ow:
-                tile(ow, t_w, (0, k_w))
-            with b.loop(tiles_end, out_w) as ow:
-                single(ow)
+        # The dense tiles, unrolled here, stay loops in LLVM (module doc).
+        with b.kept_loops() if not depthwise else nullcontext():
+            if row is not None:  # a static row: tiles of about equal size, the edges static
+                for start, size, count, kind in row:
+                    if kind == "single":
+                        with b.loop(start, start + count) as ow:
+                            single(ow)
+                    elif count == 1:
+                        tile(start, size, (0, k_w), kind == "edge")
+                    else:
+                        with b.loop(start, start + count * size, size) as ow:
+                            tile(ow, size, (0, k_w))
+            else:
+                tiles_end = lo + floor_div(b, hi - lo, t_w) * t_w
+                with b.loop(0, lo) as ow:
+                    single(ow)
+                with b.loop(lo, tiles_end, t_w) as ow:
+                    tile(ow, t_w, (0, k_w))
+                with b.loop(tiles_end, out_w) as ow:
+                    single(ow)
         if row_act is not None:  # one pass over the finished rows while they are in cache
             for row in rows:
                 with b.loop(0, out_w) as ow, b.loop(0, c) as j:
