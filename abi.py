@@ -31,8 +31,17 @@ RUN_COUNTER = "infer.run_counter"
 # symbol shared by every "?" of the model (kept as written: onnxruntime reports it so).
 ANONYMOUS_DIM = "?"
 # The i32 global of a module with parallel loops that holds how many threads they may use
-# (`convert-parallel-calls-to-gomp`); the runtime sets it, 1 until then.
+# (`convert-parallel-calls-to-pool`); the runtime sets it, 1 until then.
 NUM_THREADS_SYMBOL = "_infer_num_threads"
+# The thread pool's entry point that compiled code calls for a parallel loop
+# (codegen/thread_pool.c): void infer_parallel_for(void (*body)(void *ctx, i64 lo, i64 hi),
+# void *ctx, i64 lb, i64 ub, i64 team, i64 grain).
+PARALLEL_FOR = "infer_parallel_for"
+# The cost model of parallel loops, in a loop's work estimate (about scalar operations):
+# the least work worth one more thread (waking it, sharing the data: tens of
+# microseconds), and the least the pool hands a thread at once.
+THREAD_WORK = 1 << 18
+CHUNK_WORK = 1 << 15
 # A function the lowering outlined and LLVM must not inline back (`outline-loops`): a
 # discardable attribute of func.func and llvm.func, LLVM's `noinline` in the IR.
 NOINLINE_ATTR = "infer.noinline"
@@ -41,8 +50,8 @@ NOINLINE_ATTR = "infer.noinline"
 # so that LLVM's vectorizers know what the caller knew (distinct allocations).
 NOALIAS_ATTR = "infer.noalias"
 # The mark of an scf.for whose iterations are independent (`outline-parallel-loops` runs
-# it on several threads), and of the call to its outlined body: its value is the grain,
-# the fewest iterations worth a thread.
+# it on several threads), and of the call to its outlined body: its value is the work of
+# one iteration (about its scalar operations), from which the launcher sizes the team.
 PARALLEL_ATTR = "parallel"
 # The mark of an scf.for the lowering already shaped for the registers (a conv's register
 # tile): LLVM must not unroll it again (`llvm.loop.unroll.disable` on its back edge),

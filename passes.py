@@ -72,7 +72,7 @@ for _name, _module, _cls in [
     ("convert-cf-to-llvm", "infer.lowering.convert_cf_to_llvm", "ConvertCfToLLVMPass"),
     ("outline-parallel-loops", "infer.lowering.outline_parallel_loops",
      "OutlineParallelLoopsPass"),
-    ("convert-parallel-calls-to-gomp", "infer.lowering.convert_parallel_calls_to_gomp",
-     "ConvertParallelCallsToGompPass"),
+    ("convert-parallel-calls-to-pool", "infer.lowering.convert_parallel_calls_to_pool",
+     "ConvertParallelCallsToPoolPass"),
 ]:
     register(_name, _module, _cls)

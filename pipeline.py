@@ -30,7 +30,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       approximate-math                  f32 exp and erf as polynomials (LLVM has no vector form)
       convert-scf-to-cf, convert-{vector,memref,math,arith,cf,func}-to-llvm,
       reconcile-unrealized-casts,
-      convert-parallel-calls-to-gomp    the calls of those functions on libgomp's threads
+      convert-parallel-calls-to-pool    the calls of those functions on infer's thread pool
     llvm dialect ──► codegen (LLVM IR, O3, JIT)
 
 Target choices are pass options: the NCHWc block (channels per vector register), the
@@ -110,7 +110,7 @@ LOWER_TO_LLVM = [
     "convert-cf-to-llvm",
     "convert-func-to-llvm",
     "reconcile-unrealized-casts",
-    "convert-parallel-calls-to-gomp",
+    "convert-parallel-calls-to-pool",
 ]  # no dce after: it found nothing to remove (LLVM's O3 would remove it anyway)
 
 

@@ -29,7 +29,7 @@ def interleaved_medians(fns: dict[str, Callable[[], object]], reps: int, settle:
     warm-up call each), so that machine noise hits all alike.
 
     `settle` > 0 is for engines that run on several threads: both onnxruntime's pool and
-    libgomp's team keep spinning after a run (onnxruntime about 40 ms, infer about 2 ms),
+    infer's keep spinning after a run (onnxruntime about 40 ms, infer 0.2 ms),
     taking a core from whatever runs next in the process. Each timed call then comes
     `settle` seconds after the previous engine's last call and right after an untimed
     call of its own: each engine is timed in its steady state, not in the other's wake."""

@@ -5,7 +5,7 @@ Why: mapping with MCJIT loads libllvmlite.so, and loading that 178 MB library ma
 about 35 MiB of it resident (its text and read-only data) in every process that only runs
 a saved model. The code LLVM emits for us is a few ELF relocatable objects whose needs are
 small: allocate their sections, bind symbols (each other's functions, the weights, libc,
-libm, libgomp, libgcc_s) and patch relocations. This module does that, and refuses
+libm, libgcc_s, infer's thread pool) and patch relocations. This module does that, and refuses
 (`LoaderError`, a ValueError) everything it does not fully handle, so that the caller
 maps the code with MCJIT instead: no half-understood object is ever run.
 
@@ -26,7 +26,7 @@ symbols are one namespace and every PC-relative distance inside it fits 32 bits:
 
 The mapping is written while read-write, then each part gets its final protection:
 never writable and executable at once. A call (PLT32) to a function farther than 2 GiB
-(libc, libgomp) goes through a stub in the text, `jmp *0(%rip)` followed by the address;
+(libc, the thread pool) goes through a stub in the text, `jmp *0(%rip)` followed by the address;
 a GOT-relative load reads the address from a GOT slot filled at load time.
 """
 

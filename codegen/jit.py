@@ -18,12 +18,10 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
-import glob
 import os
 import re
 import secrets
 import struct
-import sys
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +29,8 @@ from typing import Protocol
 
 import numpy as np
 
-from infer.abi import NUM_THREADS_SYMBOL, PACKED_PREFIX
+from infer.abi import NUM_THREADS_SYMBOL, PACKED_PREFIX, PARALLEL_FOR
+from infer.codegen import thread_pool
 from infer.codegen.elf_loader import LoaderError, load_objects
 from infer.codegen.target import Target, host_target, llvm_binding
 
@@ -51,7 +50,7 @@ LOADER_VARIABLE = "INFER_LOADER"
 @functools.cache
 def _mcjit_llvm():  # noqa: ANN202 - the llvmlite.binding module
     """llvmlite's binding with what MCJIT's symbol lookup needs loaded: libgcc_s's
-    helpers, and libgomp if it is already loaded (`load_openmp`)."""
+    helpers (infer's thread pool is bound by name where code uses it)."""
     llvm = llvm_binding()
     llvm.load_library_permanently(_LIBGCC)
     return llvm
@@ -69,51 +68,6 @@ def _c_libraries() -> tuple[ctypes.CDLL, ...]:
             pass
     return (*out, ctypes.CDLL(None))
 
-
-def openmp_library() -> str | None:
-    """The OpenMP runtime the parallel loops call (GOMP_parallel): the system's libgomp,
-    else one bundled in an installed wheel (scikit-learn's), else None."""
-    found = ctypes.util.find_library("gomp")
-    if found:
-        return found
-    for site in sys.path:
-        bundled = sorted(glob.glob(os.path.join(site, "*.libs", "libgomp*.so*")))
-        if bundled:
-            return bundled[0]
-    return None
-
-
-# How long (in spins) a thread of the team waits actively for the next parallel loop
-# before it sleeps, unless GOMP_SPINCOUNT or OMP_WAIT_POLICY say otherwise: a few
-# milliseconds (measured on a 2-core Zen 4 VM: about 2.5 ms), which covers the gaps
-# between the loops of one run, so that a run wakes each thread once. Sleeping sooner
-# (1,000 spins) makes every loop wake its threads again: squeezenet on 2 threads took 2x
-# as long after 50 ms idle, and 1.25x as long beside a busy process. libgomp's default,
-# 300,000, keeps the threads spinning about 20 ms after each run, taking the cores from
-# whatever runs next.
-SPIN_COUNT = 30_000
-
-
-_OPENMP: list[ctypes.CDLL] = []  # libgomp once loaded
-
-
-@functools.cache
-def load_openmp() -> None:
-    """Makes libgomp's symbols visible to the code mapped after (once per process):
-    loaded into the global scope, where both the ELF loader and MCJIT find them."""
-    path = openmp_library()
-    if path is None:
-        raise ValueError("the code runs loops on threads and needs libgomp, the OpenMP "
-                         "runtime: install it (Debian: apt-get install libgomp1)")
-    # libgomp reads its settings when loaded; the process's environment is left as it was
-    own = "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ
-    if own:
-        os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)
-    try:
-        _OPENMP.append(ctypes.CDLL(path, mode=os.RTLD_GLOBAL | os.RTLD_NOW))
-    finally:
-        if own:
-            del os.environ["GOMP_SPINCOUNT"]
 
 Entry = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
 
@@ -314,7 +268,9 @@ def _map_elf(objects: list[bytes], prefix: str, bound: dict[str, np.ndarray]
         if name.startswith(prefix):
             buf = bound.get(name)
             return None if buf is None else buf.ctypes.data
-        for lib in (*_OPENMP, *_c_libraries()):
+        if name == PARALLEL_FOR:
+            return thread_pool.symbol(name)
+        for lib in _c_libraries():
             try:
                 return ctypes.cast(lib[name], ctypes.c_void_p).value
             except AttributeError:
@@ -328,8 +284,8 @@ def _map_mcjit(objects: list[bytes], prefix: str, bound: dict[str, np.ndarray],
                target: Target) -> MappedCode:
     """The objects mapped by an MCJIT engine of their own, the weights bound by name."""
     llvm = _mcjit_llvm()
-    if _OPENMP:
-        llvm.load_library_permanently(_OPENMP[0]._name)
+    if any(PARALLEL_FOR.encode() in part for part in objects):
+        llvm.add_symbol(PARALLEL_FOR, thread_pool.symbol(PARALLEL_FOR))
     for name, buf in bound.items():
         llvm.add_symbol(name, buf.ctypes.data)
     tm = target.machine()
@@ -364,8 +320,6 @@ class ObjectModule(NativeModule):
             raise ValueError(f"the code is for a CPU ({code.target.cpu}) with feature "
                              f"'{missing[0]}', which this CPU ({host_target().cpu}) lacks"
                              + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
-        if b"GOMP_parallel" in code.obj:  # resolved when the object is mapped
-            load_openmp()
         prefix = new_symbol_prefix()
         obj = code.obj.replace(code.symbol_prefix.encode(), prefix.encode())
         bound = weight_buffers(prefix, code.weights)

@@ -11,7 +11,7 @@ this leaves are packed into parts of about equal size, largest first.
 
 Two forms of the same cut: `partition` on an llvm-dialect module, `partition_loops` on a
 loop-level one (func dialect). A parallel loop's outlined body may be cut from the
-function that launches it: convert-parallel-calls-to-gomp rewrites a body's type the same
+function that launches it: convert-parallel-calls-to-pool rewrites a body's type the same
 way in either part.
 """
 

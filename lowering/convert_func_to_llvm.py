@@ -101,7 +101,7 @@ def _convert_func(op: func.FuncOp, rewriter: PatternRewriter) -> None:
     for name in (NOINLINE_ATTR, NOALIAS_ATTR):
         if name in op.attributes:
             new.attributes[name] = op.attributes[name]
-    # llvm.noalias (of outlined loop bodies) goes on, for convert-parallel-calls-to-gomp
+    # llvm.noalias (of outlined loop bodies) goes on, for convert-parallel-calls-to-pool
     marks = [DictionaryAttr({k: v for k, v in a.data.items() if k == "llvm.noalias"})
              for a in op.arg_attrs or ()]
     if any(m.data for m in marks):
@@ -179,7 +179,7 @@ class FuncToLLVM(RewritePattern):
                 out_types = tuple(r.type for r in op.results)
                 ret = None if not out_types else _result_type(out_types)
                 call = emit(llvm.CallOp(op.callee.string_value(), *args, return_type=ret))
-                if PARALLEL_ATTR in op.attributes:  # for convert-parallel-calls-to-gomp
+                if PARALLEL_ATTR in op.attributes:  # for convert-parallel-calls-to-pool
                     call.attributes[PARALLEL_ATTR] = op.attributes[PARALLEL_ATTR]
                 results: list[SSAValue] = []
                 for j, r in enumerate(op.results):

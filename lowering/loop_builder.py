@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from infer.abi import NO_UNROLL_ATTR, PARALLEL_ATTR
+from infer.abi import NO_UNROLL_ATTR, PARALLEL_ATTR, THREAD_WORK
 from infer.dialects import llvmx
 from infer.dialects.dims import Dim
 from infer.dialects.graph import NARROW_TYPES, is_float
@@ -60,9 +60,6 @@ def _is_float(t: Attribute) -> bool:
 
 
 CONTRACT = arith.FastMathFlagsAttr(["contract"])
-# About this many scalar operations (some microseconds) pay for waking a thread; a nest
-# of less work in all is not marked.
-PARALLEL_WORK = 1 << 15
 # A parallel nest runs over outer dims of at least this many iterations when it can (the
 # threads' chunks then differ little); a single dim is cut in chunks of _CHUNK.
 _PARALLEL_ITERATIONS = 64
@@ -300,13 +297,14 @@ class LoopBuilder:
         """A nest over [0, ub) for each ub, outermost first, whose iterations are
         independent (each writes its own outputs and scratch): one `scf.for` over their
         product marked `parallel`, its indices recovered by division. `work`: about the
-        scalar operations of one iteration (None: plenty), which sets the grain; a nest
-        of static sizes worth less than one thread is a plain loop nest."""
+        scalar operations of one iteration (None: plenty, a thread's worth), the loop's
+        mark, from which its launcher sizes the team (`convert-parallel-calls-to-pool`);
+        a nest of static sizes worth less than two threads is a plain loop nest."""
         total = 1
         for ub in ubs:
             total = total * ub if isinstance(ub, int) and isinstance(total, int) else None
-        grain = 1 if work is None else max(1, -(-PARALLEL_WORK // max(1, work)))
-        if total is not None and total < 2 * grain:  # serial; dims of 1 are index 0
+        work = THREAD_WORK if work is None else max(1, work)
+        if total is not None and total * work < 2 * THREAD_WORK:  # dims of 1 are index 0
             with self.loop_nest([ub for ub in ubs if ub != 1]) as loops:
                 it = iter(loops)
                 yield [self.idx(0) if ub == 1 else next(it) for ub in ubs]
@@ -319,7 +317,7 @@ class LoopBuilder:
         with self.loop(0, count if count is not None else 1) as flat:
             loop = flat.owner.parent_op()  # type: ignore[union-attr]
             assert isinstance(loop, scf.ForOp)
-            loop.attributes[PARALLEL_ATTR] = IntegerAttr(grain, IntegerType(64))
+            loop.attributes[PARALLEL_ATTR] = IntegerAttr(work, IntegerType(64))
             ivs: list[SSAValue] = []
             rest = flat
             for k in reversed(range(len(ubs))):

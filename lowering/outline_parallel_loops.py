@@ -10,9 +10,9 @@ range of its iterations:
     }
 
 The call keeps the mark: running the function once over [lb, ub) is what the loop did, and
-any split of that range into chunks computes the same; `convert-parallel-calls-to-gomp`
-runs the chunks on the threads of the OpenMP runtime. The function is `infer.noinline`:
-both the one-thread path and the threads' function call it, where LLVM inlined it into
+any split of that range into chunks computes the same; `convert-parallel-calls-to-pool`
+runs the chunks on infer's thread pool. The function is `infer.noinline`: both the
+one-thread path and the pool's chunk function call it, where LLVM inlined it into
 both, compiling every body twice and the entry's bodies into one large function again
 (DenseNet-121: 44k instructions after O3, 33k so; its O3 took twice as long).
 

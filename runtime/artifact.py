@@ -54,8 +54,9 @@ if TYPE_CHECKING:
 
 MAGIC = b"\x89INFER\r\n"  # as PNG's: a non-ASCII byte, and CR LF that text transfers mangle
 # 3: the memory plan in the signature; 4: the object section holds several object files
-# (pack_objects)
-FORMAT_VERSION = 4
+# (pack_objects); 5: parallel loops call infer's thread pool (infer_parallel_for), not
+# libgomp
+FORMAT_VERSION = 5
 SUFFIX = ".infer"
 _HEADER = struct.Struct("<8sIIQ32s32s")
 HEADER_SIZE = _HEADER.size

@@ -66,7 +66,7 @@ def test_forked_compile_matches_onnxruntime_and_one_process(
 
 
 def test_a_body_launched_from_another_part_takes_the_same_arguments() -> None:
-    """convert-parallel-calls-to-gomp rewrites an outlined body's type from its own marks,
+    """convert-parallel-calls-to-pool rewrites an outlined body's type from its own marks,
     so the part that declares it and the part that defines it agree."""
     module = _loop_module(5)
     callers = {op.callee.string_value(): fn.sym_name.data for fn in module.ops

@@ -1,4 +1,4 @@
-"""Threads: models whose kernels run on libgomp's threads give onnxruntime's answers, and
+"""Threads: models whose kernels run on infer's thread pool give onnxruntime's answers, and
 the same bits at any thread count (every output element is computed by one thread, in the
 same order); one compiled model serves several Python threads at once; the thread count
 is set through the API, the session options and artifacts, and changes no code."""
@@ -245,11 +245,49 @@ print(before, one, len(os.listdir("/proc/self/task")))
 
 
 def test_one_thread_starts_no_team(tmp_path: Path) -> None:
-    """At one thread the outlined loops are called directly: libgomp starts no thread
-    (in a process of its own, where no team ran before); at two it does."""
+    """At one thread the outlined loops are called directly: the pool starts no thread
+    (in a process of its own, where no loop ran on it before); at two it starts one."""
     path = tmp_path / "cnn.onnx"
     onnx.save(_cnn(), path)
     out = subprocess.run([sys.executable, "-c", _TEAM_CHILD, str(path)], capture_output=True,
                          text=True, check=True, env={**os.environ, "INFER_CACHE_DIR": ""}).stdout
     before, one, two = (int(v) for v in out.split())
     assert one == before and two == before + 1
+
+
+def _int8_net() -> onnx.ModelProto:
+    """A 3x3 conv read in place, a 1x1 conv (packed windows) and a MatMul, each large
+    enough to run on several threads, statically quantized by onnxruntime."""
+    from onnxruntime.quantization import QuantFormat
+
+    from .quantized_models import _model, _weights, quantized
+
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c1"], ["r1"]),
+             helper.make_node("Conv", ["r1", "w2"], ["c2"]),
+             helper.make_node("Reshape", ["c2", "shape"], ["f"]),
+             helper.make_node("MatMul", ["f", "w3"], ["y"])]
+    shape = numpy_helper.from_array(np.array([1, 96, 28 * 28], np.int64), "shape")
+    return quantized(_model(nodes, [1, 32, 28, 28],
+                            [*_weights(5, w1=(64, 32, 3, 3), b1=(64,), w2=(96, 64, 1, 1),
+                                       w3=(28 * 28, 128)), shape]),
+                     QuantFormat.QOperator, per_channel=True)
+
+
+def test_int8_kernels_run_on_threads() -> None:
+    """The int8 conv (in place and packed) and matmul kernels' loops run on the pool: the
+    same bits at 1, 2 and 3 threads, and regions in a profiled run."""
+    from infer.codegen.thread_pool import profiled_regions
+
+    model = _int8_net()
+    assert {"QLinearConv", "QLinearMatMul"} <= {n.op_type for n in model.graph.node}
+    compiled = infer.compile(model, threads=2)
+    feeds = {"x": R.standard_normal((1, 32, 28, 28)).astype(np.float32)}
+    two = compiled.run(feeds)["y"]
+    for threads in (1, 3):
+        compiled.threads = threads
+        np.testing.assert_array_equal(compiled.run(feeds)["y"], two)
+    compiled.threads = 2
+    with profiled_regions() as regions:
+        compiled.run(feeds)
+    assert len(regions) >= 3, regions

@@ -32,7 +32,7 @@ module = Parser(ctx, IR).parse_module()
 run_passes(module, ctx, LOWER_TO_LOOPS)
 print(emit_llvm_ir(lower_to_llvm(module, ctx)))
 
-# Each parallel body is compiled once, called by the one-thread path and by the threads'
+# Each parallel body is compiled once, called by the one-thread path and by the pool's chunk
 # function (noinline).
 # MATMUL-LABEL: define {{.*}} @matmul(
 # MATMUL:       call fastcc void @__kernel_matmul_[[K:[0-9]+]]_parallel_0(
@@ -41,7 +41,7 @@ print(emit_llvm_ir(lower_to_llvm(module, ctx)))
 # MATMUL:       define {{.*}} @__kernel_matmul_[[K]]_parallel_0(
 # MATMUL:       fmul contract <{{(8|16)}} x float>
 # MATMUL:       fadd contract <{{(8|16)}} x float>
-# MATMUL:       define {{.*}} @__kernel_matmul_[[K]]_parallel_0_thread(
+# MATMUL:       define {{.*}} @__kernel_matmul_[[K]]_parallel_0_chunk(
 # MATMUL:       call fastcc void @__kernel_matmul_[[K]]_parallel_0(
 # Fixed trip counts get unrolled, so no loop is left to be named vector.body.
 # CONV-LABEL: define {{.*}} @__kernel_conv_{{[0-9]+}}_parallel_0(

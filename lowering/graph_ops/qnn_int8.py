@@ -42,7 +42,7 @@ from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.index import as_dim, floor_div, imin
 from infer.lowering.graph_ops.window import Window, flatten_from
-from infer.lowering.loop_builder import LoopBuilder
+from infer.lowering.loop_builder import LoopBuilder, static_product
 
 # (rows, vectors) of the accumulator tile by the kernel's lanes: rows * vectors
 # accumulators + vectors loaded + one broadcast fit the registers (32 with AVX-512, 16).
@@ -97,7 +97,6 @@ class _Epilogue:
         zf = _cast(b, arith.SIToFPOp, zy, f32)
         ends = [b.const(float(v.value.data), f32) for v in (op.lo, op.hi)]
         self.lo, self.hi = (b.splat(b.sub(e, zf), lanes) for e in ends)
-        self.scratch = s.alloc([lanes], i8)  # a vector straddling the end goes through it
 
     def __call__(self, acc: SSAValue, bias: SSAValue, mult: SSAValue) -> SSAValue:
         b, lanes = self.b, self.lanes
@@ -117,17 +116,15 @@ class _Epilogue:
 
     def store(self, v: SSAValue, buf: SSAValue, at: list[Dim | SSAValue],
               count: int) -> None:
-        """The first `count` lanes of v at buf[at...] (all at once when count = lanes)."""
+        """The first `count` lanes of v at buf[at...] (all at once when count = lanes, else
+        lane by lane: no scratch, so that the threads of a parallel loop share nothing)."""
         b = self.b
         if count == self.lanes:
             b.vstore(v, buf, at)
             return
-        b.vstore(v, self.scratch, [0])
-        with b.loop(0, count) as j:
-            b.store(b.load(self.scratch, [j]), buf, [*at[:-1], as_dim(b, at[-1]) + as_dim(b, j)])
-
-    def free(self, s: Lowering) -> None:
-        s.free(self.scratch)
+        for j in range(count):
+            lane = b.insert(vector.ExtractOp(v, [j], i8)).results[0]
+            b.store(lane, buf, [*at[:-1], as_dim(b, at[-1]) + j])
 
 
 def _word(b: LoopBuilder, bytes_: list[SSAValue], kernel: str, signed: bool) -> SSAValue:
@@ -239,16 +236,11 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
         for g in range(group):
             _pack_windows(b, x, xpad, xflat, n, g * cg, k, taps, kw, win, oh, ow, words,
                           per, kernel, signed, xp, inner)
-            if full_tiles:  # blocks of whole tiles, every row tile over each block
-                with b.loop(0, full_tiles, block) as t0:
-                    t1 = imin(b, as_dim(b, t0) + block, full_tiles)
+            if full_tiles:
+                def whole(r: int, m0: Dim, t: SSAValue, n: SSAValue = n, g: int = g) -> None:
+                    kernel_tile(n, g, r, m0, as_dim(b, t) * tile, vectors, tile)
 
-                    def whole(m0: Dim, r: int, n: SSAValue = n, g: int = g,
-                              t0: SSAValue = t0, t1: Dim = t1) -> None:
-                        with b.loop(t0, t1) as t:
-                            kernel_tile(n, g, r, m0, as_dim(b, t) * tile, vectors, tile)
-
-                    over_rows(n, g, whole)
+                _whole_tiles(b, full_tiles, block, mg, rows, 2 * tile * k, whole)
             if rest:
                 def last(m0: Dim, r: int, n: SSAValue = n, g: int = g) -> None:
                     kernel_tile(n, g, r, m0, full_tiles * tile, -(-rest // lanes), rest)
@@ -257,8 +249,23 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
     for buf in (xp, xpad):
         if buf is not None:
             s.free(buf)
-    epi.free(s)
     return [y]
+
+
+def _whole_tiles(b: LoopBuilder, full_tiles: int, block: int, mg: int, rows: int,
+                 tile_work: int, run: Callable[[int, Dim, SSAValue], None]) -> None:
+    """run(r, m0, t) for every whole pixel tile t, in blocks of `block` tiles, and every
+    tile of `rows` output channels m0.. (then the mg % rows left): the pairs (block,
+    channel tile) in parallel, a block's channel tiles one after another (the block stays
+    in cache while the weights go over it)."""
+    blocks = -(-full_tiles // block)
+    for first, r, count in ((0, rows, mg // rows), (mg - mg % rows, mg % rows, 1)):
+        if r == 0 or count == 0:
+            continue
+        with b.parallel([blocks, count], block * r * tile_work) as (kb, mt):
+            t0 = as_dim(b, kb) * block
+            with b.loop(t0, imin(b, t0 + block, full_tiles)) as t:
+                run(r, as_dim(b, mt) * rows + first, t)
 
 
 def _zero_word(zx: int, kernel: str, signed: bool) -> int:
@@ -359,13 +366,12 @@ def _conv_direct(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue], y: SSAVa
                         for j in range(per)]
                 at = (as_dim(b, hi) + pt) * wp + as_dim(b, wj) + pl
                 b.store(_word(b, vals, kernel, signed), xw, [q, at])
-            if row_end:
-                with b.loop(0, row_end, rows) as m0:
-                    rows_of(n, g, rows, m0)
+            if row_end:  # the tiles of `rows` output channels on any thread
+                with b.parallel([row_end // rows], 2 * rows * oh * ow * cg * taps) as (mt,):
+                    rows_of(n, g, rows, b.idx(as_dim(b, mt) * rows))
             if mg % rows:
                 rows_of(n, g, mg % rows, row_end)
     s.free(xw)
-    epi.free(s)
 
 
 def _pack_windows(b: LoopBuilder, x: SSAValue, xpad: SSAValue | None, xflat: SSAValue | None,
@@ -463,13 +469,13 @@ def _matmul_requant(s: Lowering, op: Q.MatMulRequantOp, ins: list[SSAValue]
                     kernel_tile(h, row_end, p0, nvec, valid)
 
         tiles_end = full_panels - full_panels % vectors
-        if tiles_end:
-            with b.loop(0, tiles_end, vectors) as p0:
-                over_rows(p0, vectors, vectors * lanes)
+        if tiles_end:  # groups of `vectors` panels on any thread
+            with b.parallel([tiles_end // vectors],
+                            static_product([m], 2 * k * vectors * lanes)) as (pg,):
+                over_rows(b.idx(as_dim(b, pg) * vectors), vectors, vectors * lanes)
         if full_panels % vectors:
             over_rows(tiles_end, full_panels % vectors, (full_panels % vectors) * lanes)
         if panels > full_panels:
             over_rows(full_panels, 1, n - full_panels * lanes)
     s.free(xp)
-    epi.free(s)
     return [y]
