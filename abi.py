@@ -38,9 +38,10 @@ NUM_THREADS_SYMBOL = "_infer_num_threads"
 # void *ctx, i64 lb, i64 ub, i64 team, i64 grain).
 PARALLEL_FOR = "infer_parallel_for"
 # The cost model of parallel loops, in a loop's work estimate (about scalar operations):
-# the least work worth one more thread (waking it, sharing the data: tens of
-# microseconds), and the least the pool hands a thread at once.
-THREAD_WORK = 1 << 18
+# the least work worth one more thread (20-40 microseconds on one core: a thread of a
+# 16-thread team gets no less), and the least the pool hands a thread at once (about a
+# microsecond).
+THREAD_WORK = 1 << 20
 CHUNK_WORK = 1 << 15
 # A function the lowering outlined and LLVM must not inline back (`outline-loops`): a
 # discardable attribute of func.func and llvm.func, LLVM's `noinline` in the IR.

@@ -12,7 +12,7 @@ Scenarios, each in this process, both engines on the same inputs, medians:
   each region runs on the calling thread alone and is timed, so its time is its work):
   regions per run, their median work, and the least work per thread of any region.
 - idle: back to back, each engine in blocks of runs (its first run untimed), blocks
-  alternating, so that neither pool runs in the other's wake.
+  alternating 0.1 s apart, so that neither pool runs in the other's wake.
 - sporadic: one request every 10-100 ms (random), to infer at the default count, infer at
   one thread and onnxruntime in turn: every pool has gone idle between requests.
 - busy1 / busyall: as idle, with one busy process beside (a Python spin loop), or one per
@@ -50,6 +50,9 @@ DOC = ROOT / "docs" / "threads.md"
 SCENARIOS = ("regions", "idle", "sporadic", "busy1", "busyall", "alternate")
 REGION_THREADS = (2, 16)
 BLOCK = 5  # runs per block: the first untimed
+# Seconds before each block: longer than onnxruntime's pool spins after a run (about
+# 40 ms), so that each engine's block runs with the other's threads asleep.
+SETTLE = 0.1
 
 Run = Callable[[], object]
 
@@ -83,6 +86,7 @@ def blocks(fns: dict[str, Run], reps: int) -> dict[str, float]:
     times: dict[str, list[float]] = {k: [] for k in fns}
     while min(len(v) for v in times.values()) < reps:
         for k, fn in fns.items():
+            time.sleep(SETTLE)
             fn()
             times[k] += [_timed(fn) for _ in range(BLOCK - 1)]
     return {k: statistics.median(v) for k, v in times.items()}
@@ -145,10 +149,10 @@ def measure(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray],
     threads = physical_cores()
     compiled = infer.compile(model, cache=False, threads=threads)
     sess = _session(model, threads)
-    one = infer.compile(model, threads=1)  # a cache hit: the same code
     row: dict[str, object] = {"model": label}
 
-    def ours() -> object:
+    def ours(count: int = threads) -> object:
+        compiled.threads = count
         return compiled.run(feeds)
 
     def theirs() -> object:
@@ -159,11 +163,10 @@ def measure(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray],
         if scenario == "regions":
             for t in REGION_THREADS:
                 row[f"regions{t}"] = regions(compiled, feeds, t)
-            compiled.threads = threads
         elif scenario == "idle":
             row["idle"] = blocks(pair, reps)
         elif scenario == "sporadic":
-            row["sporadic"] = sporadic({**pair, "infer1": lambda: one.run(feeds)}, reps)
+            row["sporadic"] = sporadic({**pair, "infer1": lambda: ours(1)}, reps)
         elif scenario in ("busy1", "busyall"):
             count = 1 if scenario == "busy1" else len(usable_cpus() or [0] * threads)
             with busy_processes(count):

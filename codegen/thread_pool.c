@@ -13,7 +13,9 @@
      iterations), so they shrink toward the end, where a slow thread would hold the rest.
    - A worker that finds no work spins for a while (INFER_SPIN_US, 200 microseconds by
      default: the gaps between the loops of one run), then sleeps on a futex; a loop wakes
-     only the workers its team needs, and does not wait for them to wake.
+     only the workers its team needs, and does not wait for them to wake. A caller waiting
+     for the chunks other threads claimed spins as long, then sleeps until the last is
+     done: the scheduler can then move a descheduled worker to its core.
    - One pool per process. A loop that finds the pool taken (another Python thread's model
      running) runs on its own thread instead of waiting: two models at once each keep a
      core. A loop inside a worker runs inline too.
@@ -68,6 +70,7 @@ struct infer_region {
 static struct {
     _Alignas(64) atomic_uint_least64_t claim;  /* generation << INDEX_BITS | next index */
     _Alignas(64) atomic_int_least64_t pending; /* iterations not done yet */
+    atomic_int caller_sleeps;                  /* the futex word a waiting caller sleeps on */
     /* the job's parameters, written before its generation is published */
     _Alignas(64) _Atomic(infer_body) body;
     _Atomic(void *) ctx;
@@ -132,7 +135,10 @@ static void run_chunks(uint64_t generation) {
         void *ctx = atomic_load_explicit(&pool.ctx, memory_order_relaxed);
         int64_t lo = atomic_load_explicit(&pool.lb, memory_order_relaxed) + i;
         body(ctx, lo, lo + chunk);
-        atomic_fetch_sub_explicit(&pool.pending, chunk, memory_order_release);
+        if (atomic_fetch_sub(&pool.pending, chunk) == chunk && atomic_load(&pool.caller_sleeps)) {
+            atomic_store(&pool.caller_sleeps, 0);  /* the last chunk: wake the caller */
+            futex_wake(&pool.caller_sleeps);
+        }
     }
 }
 
@@ -223,13 +229,24 @@ static void run_job(infer_body body, void *ctx, int64_t lb, int64_t count, int64
             futex_wake(state);
     }
     run_chunks(generation);
-    /* Only chunks that running threads claimed are left to wait for. */
-    for (unsigned spins = 0;
-         atomic_load_explicit(&pool.pending, memory_order_acquire) != 0; spins++) {
-        if (spins < 4096)
-            cpu_relax();
-        else
-            sched_yield();  /* a claimed chunk's thread may wait for this core */
+    /* Only chunks that running threads claimed are left to wait for. Spin briefly, then
+       sleep: a thread descheduled with its chunk (another process, or another pool, on
+       its core) is then moved to this idle core by the scheduler, instead of waiting for
+       its own core while this one spins. */
+    int64_t deadline = 0;
+    for (unsigned spins = 0; atomic_load(&pool.pending) != 0; spins++) {
+        cpu_relax();
+        if (spins % 64 != 0)
+            continue;
+        int64_t t = now_ns();
+        if (deadline == 0) {
+            deadline = t + pool.spin_ns;
+        } else if (t >= deadline) {
+            atomic_store(&pool.caller_sleeps, 1);
+            if (atomic_load(&pool.pending) != 0)
+                futex_wait(&pool.caller_sleeps, 1);
+            atomic_store(&pool.caller_sleeps, 0);
+        }
     }
     /* Closed before the next job's parameters are written (acq_rel: nothing after it
        moves before it). */

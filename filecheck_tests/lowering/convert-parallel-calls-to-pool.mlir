@@ -3,7 +3,7 @@
 
 // A call marked `parallel = 4` (outline-parallel-loops: @body runs iterations [lo, hi),
 // each about 4 operations of work) calls a launcher instead. The launcher sizes the team
-// from the loop's work: one thread per 262,144 operations (thread_work), at most the count
+// from the loop's work: one thread per 1,048,576 operations (thread_work), at most the count
 // the runtime set. A team of one calls @body directly, with no call into the pool; a
 // larger one hands @body_chunk to infer_parallel_for with the arguments by pointer and a
 // grain of 32,768 / 4 = 8,192 iterations (chunk_work / work).
@@ -26,7 +26,7 @@
 // CHECK-NEXT:    %[[N:.*]] = llvm.sub %[[UB]], %[[LB]] : i64
 // CHECK-NEXT:    %[[WORK:.*]] = llvm.mlir.constant(4) : i64
 // CHECK-NEXT:    %[[TOTAL:.*]] = llvm.mul %[[N]], %[[WORK]] overflow<nsw> : i64
-// CHECK-NEXT:    %[[PER_THREAD:.*]] = llvm.mlir.constant(262144) : i64
+// CHECK-NEXT:    %[[PER_THREAD:.*]] = llvm.mlir.constant(1048576) : i64
 // CHECK-NEXT:    %[[PAID:.*]] = llvm.sdiv %[[TOTAL]], %[[PER_THREAD]] : i64
 // CHECK-NEXT:    %[[W64:.*]] = llvm.sext %[[WANTED]] : i32 to i64
 // CHECK-NEXT:    %[[LT:.*]] = llvm.icmp "slt" %[[W64]], %[[PAID]] : i64

@@ -36,19 +36,19 @@ func.func @attention(%q: tensor<4x128x64xf32>, %k: tensor<4x128x64xf32>, %v: ten
   func.return %0 : tensor<4x128x64xf32>
 }
 
-// Elementwise: enough outer dims to share (1 x 64 rows here, of 128 x 64 elements each),
+// Elementwise: enough outer dims to share (1 x 64 rows here, of 256 x 128 elements each),
 // the last dim inside, contiguous. An op of less work than two threads' stays serial.
 // CHECK-LABEL: func.func @relu
 // CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:             arith.maximumf
-// CHECK:         } {parallel = 8192 : i64}
+// CHECK:         } {parallel = 32768 : i64}
 // CHECK-LABEL: func.func @small_relu
 // CHECK-NOT:     parallel
 // CHECK:         func.return
-func.func @relu(%x: tensor<1x64x128x64xf32>) -> tensor<1x64x128x64xf32> {
-  %0 = graph.relu %x : (tensor<1x64x128x64xf32>) -> tensor<1x64x128x64xf32>
-  func.return %0 : tensor<1x64x128x64xf32>
+func.func @relu(%x: tensor<1x64x256x128xf32>) -> tensor<1x64x256x128xf32> {
+  %0 = graph.relu %x : (tensor<1x64x256x128xf32>) -> tensor<1x64x256x128xf32>
+  func.return %0 : tensor<1x64x256x128xf32>
 }
 func.func @small_relu(%x: tensor<1x64x64x64xf32>) -> tensor<1x64x64x64xf32> {
   %0 = graph.relu %x : (tensor<1x64x64x64xf32>) -> tensor<1x64x64x64xf32>
