@@ -46,7 +46,7 @@ CPUINFO_FLAGS: dict[str, str] = {
     "amx-tile": "amx_tile", "amx-int8": "amx_int8", "amx-bf16": "amx_bf16",
     "movdiri": "movdiri", "movdir64b": "movdir64b", "serialize": "serialize",
     "waitpkg": "waitpkg", "cldemote": "cldemote", "wbnoinvd": "wbnoinvd",
-    "xop": "xop", "fma4": "fma4", "tbm": "tbm",
+    "xop": "xop", "fma4": "fma4", "tbm": "tbm", "pku": "pku",
 }
 
 # Features the kernel may not list although the CPU has them, read from CPUID as LLVM

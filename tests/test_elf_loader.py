@@ -20,7 +20,8 @@ from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
 import infer
-from infer.codegen import host_features
+from infer.abi import PARALLEL_FOR
+from infer.codegen import host_features, thread_pool
 from infer.codegen.elf_loader import LoaderError, load_objects
 from infer.codegen.jit import ObjectCode, ObjectModule, pack_objects, unpack_objects
 from infer.codegen.target import host_target, llvm_binding
@@ -148,9 +149,12 @@ def parts() -> list[bytes]:
 
 
 def _resolve_c(name: str) -> int | None:
-    """C library functions (not the process's own `main`), and a dummy for weights."""
+    """C library functions (not the process's own `main`), infer's thread pool, and a
+    dummy for weights."""
     if name == "main":
         return None
+    if name == PARALLEL_FOR:
+        return thread_pool.symbol(name)
     try:
         return ctypes.cast(ctypes.CDLL(None)[name], ctypes.c_void_p).value
     except AttributeError:
