@@ -43,6 +43,23 @@ def run_onnxruntime(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> 
     return sess.run(None, dict(feeds))
 
 
+def onnxruntime_int8_is_exact() -> bool:
+    """Whether onnxruntime's kernels for 8-bit activations times s8 weights are exact on
+    this CPU: with VNNI (vpdpbusd) they are; without, they multiply with vpmaddubsw, which
+    saturates the sum of a pair of u8 x s8 products to int16 (onnxruntime's quantizer
+    offers `reduce_range`, 7-bit weights, for such CPUs)."""
+    from infer.codegen.target import host_target
+
+    return bool({"avx512vnni", "avxvnni"} & host_target().enabled())
+
+
+def s8_weights(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    """Random s8 weights: the full range where onnxruntime's int8 kernels are exact, else
+    7 bits ([-64, 63]), so that its answers stay exact to compare with."""
+    low, high = (-128, 128) if onnxruntime_int8_is_exact() else (-64, 64)
+    return rng.integers(low, high, shape, dtype=np.int8)
+
+
 def check_against_onnxruntime(
     model: onnx.ModelProto,
     feeds: Mapping[str, np.ndarray] | Sequence[Mapping[str, np.ndarray]],

@@ -28,7 +28,7 @@ from onnxruntime.quantization import (
     quantize_static,
 )
 
-from infer.codegen.target import host_target
+from .helpers import onnxruntime_int8_is_exact
 
 OPSET = 17
 
@@ -140,12 +140,10 @@ def quantized(model: onnx.ModelProto, quant_format: QuantFormat, per_channel: bo
               activation_type: QuantType = QuantType.QUInt8,
               weight_type: QuantType = QuantType.QInt8) -> onnx.ModelProto:
     """`model` quantized by onnxruntime.quantization.quantize_static, calibrated on four
-    random samples. u8 activations with s8 weights get 7-bit weights (onnxruntime's
-    `reduce_range`) on a CPU without VNNI, where onnxruntime's kernel (vpmaddubsw)
-    saturates a pair of full-range products to int16 and so gives inexact answers to
-    compare with; with VNNI, the full 8 bits."""
-    reduce_range = (activation_type == QuantType.QUInt8 and weight_type == QuantType.QInt8
-                    and not ({"avx512vnni", "avxvnni"} & host_target().enabled()))
+    random samples. s8 weights get 7 bits (onnxruntime's `reduce_range`) where
+    onnxruntime's int8 kernels are not exact (`onnxruntime_int8_is_exact`), so that its
+    answers stay exact to compare with; with VNNI, the full 8 bits."""
+    reduce_range = weight_type == QuantType.QInt8 and not onnxruntime_int8_is_exact()
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # the quantizer's advice to pre-process the model

@@ -45,7 +45,7 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def _loop_module(seed: int):
-    model, _ = _convs(seed)
+    model, _ = _convs(seed, size=96)  # loops large enough to run on threads
     module = import_model(model)
     run_passes(module, make_context(), compile_passes(3, to_llvm=False))
     return module

@@ -20,8 +20,10 @@ from infer.codegen.jit import pack_objects, unpack_objects
 from .helpers import make_model, run_onnxruntime
 
 
-def _convs(seed: int, layers: int = 4) -> tuple[object, dict[str, np.ndarray]]:
-    """Convs and relus with an add between: several kernels and loops."""
+def _convs(seed: int, layers: int = 4, size: int = 12
+           ) -> tuple[object, dict[str, np.ndarray]]:
+    """Convs and relus with an add between, on size x size images: several kernels and
+    loops (parallel ones from size 96)."""
     rng = np.random.default_rng(seed)
     nodes, inits, x = [], [], "x"
     for i in range(layers):
@@ -32,9 +34,9 @@ def _convs(seed: int, layers: int = 4) -> tuple[object, dict[str, np.ndarray]]:
         nodes.append(helper.make_node("Add", [f"r{i}", x], [f"a{i}"]))
         x = f"a{i}"
     nodes.append(helper.make_node("Sigmoid", [x], ["y"]))
-    model = make_model(nodes, [("x", TP.FLOAT, [1, 8, 12, 12])], [("y", TP.FLOAT, [1, 8, 12, 12])],
-                       inits)
-    return model, {"x": rng.standard_normal((1, 8, 12, 12)).astype(np.float32)}
+    shape = [1, 8, size, size]
+    model = make_model(nodes, [("x", TP.FLOAT, shape)], [("y", TP.FLOAT, shape)], inits)
+    return model, {"x": rng.standard_normal(shape).astype(np.float32)}
 
 
 @pytest.fixture

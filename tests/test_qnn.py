@@ -14,7 +14,7 @@ import infer
 from infer.dialects import qnn as Q
 from infer.frontend.onnx_import import import_model
 
-from .helpers import check_against_onnxruntime
+from .helpers import check_against_onnxruntime, s8_weights
 
 R = np.random.default_rng(7)
 U8, I8, F = TP.UINT8, TP.INT8, TP.FLOAT
@@ -51,7 +51,8 @@ def test_qlinear_conv_per_channel_with_bias(level: int) -> None:
     and stride: the requantized result is onnxruntime's, element for element."""
     m = 6
     inits = {"x_scale": _scalar(0.02), "x_zero_point": np.array(128, np.uint8),
-             "w": _i8(m, 3, 3, 3), "w_scale": R.uniform(0.001, 0.01, m).astype(np.float32),
+             "w": s8_weights(R, m, 3, 3, 3),
+             "w_scale": R.uniform(0.001, 0.01, m).astype(np.float32),
              "w_zero_point": np.zeros(m, np.int8), "y_scale": _scalar(0.05),
              "y_zero_point": np.array(100, np.uint8),
              "bias": R.integers(-2000, 2000, m).astype(np.int32)}
@@ -67,7 +68,7 @@ def test_qlinear_conv_depthwise_signed() -> None:
     """s8 activations and weights, one group per channel, dilation, no bias."""
     c = 4
     inits = {"x_scale": _scalar(0.1), "x_zero_point": np.array(-3, np.int8),
-             "w": _i8(c, 1, 3, 3), "w_scale": _scalar(0.004),
+             "w": s8_weights(R, c, 1, 3, 3), "w_scale": _scalar(0.004),
              "w_zero_point": np.array(0, np.int8), "y_scale": _scalar(0.2),
              "y_zero_point": np.array(5, np.int8)}
     node = helper.make_node("QLinearConv", ["x", "x_scale", "x_zero_point", "w", "w_scale",
@@ -108,7 +109,8 @@ def test_matmul_and_conv_integer() -> None:
     node = helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"])
     model = _model(node, [("a", U8, ["M", 8]), ("b", I8, [8, 3])], ("y", TP.INT32, ["M", 3]),
                    {"az": np.array(7, np.uint8), "bz": _i8(3)}, opset=10)
-    check_against_onnxruntime(model, [{"a": _u8(m, 8), "b": _i8(8, 3)} for m in (1, 4)])
+    check_against_onnxruntime(model, [{"a": _u8(m, 8), "b": s8_weights(R, 8, 3)}
+                                      for m in (1, 4)])
     # a's zero point per row: the spec's formula (neither onnxruntime nor the reference
     # implementation runs it)
     az, bz, a, b = _u8(4), _i8(3), _u8(4, 8), _i8(8, 3)

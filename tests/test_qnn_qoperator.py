@@ -23,7 +23,7 @@ from infer.dialects.graph.evaluate import evaluate
 from infer.frontend.onnx_import import import_model
 from infer.transforms.graph_optimize import op_counts, optimize
 
-from .helpers import check_against_onnxruntime, run_onnxruntime
+from .helpers import check_against_onnxruntime, run_onnxruntime, s8_weights
 
 R = np.random.default_rng(11)
 U8, I8, F = TP.UINT8, TP.INT8, TP.FLOAT
@@ -108,7 +108,7 @@ def test_qgemm(trans_a: int, alpha: float, with_y: bool) -> None:
     """u8 a times s8 b (transposed, per column scale and zero point 0) plus an int32
     bias; requantized to u8, or the f32 result where y_scale is absent."""
     m, k, n = 3, 16, 6
-    inits = {"sa": _f(0.03), "za": np.array(120, np.uint8), "b": _q(np.int8, n, k),
+    inits = {"sa": _f(0.03), "za": np.array(120, np.uint8), "b": s8_weights(R, n, k),
              "sb": R.uniform(0.005, 0.02, n).astype(np.float32),
              "zb": np.zeros(n, np.int8), "c": R.integers(-500, 500, n).astype(np.int32)}
     names = ["a", "sa", "za", "b", "sb", "zb", "c"]
