@@ -62,7 +62,7 @@ def test_compare_and_bench(tmp_path: Path) -> None:
     i = next(i for i, s in enumerate(lines) if s.startswith("against onnxruntime"))
     assert lines[i].endswith("(rtol 0.001, atol 1e-07):")
     assert lines[i + 1] == "  y: PASS  max abs diff 0, max rel diff 0"
-    assert ("latency in ms over 3 interleaved runs (infer and onnxruntime on 2 threads each):"
+    assert ("latency in ms over 3 block-timed runs (infer and onnxruntime on 2 threads each):"
             in lines)
     header = next(s for s in lines if "median" in s and "p90" in s).split()
     assert header == ["min", "median", "mean", "p90", "inferences/s"]
