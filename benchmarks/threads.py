@@ -248,7 +248,8 @@ def main() -> None:
     print(text)
     if args.write:
         DOC.write_text(
-            "# Threads against onnxruntime\n\nMade by `python benchmarks/threads.py --write` "
+            "# Threads against onnxruntime\n\nMade by `python benchmarks/threads.py "
+            f"--models {args.models} --reps {args.reps} --write` "
             f"(onnxruntime {ort.__version__}, {os.cpu_count()} CPUs). Latencies are medians "
             f"of {args.reps} runs; ratios below 1: infer is faster. The regions table counts "
             "the loops a run hands to the thread pool at 2 and 16 threads, and the work "
