@@ -80,7 +80,8 @@ static struct {
     long spin_ns;
     atomic_int profiling;
     atomic_int_least64_t profiled;
-    int64_t counters[3];                       /* jobs on the pool, inline as taken, workers */
+    /* jobs on the pool, loops inline because it was taken, workers started */
+    atomic_int_least64_t counters[3];
     struct worker workers[MAX_WORKERS];
 } pool;
 
@@ -206,7 +207,7 @@ static int start_workers(int wanted) {
         if (failed)
             break;
         pool.started++;
-        pool.counters[2] = pool.started;
+        atomic_store_explicit(&pool.counters[2], pool.started, memory_order_relaxed);
     }
     return pool.started;
 }
@@ -278,7 +279,7 @@ void infer_parallel_for(infer_body body, void *ctx, int64_t lb, int64_t ub, int6
     }
     int expected = 0;
     if (!atomic_compare_exchange_strong(&pool.owner, &expected, 1)) {
-        pool.counters[1]++;  /* a racy count: statistics only */
+        atomic_fetch_add_explicit(&pool.counters[1], 1, memory_order_relaxed);
         body(ctx, lb, ub);
         return;
     }
@@ -290,7 +291,7 @@ void infer_parallel_for(infer_body body, void *ctx, int64_t lb, int64_t ub, int6
         body(ctx, lb, ub);
         return;
     }
-    pool.counters[0]++;
+    atomic_fetch_add_explicit(&pool.counters[0], 1, memory_order_relaxed);
     run_job(body, ctx, lb, count, team, grain);
     atomic_store_explicit(&pool.owner, 0, memory_order_release);
 }
@@ -310,12 +311,12 @@ const struct infer_region *infer_pool_regions(void) { return profile; }
 
 /* Jobs run on the pool, loops run inline because another thread held the pool, and
    workers started. */
-const int64_t *infer_pool_counters(void) { return pool.counters; }
+const int64_t *infer_pool_counters(void) { return (const int64_t *)pool.counters; }
 
 static void after_fork_in_child(void) {
     /* the workers did not follow the fork */
     pool.started = 0;
-    pool.counters[2] = 0;
+    atomic_store(&pool.counters[2], 0);
     atomic_store(&pool.owner, 0);
     atomic_store(&pool.claim, atomic_load(&pool.claim) | CLOSED);
 }
