@@ -110,6 +110,20 @@ static void futex_wake(atomic_int *word) {
     syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+/* One spin of a wait that spins for pool.spin_ns, then sleeps: true once that time has
+   passed since the wait's first spin (*deadline 0 then; the clock is read every 64). */
+static int spun_out(int64_t *deadline, unsigned spins) {
+    cpu_relax();
+    if (spins % 64 != 0)
+        return 0;
+    int64_t t = now_ns();
+    if (*deadline == 0) {
+        *deadline = t + pool.spin_ns;
+        return 0;
+    }
+    return t >= *deadline;
+}
+
 /* Claims and runs chunks of job `generation` until none is left. */
 static void run_chunks(uint64_t generation) {
     for (;;) {
@@ -150,13 +164,7 @@ static uint64_t wait_for_job(struct worker *self) {
         uint64_t claim = atomic_load_explicit(&pool.claim, memory_order_acquire);
         if (GENERATION(claim) != self->seen)
             return claim;
-        cpu_relax();
-        if (spins % 64 != 0)
-            continue;
-        int64_t t = now_ns();
-        if (deadline == 0) {
-            deadline = t + pool.spin_ns;
-        } else if (t >= deadline) {
+        if (spun_out(&deadline, spins)) {
             /* Sleep, unless a job came since the check above (a caller that publishes a
                job then reads `state`: one of the two sees the other). */
             atomic_store(&self->state, SLEEPING);
@@ -236,13 +244,7 @@ static void run_job(infer_body body, void *ctx, int64_t lb, int64_t count, int64
        its own core while this one spins. */
     int64_t deadline = 0;
     for (unsigned spins = 0; atomic_load(&pool.pending) != 0; spins++) {
-        cpu_relax();
-        if (spins % 64 != 0)
-            continue;
-        int64_t t = now_ns();
-        if (deadline == 0) {
-            deadline = t + pool.spin_ns;
-        } else if (t >= deadline) {
+        if (spun_out(&deadline, spins)) {
             atomic_store(&pool.caller_sleeps, 1);
             if (atomic_load(&pool.pending) != 0)
                 futex_wait(&pool.caller_sleeps, 1);
