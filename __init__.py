@@ -20,12 +20,8 @@ The API loads lazily, so `import infer.dialects.graph` does not pull in ONNX or 
 """
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("infer")  # pyproject.toml's, as installed
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+from infer.version import __version__
 
 _API = {
     "compile": "infer.api",

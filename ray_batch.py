@@ -1,5 +1,5 @@
 """Batch inference over a dataset on Ray: a compiled artifact, loaded once per worker, run on
-each batch of a Ray Data dataset (`pip install infer[ray]`).
+each batch of a Ray Data dataset (`pip install infer-compiler[ray]`).
 
     ds = ray.data.read_numpy("images/")                    # a column "data"
     out = infer.ray_batch.predict(ds, "model.infer", {"input": "data"}, concurrency=2)

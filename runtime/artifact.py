@@ -48,6 +48,7 @@ from infer.runtime.compiled_model import CompiledCode, CompiledModel
 from infer.runtime.signature import TensorSpec, dtype_from_name
 from infer.runtime.signing import KeyLike, check_seal, seal
 from infer.runtime.structured import StructuredValue
+from infer.version import __version__
 
 if TYPE_CHECKING:
     from infer.codegen.jit import ObjectCode
@@ -65,8 +66,6 @@ ALIGNMENT = 64  # of each weight in the file, as the code's wide loads want it (
 
 
 def infer_version() -> str:
-    from infer import __version__
-
     return __version__
 
 

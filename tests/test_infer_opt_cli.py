@@ -14,7 +14,7 @@ from pathlib import Path
 from infer.model_zoo import light_model_path
 from infer.passes import PASSES
 from infer.pipeline import compile_passes
-from infer.tools.infer_opt import infer_version
+from infer.version import __version__
 
 from .test_cli import BIN, _relu_model, run
 
@@ -92,7 +92,7 @@ def test_unclosed_brace_is_one_line() -> None:
 def test_version() -> None:
     r = run("infer-opt", "--version")
     assert r.returncode == 0
-    assert re.fullmatch(rf"infer-opt {re.escape(infer_version())} \(xDSL \d+\.\d+\.\d+\)\n",
+    assert re.fullmatch(rf"infer-opt {re.escape(__version__)} \(xDSL \d+\.\d+\.\d+\)\n",
                         r.stdout)  # fmt: skip
 
 

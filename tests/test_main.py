@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
+from importlib.metadata import version
 from pathlib import Path
 
 from onnx import TensorProto as TP
@@ -24,7 +26,10 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_version_is_the_packages() -> None:
     with open(ROOT / "pyproject.toml", "rb") as f:
-        assert infer.__version__ == tomllib.load(f)["project"]["version"]
+        project = tomllib.load(f)["project"]
+    assert project["name"] == "infer-compiler" and project["dynamic"] == ["version"]
+    assert infer.__version__ == version("infer-compiler")  # as installed, from version.py
+    assert re.fullmatch(r"\d+\.\d+\.\d+", infer.__version__)
     done = _run("--version")
     assert (done.returncode, done.stdout) == (0, f"infer {infer.__version__}\n")
 

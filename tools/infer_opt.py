@@ -20,7 +20,6 @@ import dataclasses
 import sys
 import time
 from collections.abc import Callable, Sequence
-from importlib.metadata import version
 from typing import IO, get_type_hints
 
 from xdsl.context import Context
@@ -43,14 +42,7 @@ from infer.context import make_context
 from infer.dialects import graph
 from infer.errors import InferError
 from infer.passes import PASSES
-
-
-def infer_version() -> str:
-    """infer's version: `infer.__version__` when the package defines it, else the installed
-    distribution's."""
-    import infer
-
-    return getattr(infer, "__version__", None) or version("infer")
+from infer.version import __version__
 
 
 class LocatedError(Exception):
@@ -244,7 +236,7 @@ class InferOptMain(xDSLOptMain):
         self._spans: dict[Operation, Span] = {}
         self._line_offset = 0
         self._times: dict[str, float] = {}  # stage -> seconds, in order, for --time-passes
-        self.version_format = f"infer-opt {infer_version()} (xDSL {{xdsl_version}})"
+        self.version_format = f"infer-opt {__version__} (xDSL {{xdsl_version}})"
         super().__init__(description=description, args=args)
 
     def register_all_dialects(self) -> None:
