@@ -71,3 +71,13 @@ def fits_f16(data: np.ndarray) -> bool:
     only precision is lost (NaN and Inf keep their meaning)."""
     finite = data[np.isfinite(data)]
     return not finite.size or float(np.abs(finite).max()) <= float(np.finfo(np.float16).max)
+
+
+def encode_strings(values: np.ndarray) -> list[np.ndarray]:
+    """A string tensor's bytes, starts and ends (str elements as UTF-8, bytes as they
+    are); TypeError or UnicodeError for an element that is neither."""
+    encoded = [v.encode() if isinstance(v, str) else bytes(v) for v in values.reshape(-1)]
+    sizes = np.array([len(b) for b in encoded], np.int64)
+    ends = np.cumsum(sizes, dtype=np.int64)
+    return [np.frombuffer(bytearray(b"".join(encoded)), np.uint8),
+            (ends - sizes).reshape(values.shape), ends.reshape(values.shape)]

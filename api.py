@@ -1,9 +1,10 @@
 """The public Python API: `compile`, `compile_to_file` and `optimization_report` (`load` is
-the runtime's, in runtime/artifact.py; `InferenceSession`, with onnxruntime's conventions,
-is in session.py). The target choices the pipeline takes as pass options (the NCHWc
-block, the vector register count, the cache sizes) are filled in here, from the target
-(codegen/target.py: this CPU unless another is named) and this machine's caches, unless
-given. A compile looks in the compile cache first (runtime/cache.py)."""
+the runtime's `load_artifact`, in runtime/compiled_model.py; `InferenceSession`, with
+onnxruntime's conventions, is in session.py). The target choices the pipeline takes as
+pass options (the NCHWc block, the vector register count, the cache sizes) are filled in
+here, from the target (codegen/target.py: this CPU unless another is named) and this
+machine's caches, unless given. A compile looks in the compile cache first
+(runtime/cache.py)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,11 @@ from infer.context import make_context
 from infer.frontend.onnx_import import import_model, load_model
 from infer.pipeline import DEFAULT_OPT_LEVEL, compile_passes, graph_optimize_passes, run_passes
 from infer.progress import CompileProgress
-from infer.runtime.artifact import load as load  # infer.load, the runtime's: re-exported
 from infer.runtime.artifact import map_file, save_artifact
 from infer.runtime.cache import CompileCache, cache_key
-from infer.runtime.compiled_model import CompiledCode, CompiledModel, compile_code
+from infer.runtime.compiled_code import CompiledCode, compile_code
+from infer.runtime.compiled_model import CompiledModel, map_code
+from infer.runtime.compiled_model import load_artifact as load  # noqa: F401 - infer.load
 from infer.runtime.threads import resolve_threads
 
 if TYPE_CHECKING:
@@ -164,7 +166,7 @@ def compile_module(
     stages = CompileProgress(verbose)
     code = compile_timed(module, opt_level, nchwc_block, stages)
     with stages.stage(progress.LLVM_JIT):
-        compiled = code.map(threads)
+        compiled = map_code(code, threads)
     stages.done()
     return compiled
 
@@ -226,7 +228,7 @@ class _Cached:
             return None
         with self.stages.stage(progress.CACHE):
             hit = self.store.get(self.key)
-            return None if hit is None else hit.map(threads)
+            return None if hit is None else map_code(hit, threads)
 
     def put(self, code: CompiledCode) -> None:
         if self.store is not None:
@@ -281,7 +283,7 @@ def _compile(
         module = import_model(read())  # the proto, not kept: its weights live in the module
     code = compile_timed(module, opt_level, nchwc_block, stages, optimized, target, weights)
     with stages.stage(progress.LLVM_JIT):
-        compiled = code.map(threads)
+        compiled = map_code(code, threads)
     if cached is not None:
         cached.put(code)
     stages.done()

@@ -1,4 +1,5 @@
-"""Every pass `infer` knows, by name: the registry behind `infer-opt -p` and the pipelines.
+"""Every single pass `infer` knows, by name: the registry the pipelines are written in
+(`infer-opt -p` adds the pipeline passes, which run these).
 
 Factories import lazily, so `infer-opt` starts fast and a pass module loads only when used.
 """
@@ -11,37 +12,37 @@ from importlib import import_module
 from xdsl.passes import ModulePass
 
 
-def _p(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+def lazy_pass(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    """A factory of the pass class `cls` of `module`, which it imports when called."""
     return lambda: getattr(import_module(module), cls)
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     # xDSL's own passes that our pipelines use
-    "canonicalize": _p("xdsl.transforms.canonicalize", "CanonicalizePass"),
-    "cse": _p("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
-    "dce": _p("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
-    "licm": _p(
+    "canonicalize": lazy_pass("xdsl.transforms.canonicalize", "CanonicalizePass"),
+    "cse": lazy_pass("xdsl.transforms.common_subexpression_elimination",
+                     "CommonSubexpressionElimination"),
+    "dce": lazy_pass("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
+    "licm": lazy_pass(
         "xdsl.transforms.loop_invariant_code_motion", "LoopInvariantCodeMotionPass"
     ),
-    "lower-affine": _p("xdsl.transforms.lower_affine", "LowerAffinePass"),
-    "reconcile-unrealized-casts": _p(
+    "lower-affine": lazy_pass("xdsl.transforms.lower_affine", "LowerAffinePass"),
+    "reconcile-unrealized-casts": lazy_pass(
         "xdsl.transforms.reconcile_unrealized_casts", "ReconcileUnrealizedCastsPass"
     ),
-    "expand-math-to-polynomials": _p(
+    "expand-math-to-polynomials": lazy_pass(
         "xdsl.transforms.expand_math_to_polynomials", "ExpandMathToPolynomialsPass"
     ),
 }
 
 
 def register(name: str, module: str, cls: str) -> None:
-    PASSES[name] = _p(module, cls)
+    PASSES[name] = lazy_pass(module, cls)
 
 
 # infer's own passes: (name, module, class)
 for _name, _module, _cls in [
-    ("compile", "infer.pipeline", "CompilePass"),
     ("convert-scf-to-cf", "infer.lowering.convert_scf_to_cf", "ConvertScfToCfPass"),
-    ("lower-to-llvm", "infer.pipeline", "LowerToLLVMPass"),
     ("record-signature", "infer.transforms.signature", "RecordSignaturePass"),
     ("widen-half", "infer.transforms.widen_half", "WidenHalfPass"),
     ("expand-scan", "infer.transforms.expand_scan", "ExpandScanPass"),
@@ -50,7 +51,7 @@ for _name, _module, _cls in [
     ("qnn-fold-qdq", "infer.transforms.qnn_fold_qdq", "QnnFoldQdqPass"),
     ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
-    ("nchwc-layout", "infer.transforms.layout", "NchwcLayoutPass"),
+    ("nchwc-layout", "infer.transforms.graph_optimize", "NchwcLayoutPass"),
     ("select-conv-tile", "infer.transforms.conv_tile", "SelectConvTilePass"),
     ("pack-matmul", "infer.transforms.matmul_packing", "PackMatMulPass"),
     ("select-gemm-blocking", "infer.transforms.gemm_blocking", "SelectGemmBlockingPass"),

@@ -217,3 +217,4 @@ class LowerToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         lower_to_llvm(op, ctx)
+

@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from infer.errors import ArtifactError
-from infer.runtime.artifact import artifact_from_bytes, read_sections
+from infer.runtime.artifact import read_sections
+from infer.runtime.compiled_model import artifact_from_bytes
 
 
 class ArtifactPredictor:

@@ -42,8 +42,8 @@ from encoder_model import encoder_feeds, encoder_model
 
 import infer
 from infer.codegen import thread_pool
+from infer.codegen.host_features import physical_cores, usable_cpus
 from infer.model_zoo import LIGHT_MODELS, dummy_inputs, light_model_path, with_random_weights
-from infer.runtime.threads import physical_cores, usable_cpus
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "threads.md"

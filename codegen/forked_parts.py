@@ -37,7 +37,7 @@ from infer.codegen.compile import compile_objects, object_code
 from infer.codegen.jit import ObjectCode, pack_objects, unpack_objects
 from infer.codegen.partition import compile_workers, partition_loops
 from infer.codegen.target import Target
-from infer.lowering.convert_parallel_calls_to_pool import declare_runtime
+from infer.dialects.llvmx import declare_pool
 
 FORK_VARIABLE = "INFER_COMPILE_FORK"
 _OK, _ERROR = b"O", b"E"
@@ -61,7 +61,7 @@ class ForkedParts:
         children's, as one model."""
         try:
             if self.parallel:
-                declare_runtime(module)
+                declare_pool(module)
             objects, weights = compile_objects(module, self.target, self.prefix, self.exported)
         except BaseException:
             self.kill()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import mmap
+import os
 import platform
 import sys
 from collections.abc import Iterable
@@ -136,3 +137,35 @@ def present_without_llvm(features: Iterable[str]) -> bool | None:
         else:
             return None
     return True
+
+
+# ---------------------------------------------------------------------------------------
+# The CPUs this process may run on (the default thread count, the compile's parallel parts)
+# ---------------------------------------------------------------------------------------
+
+def usable_cpus() -> list[int] | None:
+    """The CPUs this process may run on, None where the OS does not say."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
+
+
+def physical_cores() -> int:
+    """The physical cores among the CPUs this process may run on (at least 1): CPUs that
+    share a core (SMT siblings) count once."""
+    cpus = usable_cpus()
+    if cpus is None:
+        return max(1, os.cpu_count() or 1)
+    cores = set()
+    for cpu in cpus:
+        topology = f"/sys/devices/system/cpu/cpu{cpu}/topology"
+        try:
+            with open(f"{topology}/physical_package_id") as f:
+                package = f.read().strip()
+            with open(f"{topology}/core_id") as f:
+                core = f.read().strip()
+        except OSError:
+            return max(1, len(cpus))  # no topology: every CPU a core
+        cores.add((package, core))
+    return max(1, len(cores))

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from infer.abi import NOINLINE_ATTR
-from infer.runtime.threads import usable_cpus
+from infer.codegen.host_features import usable_cpus
 
 # A callee of at most this many ops stays in its caller's part (LLVM's inliner takes
 # functions up to a few hundred instructions).

@@ -34,7 +34,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from infer.abi import NO_UNROLL_ATTR, NOALIAS_ATTR, NOINLINE_ATTR
 from infer.dialects import llvmx
-from infer.dialects.graph.types import numpy_dtype as graph_numpy_dtype
+from infer.dialects.element_types import numpy_dtype as element_numpy_dtype
 
 INLINE_LIMIT = 256
 GLOBAL_ALIGNMENT = 64
@@ -52,7 +52,7 @@ def numpy_dtype(typ: Attribute) -> np.dtype:
     if isinstance(typ, IndexType):
         return np.dtype(np.int64)
     try:
-        return graph_numpy_dtype(typ)
+        return element_numpy_dtype(typ)
     except (KeyError, ValueError):
         raise NotImplementedError(f"no numpy dtype for {typ}") from None
 

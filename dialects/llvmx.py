@@ -8,12 +8,17 @@ to xDSL's translator.
 
 from typing import ClassVar
 
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloatConstr,
+    IntegerAttr,
     IntegerType,
+    ModuleOp,
     StringAttr,
     VectorType,
     i1,
+    i32,
+    i64,
 )
 from xdsl.dialects.llvm import FastMathAttr, GenericCastOp
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
@@ -35,7 +40,9 @@ from infer.abi import (  # noqa: E402, F401 - re-exported for the lowering
     CHECK_STATUS_SIZE,
     MODEL_CHECKS_ATTR,
     MODEL_SIGNATURE_ATTR,
+    NUM_THREADS_SYMBOL,
     PACKED_PREFIX,
+    PARALLEL_FOR,
     SIGNATURE_ATTR,
 )
 
@@ -163,3 +170,19 @@ LLVMX = Dialect(
     [FPToSIOp, FPToUIOp, UIToFPOp, FCmpOp, SelectOp, ExtractElementOp],
     [],
 )
+
+
+def declare_pool(module: ModuleOp) -> None:
+    """Declares, once per module, what a module with parallel loops calls of the runtime:
+    the thread pool's `infer_parallel_for(body, ctx, lb, ub, team, grain)` and the thread
+    count global (1 until the runtime sets it). The lowering that emits the calls and
+    codegen, which splits a module into parts compiled apart, both declare them."""
+    names = {o.sym_name.data for o in module.ops if isinstance(o, llvm.FuncOp | llvm.GlobalOp)}
+    ptr = llvm.LLVMPointerType()
+    if PARALLEL_FOR not in names:
+        module.body.block.add_op(llvm.FuncOp(PARALLEL_FOR, llvm.LLVMFunctionType(
+            [ptr, ptr, i64, i64, i64, i64]), llvm.LinkageAttr("external")))
+    if NUM_THREADS_SYMBOL not in names:
+        module.body.block.add_op(llvm.GlobalOp(i32, NUM_THREADS_SYMBOL,
+                                               llvm.LinkageAttr("external"),
+                                               value=IntegerAttr(1, i32), alignment=4))

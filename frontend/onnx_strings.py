@@ -27,12 +27,12 @@ from onnx import helper
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, IntegerType, Signedness, TensorType
 from xdsl.ir import Attribute, SSAValue
 
+from infer.abi import encode_strings
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
 from infer.frontend.onnx_packed_sequences import Emit, loop_over, require
 from infer.frontend.onnx_regex import RegexError, dfa
 from infer.frontend.onnx_string_split import split
-from infer.runtime.structured import encode_strings
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer

@@ -46,12 +46,12 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from infer.abi import CHUNK_WORK, NUM_THREADS_SYMBOL, PARALLEL_ATTR, PARALLEL_FOR, THREAD_WORK
+from infer.dialects.llvmx import declare_pool
 from infer.lowering.llvm_descriptor import PTR, Emitter
 from infer.lowering.outline_parallel_loops import NOALIAS
 
 _EXTERNAL = llvm.LinkageAttr("external")
 _INTERNAL = llvm.LinkageAttr("internal")
-_RUNTIME = {PARALLEL_FOR: llvm.LLVMFunctionType([PTR, PTR, i64, i64, i64, i64])}
 _SLOT_ALIGNMENT = {VectorType: 64}
 # A loop's work estimate is capped so that iterations times work stays far from overflow.
 _MAX_WORK = 1 << 24
@@ -130,18 +130,6 @@ def _launcher(callee: str, arg_types: list[Attribute], work: int, thread_work: i
     return [launch, chunk]
 
 
-def declare_runtime(module: ModuleOp) -> None:
-    """The runtime's functions and the thread count global, once per module."""
-    names = {o.sym_name.data for o in module.ops if isinstance(o, llvm.FuncOp | llvm.GlobalOp)}
-    block = module.body.block
-    for name, fn_type in _RUNTIME.items():
-        if name not in names:
-            block.add_op(llvm.FuncOp(name, fn_type, _EXTERNAL))
-    if NUM_THREADS_SYMBOL not in names:
-        block.add_op(llvm.GlobalOp(i32, NUM_THREADS_SYMBOL, _EXTERNAL,
-                                   value=IntegerAttr(1, i32), alignment=4))
-
-
 def _pass_noalias_pointers(body: llvm.FuncOp) -> list[int]:
     """The positions of @body's buffer arguments marked noalias, whose aligned pointers
     it now takes as `noalias` arguments after its own (module doc). A declaration (a body
@@ -209,4 +197,4 @@ class ConvertParallelCallsToPoolPass(ModulePass):
                 launchers[callee] = fns[0].sym_name.data
             call.callee = SymbolRefAttr(launchers[callee])
         if launchers:
-            declare_runtime(op)
+            declare_pool(op)

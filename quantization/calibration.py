@@ -20,6 +20,7 @@ import numpy as np
 import onnx
 from onnx import helper, shape_inference
 
+from infer.api import compile as compile_model
 from infer.errors import InputError
 from infer.model_zoo import graph_inputs
 
@@ -122,9 +123,7 @@ def float_tensors(model: onnx.ModelProto, names: list[str]) -> onnx.ModelProto:
 def observe(model: onnx.ModelProto, names: list[str], samples: list[Feeds],
             passes: int, progress: bool = True) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """(pass, {tensor: values}) for each sample, `passes` times over the samples."""
-    import infer
-
-    compiled = infer.compile(float_tensors(model, names), opt_level=1, cache=False,
+    compiled = compile_model(float_tensors(model, names), opt_level=1, cache=False,
                              verbose=False)
     for p in range(passes):
         rows = samples

@@ -44,7 +44,7 @@ from infer.abi import WEIGHT_STORAGE, fits_f16
 from infer.errors import ArtifactError
 from infer.runtime.arena import MemoryPlan
 from infer.runtime.checks import EntryChecks
-from infer.runtime.compiled_model import CompiledCode, CompiledModel
+from infer.runtime.compiled_code import CompiledCode
 from infer.runtime.signature import TensorSpec, dtype_from_name
 from infer.runtime.signing import KeyLike, check_seal, seal
 from infer.runtime.structured import StructuredValue
@@ -325,22 +325,6 @@ def _weights(index: list[list[object]], blob: memoryview) -> dict[str, np.ndarra
     return weights
 
 
-def load(path: str | os.PathLike, verify_key: KeyLike | None = None,
-         threads: int | None = None) -> CompiledModel:
-    """A compiled model saved with `CompiledModel.save` (`infer.load`), mapped without
-    compiling again. `infer.ArtifactError` (naming the file and the reason) if the file is
-    truncated or altered, was made by another infer version, or is for a CPU this one is
-    not, or, given `verify_key` (the Ed25519 public key, as PEM bytes or a `cryptography`
-    key object, or the HMAC secret), is unsigned or not signed by it; nothing of such a
-    file is mapped or run. Imports no compiler: a deployment needs only the runtime.
-    `threads`: as in `infer.compile` (None: one per physical core)."""
-    try:
-        data = map_file(path)
-    except OSError as e:
-        raise ArtifactError(f"cannot read artifact '{path}': {e.strerror or e}") from None
-    return artifact_from_bytes(data, f"'{path}'", verify_key, threads)
-
-
 def map_file(path: str | os.PathLike) -> bytes | mmap.mmap:
     """The file's bytes, mapped copy-on-write (its weights then used in place, never
     written back); an empty file, which cannot be mapped, read."""
@@ -373,14 +357,6 @@ def read_artifact(data: bytes, where: str = "the artifact",
     except (ValueError, TypeError, KeyError, AssertionError) as e:
         reason = str(e) if isinstance(e, ValueError) else f"malformed artifact ({e!r})"
         raise ArtifactError(f"cannot load {where}: {reason}") from None
-
-
-def artifact_from_bytes(data: bytes, where: str = "the artifact",
-                        verify_key: KeyLike | None = None, threads: int | None = None
-                        ) -> CompiledModel:
-    """`load` of a file's bytes; `where` names them in errors."""
-    # Only when every check passed is the code mapped.
-    return read_artifact(data, where, verify_key).map(threads)
 
 
 def _object_code(meta: dict, target: dict, sig: dict, weights: dict[str, np.ndarray],

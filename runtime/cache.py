@@ -35,7 +35,7 @@ from infer.runtime.artifact import (
     read_artifact,
 )
 from infer.runtime.artifact import save_artifact as _save
-from infer.runtime.compiled_model import CompiledCode
+from infer.runtime.compiled_code import CompiledCode
 
 DEFAULT_SIZE = 2 << 30
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}

@@ -5,25 +5,26 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from infer.abi import RUN_COUNTER
-from infer.errors import InputError
+from infer.errors import ArtifactError, InputError
 from infer.runtime.arena import ArenaPool, MemoryPlan
+from infer.runtime.artifact import map_file, read_artifact, save_artifact
 from infer.runtime.checks import EntryChecks
+from infer.runtime.compiled_code import CompiledCode, compile_code
 from infer.runtime.signature import TensorSpec, check_feeds
+from infer.runtime.signing import KeyLike
 from infer.runtime.structured import StructuredValue, pack, unpack
 from infer.runtime.threads import resolve_threads
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
-    from infer.codegen.forked_parts import ForkedParts
-    from infer.codegen.jit import NativeModule, ObjectCode
-    from infer.codegen.target import Target
+    from infer.codegen.jit import NativeModule
 
 Entry = Callable[[list[np.ndarray]], list[np.ndarray]]
 
@@ -126,8 +127,6 @@ class CompiledModel:
         `sign_key` when given (an Ed25519 private key, as PEM bytes or a `cryptography` key
         object, or an HMAC secret of 16 bytes or more), its f32 weights stored as f16 when
         `weights="f16"` (the file is about half the size; the code still computes in f32)."""
-        from infer.runtime.artifact import save_artifact
-
         if self.compiled is None:
             raise ValueError("only a model made by infer.compile or infer.load can be saved")
         save_artifact(self.compiled, path, sign_key, weights)
@@ -172,61 +171,6 @@ class CompiledModel:
         return out
 
 
-@dataclass(frozen=True)
-class CompiledCode:
-    """A model's native code before it is mapped, with what a caller of its entry needs:
-    the signature, the run-time checks' messages, the structured values. `map()` makes it
-    a `CompiledModel`; an artifact is its serialized form (runtime/artifact.py)."""
-
-    inputs: list[TensorSpec]
-    outputs: list[TensorSpec]
-    code: ObjectCode
-    checks: EntryChecks | None = None
-    structured: list[StructuredValue] = field(default_factory=list)
-    structured_inputs: list[StructuredValue] = field(default_factory=list)
-    entry: str = "main"
-    memory_plan: MemoryPlan | None = None
-
-    def map(self, threads: int | None = None) -> CompiledModel:
-        """The code mapped for this CPU (ValueError naming the feature if it lacks one
-        the code uses), run on `threads` threads (None: one per physical core)."""
-        from infer.codegen.jit import ObjectModule
-
-        native = ObjectModule(self.code)
-        # The mapped copy's weights are the aligned buffers the code reads: kept once.
-        compiled = replace(self, code=native.code)
-        return CompiledModel(self.inputs, self.outputs, native, self.checks, self.structured,
-                             self.structured_inputs, self.entry, compiled, threads,
-                             self.memory_plan)
-
-
-def compile_code(module: ModuleOp, entry: str = "main", target: Target | None = None,
-                 forked: ForkedParts | None = None) -> CompiledCode:
-    """The native code of an llvm-level module (as the compile pipeline leaves it) for
-    `target` (this CPU when None), with the signature recorded on the module's `entry`;
-    with `forked`, `module` is the first of the parts they compile (`fork_parts`)."""
-    from infer.codegen.compile import compile_object
-    from infer.runtime.module_reader import (
-        read_checks,
-        read_memory_plan,
-        read_signature,
-        read_structured,
-    )
-
-    inputs, outputs = read_signature(module, entry)
-    code = forked.compile(module) if forked is not None else compile_object(module, target)
-    return CompiledCode(inputs, outputs, code,
-                        read_checks(module, entry), read_structured(module, entry),
-                        read_structured(module, entry, "structured_inputs"), entry,
-                        read_memory_plan(module, entry))
-
-
-def load(module: ModuleOp, entry: str = "main", threads: int | None = None
-         ) -> CompiledModel:
-    """Compile an llvm-level module for this CPU and map it."""
-    return compile_code(module, entry).map(threads)
-
-
 def _storage_view(a: np.ndarray) -> np.ndarray:
     """Native code sees unsigned integers as the signless (signed) type of their width, and
     ml_dtypes' narrow types (bf16, float8, int4...) as the integer codes they store."""
@@ -235,3 +179,46 @@ def _storage_view(a: np.ndarray) -> np.ndarray:
     if a.dtype.isbuiltin == 2:  # a user-defined dtype: ml_dtypes' (check_feeds lets no other)
         return a.view(f"i{a.dtype.itemsize}")
     return a
+
+
+def map_code(code: CompiledCode, threads: int | None = None) -> CompiledModel:
+    """`code` mapped for this CPU (ValueError naming the feature if it lacks one the code
+    uses), run on `threads` threads (None: one per physical core)."""
+    from infer.codegen.jit import ObjectModule
+
+    native = ObjectModule(code.code)
+    # The mapped copy's weights are the aligned buffers the code reads: kept once.
+    compiled = replace(code, code=native.code)
+    return CompiledModel(code.inputs, code.outputs, native, code.checks, code.structured,
+                         code.structured_inputs, code.entry, compiled, threads,
+                         code.memory_plan)
+
+
+def load(module: ModuleOp, entry: str = "main", threads: int | None = None
+         ) -> CompiledModel:
+    """Compile an llvm-level module for this CPU and map it."""
+    return map_code(compile_code(module, entry), threads)
+
+
+def load_artifact(path: str | os.PathLike, verify_key: KeyLike | None = None,
+                  threads: int | None = None) -> CompiledModel:
+    """A compiled model saved with `CompiledModel.save` (`infer.load`), mapped without
+    compiling again. `infer.ArtifactError` (naming the file and the reason) if the file is
+    truncated or altered, was made by another infer version, or is for a CPU this one is
+    not, or, given `verify_key` (the Ed25519 public key, as PEM bytes or a `cryptography`
+    key object, or the HMAC secret), is unsigned or not signed by it; nothing of such a
+    file is mapped or run. Imports no compiler: a deployment needs only the runtime.
+    `threads`: as in `infer.compile` (None: one per physical core)."""
+    try:
+        data = map_file(path)
+    except OSError as e:
+        raise ArtifactError(f"cannot read artifact '{path}': {e.strerror or e}") from None
+    return artifact_from_bytes(data, f"'{path}'", verify_key, threads)
+
+
+def artifact_from_bytes(data: bytes, where: str = "the artifact",
+                        verify_key: KeyLike | None = None, threads: int | None = None
+                        ) -> CompiledModel:
+    """`load_artifact` of a file's bytes; `where` names them in errors."""
+    # Only when every check passed is the code mapped.
+    return map_code(read_artifact(data, where, verify_key), threads)

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from infer.abi import encode_strings
 from infer.errors import InputError
 from infer.runtime.signature import dtype_from_name
 
@@ -103,16 +104,6 @@ def pack_sequence(q: StructuredValue, elements: list[object]) -> list[np.ndarray
     return [data, np.cumsum([0, *sizes], dtype=np.int64),
             np.array([d for a in arrays for d in a.shape], np.int64),
             np.cumsum([0, *ranks], dtype=np.int64)]
-
-
-def encode_strings(values: np.ndarray) -> list[np.ndarray]:
-    """A string tensor's bytes, starts and ends (str elements as UTF-8, bytes as they
-    are); TypeError or UnicodeError for an element that is neither."""
-    encoded = [v.encode() if isinstance(v, str) else bytes(v) for v in values.reshape(-1)]
-    sizes = np.array([len(b) for b in encoded], np.int64)
-    ends = np.cumsum(sizes, dtype=np.int64)
-    return [np.frombuffer(bytearray(b"".join(encoded)), np.uint8),
-            (ends - sizes).reshape(values.shape), ends.reshape(values.shape)]
 
 
 def pack_strings(q: StructuredValue, value: object) -> list[np.ndarray]:

@@ -14,6 +14,7 @@ if ! python -c "import infer, onnxruntime, lit, filecheck, pytest, cryptography,
 from infer.codegen.thread_pool import library; library()" 2>/dev/null \
    || [ pyproject.toml -nt .venv/.installed ]; then
   python -m pip install -q --upgrade pip
+  python -m pip uninstall -q -y infer 2>/dev/null || true  # the distribution's former name
   python -m pip install -q -e ".[test]"
   touch .venv/.installed
 fi

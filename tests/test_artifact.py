@@ -27,7 +27,7 @@ import infer
 from infer.codegen import jit as jit_module
 from infer.codegen.jit import unpack_objects
 from infer.errors import ArtifactError, InputError, ShapeError
-from infer.runtime import artifact
+from infer.runtime import artifact, compiled_model
 
 from .helpers import make_model
 
@@ -287,7 +287,7 @@ def test_a_flipped_byte_in_each_region_is_refused(files, tmp_path: Path, nothing
     _refused(bytes(data), tmp_path / "flipped.infer", FLIPPED[region])
     if kind == "signed":  # and so with the key: the hashes fail before the signature
         with pytest.raises(ArtifactError, match=FLIPPED[region]):
-            artifact.artifact_from_bytes(bytes(data), verify_key=ED25519_PUBLIC)
+            compiled_model.artifact_from_bytes(bytes(data), verify_key=ED25519_PUBLIC)
 
 
 @pytest.mark.parametrize("kind", ["unsigned", "signed"])

@@ -25,6 +25,7 @@ from infer.codegen import host_features, thread_pool
 from infer.codegen.elf_loader import LoaderError, load_objects
 from infer.codegen.jit import ObjectCode, ObjectModule, pack_objects, unpack_objects
 from infer.codegen.target import host_target, llvm_binding
+from infer.runtime.compiled_model import map_code
 
 from .helpers import make_model, run_onnxruntime
 from .quantized_models import FLOAT_MODELS, QuantFormat, QuantType, quantized, samples
@@ -135,7 +136,7 @@ def test_same_bits_as_mcjit(monkeypatch: pytest.MonkeyPatch) -> None:
     _elf(compiled)
     feeds = {"x": R.standard_normal((1, 3, 32, 32), np.float32)}
     monkeypatch.setenv("INFER_LOADER", "mcjit")
-    mcjit = compiled.compiled.map()
+    mcjit = map_code(compiled.compiled)
     assert mcjit.native.loader == "mcjit" and mcjit.native.refusal is None
     np.testing.assert_array_equal(mcjit.run(feeds)["y"], compiled.run(feeds)["y"])
 

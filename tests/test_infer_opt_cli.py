@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from infer.model_zoo import light_model_path
-from infer.passes import PASSES
 from infer.pipeline import compile_passes
+from infer.tools.infer_opt import ALL_PASSES
 from infer.version import __version__
 
 from .test_cli import BIN, _relu_model, run
@@ -101,7 +101,7 @@ def test_help_lists_every_pass_with_options() -> None:
     assert r.returncode == 0
     listing = r.stdout.split("passes (-p 'name{option=value ...},...'):\n")[1].splitlines()
     described = {m[1]: m[2] for s in listing if (m := re.fullmatch(r"  (\S+) +(.+)", s))}
-    assert sorted(described) == sorted(PASSES)  # each with a description
+    assert sorted(described) == sorted(ALL_PASSES)  # each with a description
     i = listing.index(next(s for s in listing if s.startswith("  graph-optimize ")))
     assert described["graph-optimize"].startswith("Graph optimization at `level` 0 (none)")
     assert listing[i + 1 : i + 3] == ["      level: int = 2", "      block: int = 8"]

@@ -19,7 +19,8 @@ from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
 import infer
-from infer.runtime.threads import physical_cores, resolve_threads
+from infer.codegen.host_features import physical_cores
+from infer.runtime.threads import resolve_threads
 
 from .helpers import concurrent_run_errors, make_model, run_onnxruntime
 

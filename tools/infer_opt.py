@@ -41,8 +41,13 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from infer.context import make_context
 from infer.dialects import graph
 from infer.errors import InferError
-from infer.passes import PASSES
+from infer.passes import PASSES, lazy_pass
 from infer.version import __version__
+
+# Every pass by name: the registry's and the pipeline's own, which run the registry's
+# (infer.pipeline is imported when one of them is used, so infer-opt starts fast).
+ALL_PASSES = {**PASSES, "compile": lazy_pass("infer.pipeline", "CompilePass"),
+              "lower-to-llvm": lazy_pass("infer.pipeline", "LowerToLLVMPass")}
 
 
 class LocatedError(Exception):
@@ -185,8 +190,8 @@ def pass_help() -> str:
     """Every registered pass with its options (type = default) and a one-line
     description, for --help."""
     lines = ["passes (-p 'name{option=value ...},...'):"]
-    for name in sorted(PASSES):
-        cls = PASSES[name]()
+    for name in sorted(ALL_PASSES):
+        cls = ALL_PASSES[name]()
         hints = get_type_hints(cls)
         lines.append(f"  {name:<28} {_description(cls)}".rstrip())
         for f in dataclasses.fields(cls):
@@ -243,7 +248,7 @@ class InferOptMain(xDSLOptMain):
         self.ctx = make_context()
 
     def register_all_passes(self) -> None:
-        for name, factory in PASSES.items():
+        for name, factory in ALL_PASSES.items():
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:

@@ -128,6 +128,22 @@ def optimize_layout(module: ModuleOp, block: int = BLOCK) -> None:
 
 
 @dataclass(frozen=True)
+class NchwcLayoutPass(ModulePass):
+    """The layout phase of graph-optimize level 3 alone (with the basic patterns that
+    cancel reorder pairs and clean up)."""
+
+    name = "nchwc-layout"
+
+    block: int = BLOCK  # channels per block
+
+    def __post_init__(self) -> None:
+        check_block(self.block)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        optimize_layout(op, self.block)
+
+
+@dataclass(frozen=True)
 class GraphOptimizePass(ModulePass):
     """Graph optimization at `level` 0 (none), 1 (basic), 2 (extended), 3 (layout, convs
     blocked by `block` channels); `qdq`: fold QDQ patterns into qnn ops first."""

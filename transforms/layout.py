@@ -39,14 +39,12 @@ from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+from xdsl.dialects.builtin import TensorType, f32
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from infer.dialects import graph as G
-from infer.transforms.nchwc_packing import BLOCK, pack_conv_weights
+from infer.transforms.nchwc_packing import pack_conv_weights
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -314,22 +312,3 @@ def layout_patterns(block: int) -> list[RewritePattern]:
     """The layout rewrites, convs blocked by `block` channels."""
     return [ConvToNchwc(block), ElementwiseThroughReorder(), PoolThroughReorder(),
             GlobalPoolThroughReorder(), ConcatThroughReorder(), BatchNormThroughReorder()]
-
-
-@dataclass(frozen=True)
-class NchwcLayoutPass(ModulePass):
-    """The layout phase of graph-optimize level 3 alone (with the basic patterns that
-    cancel reorder pairs and clean up)."""
-
-    name = "nchwc-layout"
-
-    block: int = BLOCK  # channels per block
-
-    def __post_init__(self) -> None:
-        check_block(self.block)
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # graph_optimize imports this module for its patterns
-        from infer.transforms.graph_optimize import optimize_layout
-
-        optimize_layout(op, self.block)

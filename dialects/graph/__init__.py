@@ -28,6 +28,7 @@ from xdsl.irdl import IRDLOperation
 
 from infer.dialects.graph import (
     base,
+    canonicalize,  # noqa: F401 - fills the ops' canonicalization patterns
     constant,
     control_flow,
     cumulative,

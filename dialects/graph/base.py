@@ -270,14 +270,16 @@ class GraphOp(IRDLOperation, ABC):
 
 
 
+# op class -> its canonicalization patterns: filled by `canonicalize`, which imports the ops
+# (so they cannot import it) and which the dialect's package imports after them.
+CANONICALIZATION_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {}
+
+
 class GraphCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
-    """Canonicalization patterns of a graph op, looked up by its class in
-    `canonicalize.PATTERNS` (imported on first use: the patterns import this module)."""
+    """Canonicalization patterns of a graph op, looked up by its class."""
 
     def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
-        from infer.dialects.graph.canonicalize import patterns_for
-
-        return patterns_for(op)
+        return CANONICALIZATION_PATTERNS.get(op, ())
 
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:

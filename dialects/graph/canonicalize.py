@@ -1,6 +1,7 @@
 """Canonicalization patterns of graph ops: each removes an op that does nothing, or merges
-two ops into one. They reach the ops through `GraphCanonicalizationPatterns` (a trait in
-graph.py), so xDSL's `canonicalize` pass and `graph-optimize` both apply them.
+two ops into one. The dialect imports this module after its ops, and the ops reach their
+patterns through `GraphCanonicalizationPatterns` (a trait in base.py), so xDSL's
+`canonicalize` pass and `graph-optimize` both apply them.
 
 Every pattern's docstring is its rewrite, in the style of `# x*1 -> x`. None of them may
 change a result's type: when the replacement's type differs (a broadcast), it does not fire.
@@ -16,12 +17,33 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from infer.dialects import graph as G
 from infer.dialects.dims import DYN, Dim
+from infer.dialects.graph.base import CANONICALIZATION_PATTERNS
+from infer.dialects.graph.constant import ConstantOp, constant_value
+from infer.dialects.graph.control_flow import IfOp
+from infer.dialects.graph.elementwise import (
+    AddOp,
+    CastOp,
+    DivOp,
+    DropoutOp,
+    IdentityOp,
+    MulOp,
+    SubOp,
+)
+from infer.dialects.graph.nchwc import FromNchwcOp, ToNchwcOp
+from infer.dialects.graph.tensor import (
+    ConcatOp,
+    FlattenOp,
+    ReshapeOp,
+    SqueezeOp,
+    TransposeOp,
+    UnsqueezeOp,
+)
+from infer.dialects.graph.types import compatible, dims_of, ints_attr
 
 
 def _is_splat(value: SSAValue, x: float) -> bool:
-    v = G.constant_value(value)
+    v = constant_value(value)
     return v is not None and v.size > 0 and bool(np.all(v == x))
 
 
@@ -35,7 +57,7 @@ class EliminateIdentity(RewritePattern):
     """# identity(x) -> x, dropout(x) -> x (inference)"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.IdentityOp | G.DropoutOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: IdentityOp | DropoutOp, rewriter: PatternRewriter, /):
         _forward(op, op.X, rewriter)
 
 
@@ -43,11 +65,11 @@ class EliminateNoOpCast(RewritePattern):
     """# cast<T>(x: T) -> x"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.CastOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: CastOp, rewriter: PatternRewriter, /):
         _forward(op, op.input, rewriter)
 
 
-_RESHAPE_LIKE = (G.ReshapeOp, G.FlattenOp, G.SqueezeOp, G.UnsqueezeOp)
+_RESHAPE_LIKE = (ReshapeOp, FlattenOp, SqueezeOp, UnsqueezeOp)
 
 
 class EliminateNoOpReshape(RewritePattern):
@@ -56,7 +78,7 @@ class EliminateNoOpReshape(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self,
-        op: G.ReshapeOp | G.FlattenOp | G.SqueezeOp | G.UnsqueezeOp,
+        op: ReshapeOp | FlattenOp | SqueezeOp | UnsqueezeOp,
         rewriter: PatternRewriter,
         /,
     ):
@@ -88,11 +110,11 @@ def _chain_target(x: SSAValue, chain: Sequence[Operation]) -> list[int] | None:
     position becomes 0 (copy); one other dynamic dim becomes -1 (inferred).
     """
     assert isinstance(x.type, TensorType)
-    dims: list[Dim] = [_Sym(i) if d is DYN else d for i, d in enumerate(G.dims_of(x.type))]
+    dims: list[Dim] = [_Sym(i) if d is DYN else d for i, d in enumerate(dims_of(x.type))]
     try:
         for op in chain:
-            operand_dims = [dims] + [G.dims_of(v.type) for v in op.operands[1:]]
-            consts = [None] + [G.constant_value(v) for v in op.operands[1:]]
+            operand_dims = [dims] + [dims_of(v.type) for v in op.operands[1:]]
+            consts = [None] + [constant_value(v) for v in op.operands[1:]]
             dims = type(op).output_dims(op.properties, operand_dims, consts)[0]  # type: ignore[attr-defined]
     except ValueError:
         return None
@@ -116,7 +138,7 @@ class FoldReshapeChain(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self,
-        op: G.ReshapeOp | G.FlattenOp | G.SqueezeOp | G.UnsqueezeOp,
+        op: ReshapeOp | FlattenOp | SqueezeOp | UnsqueezeOp,
         rewriter: PatternRewriter,
         /,
     ):
@@ -127,32 +149,32 @@ class FoldReshapeChain(RewritePattern):
         shape = _chain_target(x, [inner, op])
         if shape is None:
             return
-        const = G.ConstantOp(np.array(shape, dtype=np.int64))
+        const = ConstantOp(np.array(shape, dtype=np.int64))
         out_t = op.results[0].type
-        inferred = G.ReshapeOp.infer([x, const.output], {})[0]
-        if not isinstance(out_t, TensorType) or not G.compatible(inferred, out_t):
+        inferred = ReshapeOp.infer([x, const.output], {})[0]
+        if not isinstance(out_t, TensorType) or not compatible(inferred, out_t):
             return
-        new = G.ReshapeOp.make([x, const], result_types=[out_t])
+        new = ReshapeOp.make([x, const], result_types=[out_t])
         rewriter.replace(op, [const, new], [new.reshaped])
 
 
-def _perm(op: G.TransposeOp) -> list[int]:
+def _perm(op: TransposeOp) -> list[int]:
     t = op.data.type
     assert isinstance(t, TensorType)
-    return G.TransposeOp.permutation(op.properties, len(t.get_shape()))
+    return TransposeOp.permutation(op.properties, len(t.get_shape()))
 
 
 class ComposeTransposes(RewritePattern):
     """# transpose(transpose(x, p), q) -> transpose(x, [p[i] for i in q])"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.TransposeOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter, /):
         inner = op.data.owner
-        if not isinstance(inner, G.TransposeOp):
+        if not isinstance(inner, TransposeOp):
             return
         p, q = _perm(inner), _perm(op)
-        new = G.TransposeOp.make(
-            [inner.data], {"perm": G.ints_attr([p[i] for i in q])}, [op.transposed.type]
+        new = TransposeOp.make(
+            [inner.data], {"perm": ints_attr([p[i] for i in q])}, [op.transposed.type]
         )
         rewriter.replace(op, new)
 
@@ -161,7 +183,7 @@ class EliminateIdentityTranspose(RewritePattern):
     """# transpose(x, [0, 1, ..., n-1]) -> x"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.TransposeOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter, /):
         p = _perm(op)
         if p == list(range(len(p))):
             _forward(op, op.data, rewriter)
@@ -171,7 +193,7 @@ class EliminateConcatOfOne(RewritePattern):
     """# concat(x) -> x"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.ConcatOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter, /):
         if len(op.inputs) == 1:
             _forward(op, op.inputs[0], rewriter)
 
@@ -180,7 +202,7 @@ class EliminateAddZero(RewritePattern):
     """# x + 0 -> x, 0 + x -> x"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.AddOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: AddOp, rewriter: PatternRewriter, /):
         if _is_splat(op.B, 0):
             _forward(op, op.A, rewriter)
         elif _is_splat(op.A, 0):
@@ -191,7 +213,7 @@ class EliminateSubZero(RewritePattern):
     """# x - 0 -> x"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.SubOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: SubOp, rewriter: PatternRewriter, /):
         if _is_splat(op.B, 0):
             _forward(op, op.A, rewriter)
 
@@ -200,7 +222,7 @@ class EliminateMulOne(RewritePattern):
     """# x * 1 -> x, 1 * x -> x"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.MulOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: MulOp, rewriter: PatternRewriter, /):
         if _is_splat(op.B, 1):
             _forward(op, op.A, rewriter)
         elif _is_splat(op.A, 1):
@@ -211,7 +233,7 @@ class EliminateDivOne(RewritePattern):
     """# x / 1 -> x"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.DivOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: DivOp, rewriter: PatternRewriter, /):
         if _is_splat(op.B, 1):
             _forward(op, op.A, rewriter)
 
@@ -220,23 +242,22 @@ class EliminateReorderPair(RewritePattern):
     """# to_nchwc(from_nchwc(x)) -> x, from_nchwc(to_nchwc(x)) -> x"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.ToNchwcOp | G.FromNchwcOp, rewriter: PatternRewriter, /):
+    def match_and_rewrite(self, op: ToNchwcOp | FromNchwcOp, rewriter: PatternRewriter, /):
         inner = op.X.owner
-        if isinstance(op, G.ToNchwcOp) and isinstance(inner, G.FromNchwcOp):
+        if isinstance(op, ToNchwcOp) and isinstance(inner, FromNchwcOp):
             _forward(op, inner.X, rewriter)  # the type check compares the blocks too
-        elif isinstance(op, G.FromNchwcOp) and isinstance(inner, G.ToNchwcOp):
+        elif isinstance(op, FromNchwcOp) and isinstance(inner, ToNchwcOp):
             _forward(op, inner.X, rewriter)
 
 
 _RESHAPE_PATTERNS = (EliminateNoOpReshape(), FoldReshapeChain())
 
-# op class -> its canonicalization patterns (read by the trait in graph.py).
 class TakeConstantBranch(RewritePattern):
     """# if(constant c) {A} else {B} -> A (or B), inlined in place"""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: G.IfOp, rewriter: PatternRewriter, /):
-        cond = G.constant_value(op.cond)
+    def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /):
+        cond = constant_value(op.cond)
         if cond is None or cond.size != 1:
             return
         region = op.then_region if cond.reshape(-1)[0] else op.else_region
@@ -250,25 +271,22 @@ class TakeConstantBranch(RewritePattern):
         rewriter.replace_op(op, (), values)
 
 
-PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
-    G.IfOp: (TakeConstantBranch(),),
-    G.IdentityOp: (EliminateIdentity(),),
-    G.DropoutOp: (EliminateIdentity(),),
-    G.CastOp: (EliminateNoOpCast(),),
-    G.ReshapeOp: _RESHAPE_PATTERNS,
-    G.FlattenOp: _RESHAPE_PATTERNS,
-    G.SqueezeOp: _RESHAPE_PATTERNS,
-    G.UnsqueezeOp: _RESHAPE_PATTERNS,
-    G.TransposeOp: (EliminateIdentityTranspose(), ComposeTransposes()),
-    G.ConcatOp: (EliminateConcatOfOne(),),
-    G.AddOp: (EliminateAddZero(),),
-    G.SubOp: (EliminateSubZero(),),
-    G.MulOp: (EliminateMulOne(),),
-    G.DivOp: (EliminateDivOne(),),
-    G.ToNchwcOp: (EliminateReorderPair(),),
-    G.FromNchwcOp: (EliminateReorderPair(),),
-}
-
-
-def patterns_for(op_type: type[Operation]) -> tuple[RewritePattern, ...]:
-    return PATTERNS.get(op_type, ())
+# op class -> its canonicalization patterns, read by the ops' trait (base.py)
+CANONICALIZATION_PATTERNS.update({
+    IfOp: (TakeConstantBranch(),),
+    IdentityOp: (EliminateIdentity(),),
+    DropoutOp: (EliminateIdentity(),),
+    CastOp: (EliminateNoOpCast(),),
+    ReshapeOp: _RESHAPE_PATTERNS,
+    FlattenOp: _RESHAPE_PATTERNS,
+    SqueezeOp: _RESHAPE_PATTERNS,
+    UnsqueezeOp: _RESHAPE_PATTERNS,
+    TransposeOp: (EliminateIdentityTranspose(), ComposeTransposes()),
+    ConcatOp: (EliminateConcatOfOne(),),
+    AddOp: (EliminateAddZero(),),
+    SubOp: (EliminateSubZero(),),
+    MulOp: (EliminateMulOne(),),
+    DivOp: (EliminateDivOne(),),
+    ToNchwcOp: (EliminateReorderPair(),),
+    FromNchwcOp: (EliminateReorderPair(),),
+})

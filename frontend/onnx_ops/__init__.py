@@ -40,6 +40,7 @@ from infer.frontend.onnx_ops import (
     vision,
 )
 from infer.frontend.onnx_ops.builder import (
+    ONNX_ELEMENT_TYPES,
     NodeError,
     OpBuilder,
     OpFn,
@@ -48,9 +49,9 @@ from infer.frontend.onnx_ops.builder import (
     const_ints,
     dims,
     element,
+    element_type,
 )
 from infer.frontend.onnx_ops.control_flow import Subgraphs
-from infer.frontend.onnx_ops.elementwise import ONNX_ELEMENT_TYPES, element_type
 from infer.frontend.onnx_ops.functions import Expansion
 from infer.frontend.onnx_ops.sequences import Sequences, Strings
 

@@ -8,9 +8,21 @@ from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    Float16Type,
+    Float64Type,
     IntegerType,
+    Signedness,
     StringAttr,
     TensorType,
+    f32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, SSAValue
 
@@ -156,3 +168,40 @@ def _unary(cls: type[G.GraphOp]) -> OpFn:
 
     unary.__name__ = cls.name.removeprefix("graph.")
     return unary
+
+
+# ONNX TensorProto.DataType -> builtin element type.
+ONNX_ELEMENT_TYPES: dict[int, Attribute] = {
+    1: f32,
+    2: IntegerType(8, Signedness.UNSIGNED),
+    3: IntegerType(8),
+    4: IntegerType(16, Signedness.UNSIGNED),
+    5: IntegerType(16),
+    6: IntegerType(32),
+    7: i64,
+    9: IntegerType(1),
+    10: Float16Type(),
+    11: Float64Type(),
+    12: IntegerType(32, Signedness.UNSIGNED),
+    13: IntegerType(64, Signedness.UNSIGNED),
+    16: BFloat16Type(),
+    17: Float8E4M3FNType(),
+    18: Float8E4M3FNUZType(),
+    19: Float8E5M2Type(),
+    20: Float8E5M2FNUZType(),
+    21: IntegerType(4, Signedness.UNSIGNED),
+    22: IntegerType(4),
+    23: Float4E2M1FNType(),
+    24: Float8E8M0FNUType(),
+    25: IntegerType(2, Signedness.UNSIGNED),
+    26: IntegerType(2),
+}
+
+
+def element_type(onnx_dtype: int) -> Attribute:
+    if onnx_dtype not in ONNX_ELEMENT_TYPES:
+        import onnx
+
+        name = onnx.TensorProto.DataType.Name(onnx_dtype) if onnx_dtype else "UNDEFINED"
+        raise Unsupported(f"element type {name} is not supported")
+    return ONNX_ELEMENT_TYPES[onnx_dtype]

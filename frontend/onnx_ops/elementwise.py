@@ -5,34 +5,21 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float4E2M1FNType,
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
-    Float8E8M0FNUType,
-    Float16Type,
-    Float64Type,
-    IntegerType,
-    Signedness,
-    f32,
     f64,
-    i64,
 )
-from xdsl.ir import Attribute
 
 from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import (
     NodeError,
     OpBuilder,
     OpFn,
-    Unsupported,
     Value,
     _unary,
     dims,
     element,
+    element_type,
 )
+from infer.frontend.onnx_ops.random import training_dropout
 
 # ---------------------------------------------------------------------------------------
 # Elementwise
@@ -182,43 +169,6 @@ def clip(b: OpBuilder, input: Value, min: Value | None = None, max: Value | None
     return b.emit1(G.ClipOp, input, lo, hi)
 
 
-# ONNX TensorProto.DataType -> builtin element type.
-ONNX_ELEMENT_TYPES: dict[int, Attribute] = {
-    1: f32,
-    2: IntegerType(8, Signedness.UNSIGNED),
-    3: IntegerType(8),
-    4: IntegerType(16, Signedness.UNSIGNED),
-    5: IntegerType(16),
-    6: IntegerType(32),
-    7: i64,
-    9: IntegerType(1),
-    10: Float16Type(),
-    11: Float64Type(),
-    12: IntegerType(32, Signedness.UNSIGNED),
-    13: IntegerType(64, Signedness.UNSIGNED),
-    16: BFloat16Type(),
-    17: Float8E4M3FNType(),
-    18: Float8E4M3FNUZType(),
-    19: Float8E5M2Type(),
-    20: Float8E5M2FNUZType(),
-    21: IntegerType(4, Signedness.UNSIGNED),
-    22: IntegerType(4),
-    23: Float4E2M1FNType(),
-    24: Float8E8M0FNUType(),
-    25: IntegerType(2, Signedness.UNSIGNED),
-    26: IntegerType(2),
-}
-
-
-def element_type(onnx_dtype: int) -> Attribute:
-    if onnx_dtype not in ONNX_ELEMENT_TYPES:
-        import onnx
-
-        name = onnx.TensorProto.DataType.Name(onnx_dtype) if onnx_dtype else "UNDEFINED"
-        raise Unsupported(f"element type {name} is not supported")
-    return ONNX_ELEMENT_TYPES[onnx_dtype]
-
-
 def cast_(
     b: OpBuilder, input: Value, *, to: int, saturate: int = 1, round_mode: str = "up"
 ) -> Value:
@@ -270,8 +220,6 @@ def dropout(
         mode = G.constant_value(training_mode)
         drop = G.constant_value(ratio) if ratio is not None else np.array(0.5)
         if mode is None or (mode.any() and (drop is None or drop.any())):
-            from infer.frontend.onnx_ops.random import training_dropout
-
             y, mask = training_dropout(b, data, ratio, training_mode, seed)
             return [y, mask] if len(b.used) > 1 and b.used[1] else y
     y = b.emit1(G.DropoutOp, data)

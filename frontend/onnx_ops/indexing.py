@@ -10,8 +10,8 @@ from infer.frontend.onnx_ops.builder import (
     Value,
     const_ints,
     dims,
+    element_type,
 )
-from infer.frontend.onnx_ops.elementwise import element_type
 
 
 def gather_elements(b: OpBuilder, data: Value, indices: Value, *, axis: int | None = None

@@ -22,8 +22,8 @@ from infer.frontend.onnx_ops.builder import (
     built_from_other_ops,
     dims,
     element,
+    element_type,
 )
-from infer.frontend.onnx_ops.elementwise import element_type
 from infer.frontend.onnx_ops.nn import conv_window, pool_window
 
 _VERSIONS = (10, 13, 19, 21, 23, 24, 25, 28)

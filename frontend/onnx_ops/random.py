@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import IntegerType, Signedness, f64
 
 from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import (
+    ONNX_ELEMENT_TYPES,
     NodeError,
     OpBuilder,
     OpFn,
@@ -31,8 +32,8 @@ from infer.frontend.onnx_ops.builder import (
     built_from_other_ops,
     dims,
     element,
+    element_type,
 )
-from infer.frontend.onnx_ops.elementwise import element_type
 
 U64 = IntegerType(64, Signedness.UNSIGNED)
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -93,7 +94,6 @@ def _shape(b: OpBuilder, shape: list[int]) -> Value:
 def _like_dtype(x: Value, dtype: int | None) -> int:
     if dtype is not None:
         return dtype
-    from infer.frontend.onnx_ops.elementwise import ONNX_ELEMENT_TYPES
     return next(k for k, v in ONNX_ELEMENT_TYPES.items() if v == element(x))
 
 

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from infer.dialects import graph as G
-from infer.frontend.onnx_ops.builder import NodeError, OpBuilder, OpFn, Unsupported, Value, dims
-from infer.frontend.onnx_ops.elementwise import element_type
+from infer.frontend.onnx_ops.builder import (
+    NodeError,
+    OpBuilder,
+    OpFn,
+    Unsupported,
+    Value,
+    dims,
+    element_type,
+)
 
 
 def dft_v17(b: OpBuilder, input: Value, dft_length: Value | None = None, *, axis: int = 1,

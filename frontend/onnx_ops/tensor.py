@@ -16,8 +16,8 @@ from infer.frontend.onnx_ops.builder import (
     _axis,
     dims,
     element,
+    element_type,
 )
-from infer.frontend.onnx_ops.elementwise import element_type
 
 # Constants
 # ---------------------------------------------------------------------------------------
