@@ -42,6 +42,7 @@ Every stage runs in-process on IR objects; `infer-opt -p` runs the same passes o
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -154,22 +155,37 @@ def make_passes(names: list[str]) -> list[ModulePass]:
 
 
 # With this environment variable set to 1 (the test suite sets it), the IR verifier runs
-# after every pass, so that IR breaking an invariant fails at the pass that made it.
+# after every pass, so that IR breaking an invariant fails at the pass that made it; but
+# within the conversion to the llvm dialect (LOWER_TO_LLVM), where the module is largest
+# and each verify costs as much as the pass, only after the last pass: set to "all", it
+# runs after those too.
 VERIFY_EACH_PASS = "INFER_VERIFY_EACH_PASS"
+_VERIFIED_AT_STAGE_END = frozenset(LOWER_TO_LLVM[:-1])
 
 
-def _verify_after(done: ModulePass | None, module: ModuleOp, _next: ModulePass | None) -> None:
-    if done is None:
-        return
-    try:
-        module.verify()
-    except VerifyException as e:
-        raise VerifyException(f"internal error: the IR after '{done.name}' does not verify: "
-                              f"{e}") from e
+def _verifier(setting: str | None) -> Callable[[ModulePass | None, ModuleOp,
+                                                ModulePass | None], None] | None:
+    if setting not in ("1", "all"):
+        return None
+
+    def verify_after(done: ModulePass | None, module: ModuleOp, _next: ModulePass | None
+                     ) -> None:
+        if done is None or (setting == "1" and done.name in _VERIFIED_AT_STAGE_END):
+            return
+        try:
+            module.verify()
+        except VerifyException as e:
+            where = (f"'{done.name}'" if setting == "all" or done.name not in LOWER_TO_LLVM
+                     else f"'{done.name}' (or a conversion to llvm before it: "
+                          f"{VERIFY_EACH_PASS}=all verifies after each)")
+            raise VerifyException(f"internal error: the IR after {where} does not verify: "
+                                  f"{e}") from e
+
+    return verify_after
 
 
 def run_passes(module: ModuleOp, ctx: Context, names: list[str]) -> None:
-    check = _verify_after if os.environ.get(VERIFY_EACH_PASS) == "1" else None
+    check = _verifier(os.environ.get(VERIFY_EACH_PASS))
     PassPipeline(tuple(make_passes(names)), check).apply(ctx, module)
 
 

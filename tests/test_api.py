@@ -149,7 +149,7 @@ def test_nchwc_block_is_a_compile_option() -> None:
         np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-5)
 
 
-def test_verifier_runs_after_each_pass_in_tests() -> None:
+def test_verifier_runs_after_each_pass_in_tests(monkeypatch: pytest.MonkeyPatch) -> None:
     """IR that breaks an invariant (an alloc with fewer sizes than its type's dynamic dims)
     fails at the pass that ran on it, naming the pass."""
     from xdsl.dialects import func, memref
@@ -158,7 +158,7 @@ def test_verifier_runs_after_each_pass_in_tests() -> None:
     from xdsl.utils.exceptions import VerifyException
 
     from infer.context import make_context
-    from infer.pipeline import run_passes
+    from infer.pipeline import VERIFY_EACH_PASS, run_passes
 
     t = MemRefType(f32, [DYNAMIC_INDEX, 4])
     block = Block()
@@ -167,6 +167,13 @@ def test_verifier_runs_after_each_pass_in_tests() -> None:
     module = ModuleOp([func.FuncOp("f", ([], [t]), Region(block))])
     with pytest.raises(VerifyException, match="after 'cse' does not verify"):
         run_passes(module, make_context(), ["cse"])
+    # Within the conversion to llvm, after its last pass; after each with "all".
+    with pytest.raises(VerifyException, match=r"after 'convert-parallel-calls-to-pool' \(or a "
+                                              r"conversion to llvm before it"):
+        run_passes(module, make_context(), ["convert-scf-to-cf", "convert-parallel-calls-to-pool"])
+    monkeypatch.setenv(VERIFY_EACH_PASS, "all")
+    with pytest.raises(VerifyException, match="after 'convert-scf-to-cf' does not verify"):
+        run_passes(module, make_context(), ["convert-scf-to-cf", "convert-parallel-calls-to-pool"])
 
 
 def test_element_types_without_a_representation_are_refused() -> None:
