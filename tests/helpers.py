@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import threading
 from collections.abc import Mapping, Sequence
 
@@ -12,6 +13,14 @@ from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
 import infer
+
+
+def sigint_as_a_terminal_sends_it() -> None:
+    """For a child that a test interrupts (Popen's preexec_fn): SIGINT unblocked and at its
+    default, as a shell starts a command. A test process may have it ignored or blocked
+    (Ray blocks it while starting its services), and a child inherits both."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def make_model(

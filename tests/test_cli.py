@@ -16,7 +16,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from infer.model_zoo import light_model_path
 
-from .helpers import make_model
+from .helpers import make_model, sigint_as_a_terminal_sends_it
 
 BIN = Path(sys.executable).parent
 
@@ -199,7 +199,8 @@ def test_report(tmp_path: Path) -> None:
 def test_interrupt_during_compile() -> None:
     """Ctrl-C while the light DenseNet-121 compiles (a minute and more) exits 130 with one line."""
     p = subprocess.Popen([str(BIN / "infer-run"), str(light_model_path("densenet121"))],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=sigint_as_a_terminal_sends_it)  # fmt: skip
     time.sleep(6)  # past the imports, inside the compile
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)

@@ -16,6 +16,7 @@ from infer.pipeline import compile_passes
 from infer.tools.infer_opt import ALL_PASSES
 from infer.version import __version__
 
+from .helpers import sigint_as_a_terminal_sends_it
 from .test_cli import BIN, _relu_model, run
 
 
@@ -157,7 +158,7 @@ def test_interrupt() -> None:
     """Ctrl-C while the light DenseNet-121 compiles (a minute and more) exits 130 with one line."""
     p = subprocess.Popen([str(BIN / "infer-opt"), str(light_model_path("densenet121")),
                           "-p", "compile"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)  # fmt: skip
+                         text=True, preexec_fn=sigint_as_a_terminal_sends_it)  # fmt: skip
     time.sleep(5)  # past the imports, inside the import or compile
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
