@@ -27,7 +27,7 @@ _API = {
     "compile": "infer.api",
     "compile_module": "infer.api",
     "compile_to_file": "infer.api",
-    "load": "infer.api",
+    "load": "infer.runtime.compiled_model",
     "CompiledModel": "infer.api",
     "optimization_report": "infer.api",
     "quantize": "infer.quantization",

@@ -1,5 +1,5 @@
 """The public Python API: `compile`, `compile_to_file` and `optimization_report` (`load` is
-the runtime's `load_artifact`, in runtime/compiled_model.py; `InferenceSession`, with
+the runtime's, in runtime/compiled_model.py; `InferenceSession`, with
 onnxruntime's conventions, is in session.py). The target choices the pipeline takes as
 pass options (the NCHWc block, the vector register count, the cache sizes) are filled in
 here, from the target (codegen/target.py: this CPU unless another is named) and this
@@ -31,7 +31,6 @@ from infer.runtime.artifact import map_file, save_artifact
 from infer.runtime.cache import CompileCache, cache_key
 from infer.runtime.compiled_code import CompiledCode, compile_code
 from infer.runtime.compiled_model import CompiledModel, map_code
-from infer.runtime.compiled_model import load_artifact as load  # noqa: F401 - infer.load
 from infer.runtime.threads import resolve_threads
 
 if TYPE_CHECKING:

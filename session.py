@@ -36,8 +36,7 @@ from infer.errors import InputError
 from infer.frontend.onnx_import import load_model
 from infer.progress import CompileProgress
 from infer.runtime.artifact import is_artifact
-from infer.runtime.compiled_model import artifact_from_bytes
-from infer.runtime.compiled_model import load_artifact as load
+from infer.runtime.compiled_model import artifact_from_bytes, load
 from infer.runtime.signature import TensorSpec
 from infer.runtime.structured import StructuredValue
 from infer.runtime.threads import resolve_threads

@@ -194,14 +194,14 @@ def map_code(code: CompiledCode, threads: int | None = None) -> CompiledModel:
                          code.memory_plan)
 
 
-def load(module: ModuleOp, entry: str = "main", threads: int | None = None
-         ) -> CompiledModel:
+def compile_and_map(module: ModuleOp, entry: str = "main", threads: int | None = None
+                    ) -> CompiledModel:
     """Compile an llvm-level module for this CPU and map it."""
     return map_code(compile_code(module, entry), threads)
 
 
-def load_artifact(path: str | os.PathLike, verify_key: KeyLike | None = None,
-                  threads: int | None = None) -> CompiledModel:
+def load(path: str | os.PathLike, verify_key: KeyLike | None = None,
+         threads: int | None = None) -> CompiledModel:
     """A compiled model saved with `CompiledModel.save` (`infer.load`), mapped without
     compiling again. `infer.ArtifactError` (naming the file and the reason) if the file is
     truncated or altered, was made by another infer version, or is for a CPU this one is
@@ -219,6 +219,6 @@ def load_artifact(path: str | os.PathLike, verify_key: KeyLike | None = None,
 def artifact_from_bytes(data: bytes, where: str = "the artifact",
                         verify_key: KeyLike | None = None, threads: int | None = None
                         ) -> CompiledModel:
-    """`load_artifact` of a file's bytes; `where` names them in errors."""
+    """`load` of a file's bytes; `where` names them in errors."""
     # Only when every check passed is the code mapped.
     return map_code(read_artifact(data, where, verify_key), threads)

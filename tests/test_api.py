@@ -119,7 +119,7 @@ def test_signature_read_at_the_llvm_level(add_model) -> None:
     from infer.context import make_context
     from infer.frontend.onnx_import import import_model
     from infer.pipeline import compile_passes, run_passes
-    from infer.runtime.compiled_model import load
+    from infer.runtime.compiled_model import compile_and_map
 
     module = import_model(add_model)
     run_passes(module, make_context(), compile_passes(2))
@@ -127,7 +127,7 @@ def test_signature_read_at_the_llvm_level(add_model) -> None:
     assert {op.name for op in module.ops} == {"llvm.func", "llvm.mlir.global"}
     assert [op.sym_name.data for op in module.ops if op.name == "llvm.mlir.global"] == [
         "_infer_num_threads"]
-    model = load(module)
+    model = compile_and_map(module)
     assert [(s.name, s.dtype, s.shape) for s in model.inputs] == [
         ("a", np.float32, ("N", 4)), ("b", np.float32, ("N", 4))]
     assert [s.name for s in model.outputs] == ["y"]

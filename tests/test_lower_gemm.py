@@ -19,7 +19,7 @@ from infer.dialects.graph.evaluate import evaluate
 from infer.errors import InferError
 from infer.frontend.onnx_import import import_model
 from infer.pipeline import compile_passes, graph_optimize_passes, run_passes, select_tile_passes
-from infer.runtime.compiled_model import CompiledModel, load
+from infer.runtime.compiled_model import CompiledModel, compile_and_map
 
 from .helpers import run_onnxruntime
 
@@ -63,7 +63,7 @@ def _compile(model: onnx.ModelProto, target: str = "avx512",
     assert "graph.matmul" not in names and "graph.gemm" not in names
     module = import_model(model)
     run_passes(module, ctx, compile_passes(3, block, registers, caches))
-    return load(module)
+    return compile_and_map(module)
 
 
 def _rand(shape: Sequence[int], dtype: type = np.float32) -> np.ndarray:

@@ -21,7 +21,7 @@ from infer.dialects import qnn as Q
 from infer.frontend.onnx_import import import_model
 from infer.lowering.qnn_legalize import choose_kernel
 from infer.pipeline import compile_passes, prepare_passes, run_passes
-from infer.runtime.compiled_model import load
+from infer.runtime.compiled_model import compile_and_map
 
 from .helpers import run_onnxruntime
 
@@ -66,7 +66,7 @@ def _run(model: onnx.ModelProto, feeds: list[dict[str, np.ndarray]], form: tuple
         assert fused[0].kernel.data == expect_kernel
     module = import_model(model)
     run_passes(module, ctx, compile_passes(3, int8=form))
-    compiled = load(module)
+    compiled = compile_and_map(module)
     for f in feeds:
         (ours,) = compiled.run(f).values()
         (theirs,) = _reference(model, f)
