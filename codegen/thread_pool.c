@@ -12,8 +12,14 @@
    - Chunks are guided: a claim takes its share of what is left (at least `grain`
      iterations), so they shrink toward the end, where a slow thread would hold the rest.
    - A worker that finds no work spins for a while (INFER_SPIN_US, 200 microseconds by
-     default: the gaps between the loops of one run), then sleeps on a futex; a loop wakes
-     only the workers its team needs, and does not wait for them to wake. A caller waiting
+     default: the gaps between the loops of one run), then keeps polling between
+     sched_yield() calls (INFER_YIELD_US, 20 milliseconds by default: the gap to a
+     service's next request), then sleeps on a futex; a loop wakes only the workers its
+     team needs, and does not wait for them to wake. Yielding gives the core to any thread
+     that wants it, so the poll costs a busy machine little; a worker woken from sleep at
+     a run's start, on a core that sat idle, helped less than it cost (on a 2-vCPU VM,
+     requests 10-100 ms apart ran slower at 2 threads than at 1; onnxruntime's workers
+     spin about 60 ms after each run instead). A caller waiting
      for the chunks other threads claimed spins as long, then sleeps until the last is
      done: the scheduler can then move a descheduled worker to its core.
    - One pool per process. A loop that finds the pool taken (another Python thread's model
@@ -77,7 +83,7 @@ static struct {
     atomic_int_least64_t lb, count, grain, team;
     _Alignas(64) atomic_int owner;             /* 1 while a thread runs a job on the pool */
     int started;                               /* workers started (by the owner only) */
-    long spin_ns;
+    long spin_ns, yield_ns;
     atomic_int profiling;
     atomic_int_least64_t profiled;
     /* jobs on the pool, loops inline because it was taken, workers started */
@@ -157,7 +163,23 @@ static void run_chunks(uint64_t generation) {
     }
 }
 
-/* Waits for a job newer than the last one seen: spins, then sleeps. Returns its claim. */
+/* Polls between sched_yield() calls for up to pool.yield_ns for a job newer than `seen`:
+   true with its claim in *claim when one came. */
+static int yield_for_job(uint64_t seen, uint64_t *claim) {
+    int64_t until = now_ns() + pool.yield_ns;
+    for (unsigned polls = 0; pool.yield_ns > 0; polls++) {
+        *claim = atomic_load_explicit(&pool.claim, memory_order_acquire);
+        if (GENERATION(*claim) != seen)
+            return 1;
+        if (polls % 16 == 15 && now_ns() >= until)
+            return 0;
+        sched_yield();
+    }
+    return 0;
+}
+
+/* Waits for a job newer than the last one seen: spins, polls yielding, then sleeps.
+   Returns its claim. */
 static uint64_t wait_for_job(struct worker *self) {
     int64_t deadline = 0;
     for (unsigned spins = 0;; spins++) {
@@ -165,6 +187,8 @@ static uint64_t wait_for_job(struct worker *self) {
         if (GENERATION(claim) != self->seen)
             return claim;
         if (spun_out(&deadline, spins)) {
+            if (yield_for_job(self->seen, &claim))
+                return claim;
             /* Sleep, unless a job came since the check above (a caller that publishes a
                job then reads `state`: one of the two sees the other). */
             atomic_store(&self->state, SLEEPING);
@@ -323,16 +347,20 @@ static void after_fork_in_child(void) {
     atomic_store(&pool.claim, atomic_load(&pool.claim) | CLOSED);
 }
 
+/* Microseconds from the environment variable `name`, or `otherwise` if unset or not a
+   number from 0 to 10 s. */
+static long microseconds(const char *name, long otherwise) {
+    const char *text = getenv(name);
+    if (text == NULL || *text == '\0')
+        return otherwise;
+    char *end;
+    long value = strtol(text, &end, 10);
+    return (*end == '\0' && value >= 0 && value <= 10000000) ? value : otherwise;
+}
+
 __attribute__((constructor)) static void init_pool(void) {
-    const char *spin = getenv("INFER_SPIN_US");
-    long us = 200;
-    if (spin != NULL && *spin != '\0') {
-        char *end;
-        long value = strtol(spin, &end, 10);
-        if (*end == '\0' && value >= 0 && value < 10000000)
-            us = value;
-    }
-    pool.spin_ns = us * 1000;
+    pool.spin_ns = microseconds("INFER_SPIN_US", 200) * 1000;
+    pool.yield_ns = microseconds("INFER_YIELD_US", 20000) * 1000;
     atomic_store(&pool.claim, CLOSED);
     pthread_atfork(NULL, NULL, after_fork_in_child);
 }

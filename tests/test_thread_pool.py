@@ -141,7 +141,8 @@ def test_profile_records_regions_on_the_caller() -> None:
 
 def test_no_data_race_under_thread_sanitizer(tmp_path: Path) -> None:
     """The pool's protocol under ThreadSanitizer: two callers, 40,000 loops, workers that
-    sleep after every loop (INFER_SPIN_US=0) and that spin (the default)."""
+    sleep after every loop (no spin, no yielding poll), that spin then sleep, and that
+    spin then poll (the default)."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         pytest.skip("no C compiler to build the sanitized driver")
@@ -151,8 +152,8 @@ def test_no_data_race_under_thread_sanitizer(tmp_path: Path) -> None:
                     str(here / "thread_pool_stress.c"),
                     str(here.parent / "codegen" / "thread_pool.c"), "-o", str(exe)],
                    check=True, capture_output=True, timeout=120)
-    for spin in ("0", "200"):
+    for spin, poll in (("0", "0"), ("200", "0"), ("200", "20000")):
         out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300,
-                             env={**os.environ, "INFER_SPIN_US": spin})
+                             env={**os.environ, "INFER_SPIN_US": spin, "INFER_YIELD_US": poll})
         assert out.returncode == 0 and out.stdout.split() == ["ok"], out.stderr[-2000:]
         assert "ThreadSanitizer" not in out.stderr, out.stderr[-2000:]
