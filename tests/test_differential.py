@@ -18,6 +18,7 @@ CHUNKS = [(0, start) for start in range(0, 160, CHUNK)] + [
     (3, start) for start in range(1000, 1160, CHUNK)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("level", "start"), CHUNKS, ids=[f"O{lv}-{s}" for lv, s in CHUNKS])
 def test_random_graphs_match_onnxruntime(level: int, start: int) -> None:
     outcomes = {i: run_case(SEED, i, level) for i in range(start, start + CHUNK)}

@@ -400,6 +400,7 @@ def shufflenet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return work / "m.infer", work / "feeds.npz"
 
 
+@pytest.mark.slow
 def test_loading_and_running_imports_no_llvm_nor_xdsl(shufflenet: tuple[Path, Path]) -> None:
     loader, llvm, xdsl, _ = _child(*shufflenet, None)
     assert (loader, llvm, xdsl) == ("elf", False, False)

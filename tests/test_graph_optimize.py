@@ -206,6 +206,7 @@ def _random_model(name: str) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
     return model, feeds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "level"), CASES, ids=[f"{m}-O{lv}" for m, lv in CASES])
 def test_light_model_level(name: str, level: int) -> None:
     model, feeds = _random_model(name)
@@ -219,6 +220,7 @@ def test_light_model_level(name: str, level: int) -> None:
 BLOCKED = {"resnet50": (53, 0, 1), "squeezenet": (26, 0, 1), "densenet121": (121, 0, 1)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BLOCKED)
 def test_light_model_level_3_blocks_convs(name: str) -> None:
     """Level 3 with AVX2 blocks (8 channels): every conv is blocked (the 3-channel stem on

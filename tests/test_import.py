@@ -333,6 +333,7 @@ def test_missing_file_is_an_import_error(tmp_path: Path) -> None:
         import_model(os.fspath(tmp_path / "text.onnx"))
 
 
+@pytest.mark.slow
 def test_node_test_models_import_or_fail_cleanly() -> None:
     """Every ONNX node test whose ops we support imports, or fails with one InferError."""
     from onnx.backend.test.case.node import collect_testcases

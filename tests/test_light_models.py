@@ -13,6 +13,7 @@ from infer.model_zoo import dummy_inputs, light_model_path, reference_outputs
 MODELS = ["squeezenet", "resnet50"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MODELS)
 def test_reference_outputs(name: str) -> None:
     """As ONNX's BackendTest runs them, against their reference outputs (rtol 1e-3, atol 1e-5)."""

@@ -76,6 +76,7 @@ def test_list_is_sorted_and_generated() -> None:
     assert not gone, f"onnx {onnx.__version__} no longer generates {gone}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", LISTED if FULL else sample(LISTED))
 def test_onnx_node_case(name: str) -> None:
     case = onnx_cases().get(name)

@@ -65,6 +65,7 @@ def _floats(*shape: int) -> np.ndarray:
     return R.standard_normal(shape).astype(np.float32)
 
 
+@pytest.mark.slow
 def test_a_sequence_graph_input_of_any_length_and_shapes() -> None:
     nodes = [helper.make_node("Constant", [], ["minus_one"],
                               value=helper.make_tensor("v", I64, [], [-1])),

@@ -31,6 +31,7 @@ def _model(batch: int | str) -> onnx.ModelProto:
                       [numpy_helper.from_array(W, "w")])
 
 
+@pytest.mark.slow
 def test_a_dataset_through_two_workers(tmp_path: Path) -> None:
     """One local cluster (its start is most of the time) for both kinds of batch dims."""
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,

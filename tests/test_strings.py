@@ -110,6 +110,7 @@ def _python_split(x: np.ndarray, sep: str | None, maxsplit: int | None
     return y.reshape(*x.shape, longest), np.array([len(p) for p in parts]).reshape(x.shape)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("delimiter", "maxsplit"), [
     (None, None), (None, 1), (None, 0), ("-", None), ("-", 2), ("aa", None), ("🙂", 1)])
 def test_string_split_is_str_split(delimiter: str | None, maxsplit: int | None) -> None:

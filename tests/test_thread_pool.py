@@ -139,6 +139,7 @@ def test_profile_records_regions_on_the_caller() -> None:
     assert {t for _, _, t in rec.chunks} == {me}
 
 
+@pytest.mark.slow
 def test_no_data_race_under_thread_sanitizer(tmp_path: Path) -> None:
     """The pool's protocol under ThreadSanitizer: two callers, 40,000 loops, workers that
     sleep after every loop (no spin, no yielding poll), that spin then sleep, and that

@@ -394,6 +394,7 @@ def test_transformer_block_through_graph_optimize() -> None:
     check_against_onnxruntime(m, {"x": f32(2, 6, 16)})
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (MODELS / "torch_encoder_layer.onnx").exists(),
                     reason="made by tests/models/make_torch_models.py (needs torch)")
 def test_pytorch_encoder_layer() -> None:

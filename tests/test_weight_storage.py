@@ -85,6 +85,7 @@ def test_f16_weights_compute_in_f32_on_the_rounded_weights(level: int) -> None:
         assert not np.array_equal(got, full.run(feeds)["y"])
 
 
+@pytest.mark.slow
 def test_a_light_model_with_f16_weights() -> None:
     model = with_random_weights(onnx.load(light_model_path("squeezenet")), seed=3)
     half = infer.compile(model, weights="f16")

@@ -73,6 +73,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_every_package(wheel: Path) -> None:
     import zipfile
 
@@ -86,6 +87,7 @@ def test_the_wheel_holds_every_package(wheel: Path) -> None:
     assert not [n for n in names if n.startswith(("infer/tests/", "infer/setup.py"))]
 
 
+@pytest.mark.slow
 def test_installed_wheel_compiles_runs_and_loads(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=False)
