@@ -167,17 +167,18 @@ def _verifier(setting: str | None) -> Callable[[ModulePass | None, ModuleOp,
                                                 ModulePass | None], None] | None:
     if setting not in ("1", "all"):
         return None
+    unverified = _VERIFIED_AT_STAGE_END if setting == "1" else frozenset()
 
     def verify_after(done: ModulePass | None, module: ModuleOp, _next: ModulePass | None
                      ) -> None:
-        if done is None or (setting == "1" and done.name in _VERIFIED_AT_STAGE_END):
+        if done is None or done.name in unverified:
             return
         try:
             module.verify()
         except VerifyException as e:
-            where = (f"'{done.name}'" if setting == "all" or done.name not in LOWER_TO_LLVM
-                     else f"'{done.name}' (or a conversion to llvm before it: "
-                          f"{VERIFY_EACH_PASS}=all verifies after each)")
+            where = (f"'{done.name}' (or a conversion to llvm before it: {VERIFY_EACH_PASS}"
+                     f"=all verifies after each)" if unverified and done.name in LOWER_TO_LLVM
+                     else f"'{done.name}'")
             raise VerifyException(f"internal error: the IR after {where} does not verify: "
                                   f"{e}") from e
 
@@ -233,4 +234,3 @@ class LowerToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         lower_to_llvm(op, ctx)
-

@@ -93,9 +93,13 @@ def _imported_modules(path: Path) -> set[str]:
     return {m for m in out if m is not None and m != module}
 
 
+def _top(module: str) -> str:
+    """The top-level package or module `module` lies in (the package root: __init__)."""
+    return module.split(".")[1] if "." in module else "__init__"
+
+
 def _layer(module: str) -> tuple[str, int]:
-    top = module.split(".")[1] if "." in module else "__init__"
-    return top, LAYERS[top]
+    return _top(module), LAYERS[_top(module)]
 
 
 def test_sources_are_found() -> None:
@@ -110,7 +114,7 @@ def test_module_size(path: Path) -> None:
 
 
 def test_every_module_has_a_layer() -> None:
-    tops = {m.split(".")[1] if "." in m else "__init__" for m in MODULES}
+    tops = {_top(m) for m in MODULES}
     assert tops == set(LAYERS), f"without a layer: {tops - set(LAYERS)}; gone: " \
                                 f"{set(LAYERS) - tops}"
 

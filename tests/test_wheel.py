@@ -3,9 +3,10 @@ installed into a new virtual environment with no source tree on its path, it com
 runs a model, saves and loads an artifact, and its command-line tools work.
 
 The new environment gets infer only from the wheel; its dependencies (xdsl, llvmlite, onnx,
-numpy, ...) are the test environment's, reached through a .pth file, so that the test needs
-no download. A .pth file's folders are not site folders, so the editable install of infer
-in the test environment stays invisible there."""
+numpy, ...) are the test environment's, reached through a .pth file, so that installing
+downloads nothing (building does: pip's isolated build fetches setuptools). A .pth file's
+folders are not site folders, so the editable install of infer in the test environment
+stays invisible there."""
 
 from __future__ import annotations
 
