@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 
 import onnx
@@ -28,12 +29,17 @@ def _opset(model: onnx.ModelProto) -> onnx.ModelProto:
     if opset >= MIN_OPSET:
         return model
     try:
-        return onnx.version_converter.convert_version(model, MIN_OPSET)
+        converted = onnx.version_converter.convert_version(model, MIN_OPSET)
     except Exception as e:  # noqa: BLE001 - the converter raises several types
         raise UnsupportedError(f"the model's opset {opset} is below {MIN_OPSET}, which "
                                f"per-channel quantization needs, and onnx cannot convert it: "
                                f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
                                ) from None
+    # The converter keeps the IR version; below 4 every initializer must also be a graph
+    # input, which the scales and zero points written later are not.
+    converted.ir_version = max(converted.ir_version,
+                               onnx.helper.find_min_ir_version_for(converted.opset_import))
+    return converted
 
 
 def quantize(model: onnx.ModelProto | bytes | str | os.PathLike,
@@ -45,6 +51,14 @@ def quantize(model: onnx.ModelProto | bytes | str | os.PathLike,
     (`percentile` percent of each activation's values kept) or entropy; `activations`:
     uint8 (asymmetric) or int8 (symmetric). A progress bar on stderr when `progress`."""
     proto = _opset(load_model(model))
+    # Weights listed as graph inputs too (required below IR version 4) are replaced by
+    # their quantized form: they stop being inputs, or the model would ask for them.
+    weights = {i.name for i in proto.graph.initializer}
+    if any(i.name in weights for i in proto.graph.input):
+        proto = copy.deepcopy(proto)
+        kept = [i for i in proto.graph.input if i.name not in weights]
+        del proto.graph.input[:]
+        proto.graph.input.extend(kept)
     collectors = {n: RangeCollector(method, percentile) for n in activation_tensors(proto)}
     samples = load_samples(proto, calibration)
     passes = max((c.passes for c in collectors.values()), default=1)

@@ -158,6 +158,22 @@ def test_an_old_opset_is_converted(tmp_path: Path) -> None:
     assert any(n.op_type == "DequantizeLinear" and n.attribute for n in q.graph.node)
 
 
+def test_an_ir_version_3_model_is_quantized(tmp_path: Path) -> None:
+    # IR version 3 (the light models' ONNX 1.2 files) lists every initializer as an input
+    ref = _cnn(opset=9)
+    old = onnx.ModelProto()
+    old.CopyFrom(ref)
+    old.ir_version = 3
+    old.graph.input.extend(helper.make_tensor_value_info(i.name, i.data_type, i.dims)
+                           for i in old.graph.initializer)
+    cal = tmp_path / "cal.npz"
+    np.savez(cal, x=_data((3, 16, 16), 4))
+    q = infer.quantize(old, cal, progress=False)
+    assert q.ir_version >= 7
+    test = _data((3, 16, 16), 4, seed=1)
+    assert _snr(_ort(ref, test), _ort(q, test)) > 30  # onnxruntime needs IR >= 4
+
+
 def test_ranges() -> None:
     x = np.concatenate([R.standard_normal(100_000), [60.0]]).astype(np.float32)
     ranges = {}
