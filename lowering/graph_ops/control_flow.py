@@ -13,17 +13,19 @@ function's values it captures) that the merge block's arguments own from then on
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import cast
 
 from xdsl.dialects import arith, cf, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i1, i64
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from infer.dialects import graph
 from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, lowers, memref_type
-from infer.lowering.runtime_checks import op_label
+from infer.lowering.runtime_checks import RuntimeChecks, op_label
 
 
 @lowers(graph.IfOp)
@@ -73,24 +75,72 @@ def _loop(s: Lowering, op: graph.LoopOp, ins: list[SSAValue]) -> list[SSAValue]:
 
     A row whose dims differ from the first row's fails the run-time checks.
     """
-    b, checks, emit = s.b, s.b.checks, s.emit_region
+    emit = s.emit_region
     assert emit is not None, "graph.loop is lowered by graph-to-loops' emission walk"
-    if checks is None:
+    if s.b.checks is None:
         raise UnsupportedError(f"{op_label(op)}: a loop is lowered only in a public function")
+    loop = _enter_loop(s, op, ins, s.b.checks, emit)
+    _loop_header(loop)
+    _loop_body(loop)
+    return _loop_exit(loop)
+
+
+# Lowering.emit_region: lower a region's ops (see there).
+_EmitRegion = Callable[[Sequence[Operation], set[SSAValue], dict[SSAValue, SSAValue]],
+                       list[SSAValue]]
+
+
+@dataclass
+class _Loop:
+    """One `graph.loop` being lowered: its blocks and the values they share."""
+
+    s: Lowering
+    op: graph.LoopOp
+    checks: RuntimeChecks
+    emit: _EmitRegion
+    region: Region
+    carried_types: list[MemRefType]
+    scan_types: list[MemRefType]
+    trip: SSAValue  # the trip count, loaded once before the loop
+    it: SSAValue  # 0-d buffers of %i and %c, what the body reads as its arguments
+    cond: SSAValue
+    header: Block
+    body: Block
+    done: Block
+
+    @property
+    def n(self) -> int:
+        """The number of carried values."""
+        return self.op.carried
+
+    @property
+    def carried(self) -> list[SSAValue]:
+        return list(self.header.args[2:2 + self.n])
+
+    @property
+    def stacks(self) -> list[SSAValue]:
+        return list(self.header.args[2 + self.n:-1])
+
+
+def _load_scalar(s: Lowering, buf: SSAValue) -> SSAValue:
+    """The one element of a buffer of ones."""
+    return s.b.load(buf, [0] * cast(MemRefType, buf.type).get_num_dims())
+
+
+def _enter_loop(s: Lowering, op: graph.LoopOp, ins: list[SSAValue], checks: RuntimeChecks,
+                emit: _EmitRegion) -> _Loop:
+    """The loop's blocks, and the branch to its header with the initial values: copies of
+    the carried operands, empty stacks."""
+    b = s.b
     region = b.point.block.parent
     assert region is not None
-    n = op.carried
     args = op.body.block.args
     carried_types = [memref_type(a.type) for a in args[2:]]
-    scan_types = [memref_type(r.type) for r in op.outs[n:]]
+    scan_types = [memref_type(r.type) for r in op.outs[op.carried:]]
     stack_types = [MemRefType(t.element_type, [DYNAMIC_INDEX, *t.get_shape()[1:]])
                    for t in scan_types]
-
-    def scalar(buf: SSAValue) -> SSAValue:
-        return b.load(buf, [0] * cast(MemRefType, buf.type).get_num_dims())
-
-    trip, go = scalar(ins[0]), scalar(ins[1])
-    it, cond = s.alloc([], i64), s.alloc([], i1)  # what the body reads as its arguments
+    trip, go = _load_scalar(s, ins[0]), _load_scalar(s, ins[1])
+    it, cond = s.alloc([], i64), s.alloc([], i1)
     initial = [_cast(s, s.copy(v), t) for v, t in zip(ins[2:], carried_types, strict=True)]
     stacks = [s.alloc([0, *(0 if d == DYNAMIC_INDEX else d for d in t.get_shape()[1:])],
                       t.element_type) for t in stack_types]
@@ -101,30 +151,62 @@ def _loop(s: Lowering, op: graph.LoopOp, ins: list[SSAValue]) -> list[SSAValue]:
                          *(_cast(s, v, t) for v, t in zip(stacks, stack_types, strict=True)),
                          b.idx(0)))
     s.freed.update(s.root_of(v) for v in (*initial, *stacks))  # the header's from here
+    return _Loop(s, op, checks, emit, region, carried_types, scan_types, trip, it, cond,
+                 header, body, done)
 
-    region.add_block(header)
+
+def _loop_header(loop: _Loop) -> None:
+    """^header: on to the body while the condition holds and trips remain, else to the
+    exit."""
+    s, b, header = loop.s, loop.s.b, loop.header
+    loop.region.add_block(header)
     b.point = InsertPoint.at_end(header)
     i, c = header.args[0], header.args[1]
-    carried = list(header.args[2:2 + n])
-    stacks = list(header.args[2 + n:-1])
-    capacity = header.args[-1]
+    carried, stacks = loop.carried, loop.stacks
     s.owned.update((*carried, *stacks))
-    more = b.insert(arith.AndIOp(c, b.cmpi("slt", i, trip))).results[0]
-    b.insert(cf.ConditionalBranchOp(more, body, [], done, [*carried, *stacks, i]))
+    more = b.insert(arith.AndIOp(c, b.cmpi("slt", i, loop.trip))).results[0]
+    b.insert(cf.ConditionalBranchOp(more, loop.body, [], loop.done, [*carried, *stacks, i]))
 
-    region.add_block(body)
-    b.point = InsertPoint.at_end(body)
-    b.store(i, it, [])
-    b.store(c, cond, [])
+
+def _loop_body(loop: _Loop) -> None:
+    """^body: the body's ops, its rows appended to the stacks, and the branch back to the
+    header with the next iteration's values."""
+    s, b, n, checks = loop.s, loop.s.b, loop.n, loop.checks
+    i, c, capacity = loop.header.args[0], loop.header.args[1], loop.header.args[-1]
+    carried, stacks = loop.carried, loop.stacks
+    loop.region.add_block(loop.body)
+    b.point = InsertPoint.at_end(loop.body)
+    b.store(i, loop.it, [])
+    b.store(c, loop.cond, [])
     checked = set(checks.done)  # a check made in the body need not hold after 0 trips
-    outs = emit(list(op.body.block.ops), set(s.owned), dict(zip(args, [it, cond, *carried],
-                                                                strict=True)))
-    c_next = scalar(outs[0])
+    outs = loop.emit(list(loop.op.body.block.ops), set(s.owned),
+                     dict(zip(loop.op.body.block.args, [loop.it, loop.cond, *carried],
+                              strict=True)))
+    c_next = _load_scalar(s, outs[0])
     s.free(outs[0])
     for v in carried:
         s.free(v)
     row = b.insert(arith.IndexCastOp(i, IndexType())).results[0]
     rows = outs[1 + n:]
+    _check_row_dims(loop, rows, stacks, row)
+    if rows:
+        stacks, capacity = _room_for_row(s, loop.region, stacks, rows, row, capacity)
+    for value, stack in zip(rows, stacks, strict=True):
+        dims = b.dims(value)
+        with b.loop_nest(dims) as ivs:
+            b.store(b.load(value, ivs), stack, [row, *ivs])
+        s.free(value)
+    nxt = [_cast(s, v, t) for v, t in zip(outs[1:1 + n], loop.carried_types, strict=True)]
+    b.insert(cf.BranchOp(loop.header, b.add(i, b.const(1, i64)), c_next, *nxt, *stacks,
+                         capacity))
+    s.freed.update(s.root_of(v) for v in (*nxt, *stacks))
+    checks.done = checked
+
+
+def _check_row_dims(loop: _Loop, rows: list[SSAValue], stacks: list[SSAValue],
+                    row: SSAValue) -> None:
+    """Check at run time that each dynamic dim of a row equals the first row's."""
+    b = loop.s.b
     for k, (value, stack) in enumerate(zip(rows, stacks, strict=True)):
         shape = cast(MemRefType, value.type).get_shape()
         if DYNAMIC_INDEX not in shape:  # the verifier made every row the stack's shape
@@ -135,28 +217,22 @@ def _loop(s: Lowering, op: graph.LoopOp, ins: list[SSAValue]) -> list[SSAValue]:
                 continue
             xi, yi = b.idx(x), b.idx(y)
             same = b.insert(arith.OrIOp(first, b.cmpi("eq", xi, yi))).results[0]
-            checks.check(same, xi, yi, f"scan output #{k}: dim {d} of a row is {{a}}, "
-                         "of the first row {b}")
-    if rows:
-        stacks, capacity = _room_for_row(s, region, stacks, rows, row, capacity)
-    for value, stack in zip(rows, stacks, strict=True):
-        dims = b.dims(value)
-        with b.loop_nest(dims) as ivs:
-            b.store(b.load(value, ivs), stack, [row, *ivs])
-        s.free(value)
-    nxt = [_cast(s, v, t) for v, t in zip(outs[1:1 + n], carried_types, strict=True)]
-    b.insert(cf.BranchOp(header, b.add(i, b.const(1, i64)), c_next, *nxt, *stacks, capacity))
-    s.freed.update(s.root_of(v) for v in (*nxt, *stacks))
-    checks.done = checked
+            loop.checks.check(same, xi, yi, f"scan output #{k}: dim {d} of a row is {{a}}, "
+                              "of the first row {b}")
 
-    region.add_block(done)
+
+def _loop_exit(loop: _Loop) -> list[SSAValue]:
+    """^exit: the carried values, and each stack's rows copied to a result of their
+    number."""
+    s, b, n, done = loop.s, loop.s.b, loop.n, loop.done
+    loop.region.add_block(done)
     b.point = InsertPoint.at_end(done)
     results = list(done.args[:n])
     s.owned.update(done.args[:-1])
-    s.free(it)
-    s.free(cond)
+    s.free(loop.it)
+    s.free(loop.cond)
     count = b.insert(arith.IndexCastOp(done.args[-1], IndexType())).results[0]
-    for stack, t in zip(done.args[n:-1], scan_types, strict=True):
+    for stack, t in zip(done.args[n:-1], loop.scan_types, strict=True):
         first = t.get_shape()[0]
         rows_dims = [first if first != DYNAMIC_INDEX else count, *b.dims(stack)[1:]]
         results.append(_cast(s, s.copy(stack, rows_dims), t))
