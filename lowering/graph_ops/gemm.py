@@ -30,17 +30,18 @@ columns at the end. Nothing reads or writes outside A, Bp, the bias or Y.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeAlias, cast
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import VectorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
-from infer.lowering.graph_ops.elementwise import epilogue, result_dims
+from infer.lowering.graph_ops.elementwise import Epilogue, epilogue, result_dims
 from infer.lowering.graph_ops.index import as_dim, broadcast_index, ceil_div, floor_div, imin
 from infer.lowering.loop_builder import LoopBuilder, static_product
 
@@ -92,130 +93,192 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
     (bias,) = optional(ins, 2)
     ad, pd = b.dims(a), b.dims(bp)
     yd = result_dims(s, op, [ad, pd])
-    et = element_type(op)
-    y = s.alloc(yd, et)
-    panels, width = cast(int, pd[-3]), cast(int, pd[-1])
-    k = pd[-2]
-    n = op.n.value.data
-    rows, vectors = op.register_tile()
-    mc, kc, nc = op.cache_blocks()
-    if width % vectors:
-        raise UnsupportedError(f"graph.matmul_packed: panels of {width} columns do not "
-                               f"split into {vectors} vectors")
-    lanes = width // vectors
-    mc = max(rows, mc - mc % rows)  # whole register tiles per row block
-    kc = min(kc, k) if isinstance(k, int) else kc
-    nc_panels = max(1, nc // width)
-    m = ad[-2]
-    batch = yd[:-2]
-    act = epilogue(op)
-    # The last panel: its whole vectors, and the lanes of a vector straddling N.
-    last = n - (panels - 1) * width
-    last_whole, straddle = divmod(last, lanes)
-    full_panels = panels if last == width else panels - 1
-    edge_col = (panels - 1) * width
-    zero = b.const(0.0, VectorType(et, [lanes]))
-    # Independent pieces of Y for the threads: each batch position's MC row blocks times
-    # groups of at most NC full panels (8 groups or more when the panels allow it).
-    row_blocks = ceil_div(b, m, mc)
-    group = max(1, min(nc_panels, -(-full_panels // 8)))
-    rows_max = min(mc, m) if isinstance(m, int) else mc
+    y = s.alloc(yd, element_type(op))
+    gemm = _PackedMatMul.of(b, op, a, bp, bias, y, ad, pd, yd)
+    if gemm.full_panels:
+        gemm.full_panel_groups()
+    if gemm.full_panels < gemm.panels:
+        gemm.last_panel()
+    return [y]
 
-    def rows_of(ib: SSAValue) -> tuple[Dim, Dim]:
+
+@dataclass
+class _PackedMatMul:
+    """The loops of one packed matmul around `_kernel` (the module doc): its operands,
+    the register tile (`rows` x `vectors` of `lanes`), the cache blocks and the panels."""
+
+    b: LoopBuilder
+    a: SSAValue
+    bp: SSAValue
+    bias: SSAValue | None
+    y: SSAValue
+    ad: list[Dim]
+    pd: list[Dim]
+    batch: list[Dim]
+    act: Epilogue | None
+    rows: int
+    lanes: int
+    mc: int  # rows of a block: whole register tiles
+    kc: int
+    n: int
+    nc_panels: int  # panels of an NC block
+    element: Attribute
+    zero: SSAValue  # a vector of zeros
+    row_blocks: Dim
+
+    @staticmethod
+    def of(b: LoopBuilder, op: graph.MatMulPackedOp, a: SSAValue, bp: SSAValue,
+           bias: SSAValue | None, y: SSAValue, ad: list[Dim], pd: list[Dim], yd: list[Dim]
+           ) -> _PackedMatMul:
+        rows, vectors = op.register_tile()
+        mc, kc, nc = op.cache_blocks()
+        width = cast(int, pd[-1])
+        if width % vectors:
+            raise UnsupportedError(f"graph.matmul_packed: panels of {width} columns do not "
+                                   f"split into {vectors} vectors")
+        lanes = width // vectors
+        mc = max(rows, mc - mc % rows)
+        k = pd[-2]
+        kc = min(kc, k) if isinstance(k, int) else kc
+        et = element_type(op)
+        zero = b.const(0.0, VectorType(et, [lanes]))
+        return _PackedMatMul(b, a, bp, bias, y, ad, pd, yd[:-2], epilogue(op), rows, lanes,
+                             mc, kc, op.n.value.data, max(1, nc // width), et, zero,
+                             ceil_div(b, ad[-2], mc))
+
+    @property
+    def width(self) -> int:
+        return cast(int, self.pd[-1])
+
+    @property
+    def panels(self) -> int:
+        return cast(int, self.pd[-3])
+
+    @property
+    def last(self) -> int:
+        """Columns of the last panel."""
+        return self.n - (self.panels - 1) * self.width
+
+    @property
+    def full_panels(self) -> int:
+        return self.panels if self.last == self.width else self.panels - 1
+
+    @property
+    def rows_max(self) -> int:
+        m = self.ad[-2]
+        return min(self.mc, m) if isinstance(m, int) else self.mc
+
+    def rows_of(self, ib: SSAValue) -> tuple[Dim, Dim]:
         """The rows [i0, i1) of row block ib: static when there is one."""
-        if row_blocks == 1:
+        m = self.ad[-2]
+        if self.row_blocks == 1:
             return 0, m
-        i0 = as_dim(b, ib) * mc
-        return i0, imin(b, i0 + mc, m)
+        i0 = as_dim(self.b, ib) * self.mc
+        return i0, imin(self.b, i0 + self.mc, m)
 
-    def batch_indices(bt: list[SSAValue]) -> tuple[list[Dim | SSAValue], list[Dim | SSAValue]]:
-        return broadcast_index(bt, ad[:-2], batch), broadcast_index(bt, pd[:-3], batch)
+    def batch_indices(self, bt: list[SSAValue]
+                      ) -> tuple[list[Dim | SSAValue], list[Dim | SSAValue]]:
+        return (broadcast_index(bt, self.ad[:-2], self.batch),
+                broadcast_index(bt, self.pd[:-3], self.batch))
 
-    def row_tiles(ab: list[Dim | SSAValue], pb: list[Dim | SSAValue], p: SSAValue | int,
-                  dests_at: Callable[[Dim], list[Dest]], i0: Dim, i1: Dim, k0: Dim,
-                  k1: Dim) -> None:
+    def row_tiles(self, ab: list[Dim | SSAValue], pb: list[Dim | SSAValue],
+                  p: SSAValue | int, dests_at: Callable[[Dim], list[Dest]], i0: Dim, i1: Dim,
+                  k0: Dim, k1: Dim) -> None:
         """The kernel over rows [i0, i1) of panel p: whole tiles, then the remainder."""
-        def a_row(i: Dim) -> Callable[[int], list[Dim | SSAValue]]:
-            return lambda r: [*ab, as_dim(b, i) + r]
+        b, rows = self.b, self.rows
+
+        def kernel(i: Dim, height: int) -> None:
+            _kernel(b, self.a, lambda r: [*ab, as_dim(b, i) + r], self.bp, [*pb, p], k0, k1,
+                    self.lanes, dests_at(i), height)
 
         i0, i1 = as_dim(b, i0), as_dim(b, i1)
         tiles_end = i0 + floor_div(b, i1 - i0, rows) * rows
         with b.loop(i0, tiles_end, rows) as i:
-            _kernel(b, a, a_row(i), bp, [*pb, p], k0, k1, lanes, dests_at(i), rows)
+            kernel(i, rows)
         rest = i1 - tiles_end
         if isinstance(rest, int):
             if rest:
-                _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
-                        dests_at(tiles_end), rest)
+                kernel(tiles_end, rest)
             return
         for h in range(1, rows):  # a run-time remainder: the kernel of its height
             with b.if_(b.cmpi("eq", b.idx(rest), b.idx(h))):
-                _kernel(b, a, a_row(tiles_end), bp, [*pb, p], k0, k1, lanes,
-                        dests_at(tiles_end), h)
+                kernel(tiles_end, h)
 
-    def fill(bt: list[SSAValue], i0: Dim, i1: Dim, j0: Dim, j1: Dim) -> None:
+    def fill(self, bt: list[SSAValue], i0: Dim, i1: Dim, j0: Dim, j1: Dim) -> None:
         """Y[rows i0:i1, columns j0:j1] = bias (or 0): the kernels add every KC slice."""
+        b = self.b
         with b.loop(i0, i1) as i, b.loop(j0, j1) as j:
-            b.store(b.load(bias, [j]) if bias is not None else b.const(0.0, et), y,
-                    [*bt, i, j])
+            b.store(b.load(self.bias, [j]) if self.bias is not None else
+                    b.const(0.0, self.element), self.y, [*bt, i, j])
 
-    def activate(bt: list[SSAValue], i0: Dim, i1: Dim, j0: Dim, j1: Dim) -> None:
-        if act is not None:
+    def activate(self, bt: list[SSAValue], i0: Dim, i1: Dim, j0: Dim, j1: Dim) -> None:
+        b = self.b
+        if self.act is not None:
             with b.loop(i0, i1) as i, b.loop(j0, j1) as j:
-                b.store(act(b, b.load(y, [*bt, i, j])), y, [*bt, i, j])
+                b.store(self.act(b, b.load(self.y, [*bt, i, j])), self.y, [*bt, i, j])
 
-    if full_panels:
-        groups = -(-full_panels // group)
-        work = static_product([k], 2 * rows_max * group * width)
-        with b.parallel([*batch, groups, row_blocks], work) as (*bt, g, ib):
-            ab, pb = batch_indices(bt)
-            i0, i1 = rows_of(ib)
-            p0, p1 = (0, full_panels) if groups == 1 else (
-                as_dim(b, g) * group, imin(b, as_dim(b, g) * group + group, full_panels))
-            fill(bt, i0, i1, p0 * width, p1 * width)
+    def full_panel_groups(self) -> None:
+        """The full panels. Independent pieces of Y for the threads: each batch position's
+        MC row blocks times groups of at most NC full panels (8 groups or more when the
+        panels allow it)."""
+        b, width, lanes, full = self.b, self.width, self.lanes, self.full_panels
+        group = max(1, min(self.nc_panels, -(-full // 8)))
+        groups = -(-full // group)
+        k = self.pd[-2]
+        work = static_product([k], 2 * self.rows_max * group * width)
+        with b.parallel([*self.batch, groups, self.row_blocks], work) as (*bt, g, ib):
+            ab, pb = self.batch_indices(bt)
+            i0, i1 = self.rows_of(ib)
+            p0, p1 = (0, full) if groups == 1 else (
+                as_dim(b, g) * group, imin(b, as_dim(b, g) * group + group, full))
+            self.fill(bt, i0, i1, p0 * width, p1 * width)
 
             def slice_k(k0: Dim, k1: Dim) -> None:
                 with b.loop(p0, p1) as p:
-                    row_tiles(ab, pb, p, lambda r0, p=p: [
-                        (y, lambda r, r0=r0, v=v, p=p: [*bt, as_dim(b, r0) + r,
-                                                        as_dim(b, p) * width + v * lanes])
-                        for v in range(vectors)], i0, i1, k0, k1)
+                    self.row_tiles(ab, pb, p, lambda r0, p=p: [
+                        (self.y, lambda r, r0=r0, v=v, p=p: [
+                            *bt, as_dim(b, r0) + r, as_dim(b, p) * width + v * lanes])
+                        for v in range(width // lanes)], i0, i1, k0, k1)
 
-            _blocks(b, k, kc, slice_k)
-            activate(bt, i0, i1, p0 * width, p1 * width)
-    if full_panels < panels:
-        # The last panel's rows: its whole vectors into Y, a vector straddling N into a
-        # scratch of the block's rows (one per iteration), copied to Y's last columns.
-        work = static_product([k], 2 * rows_max * width)
-        with b.parallel([*batch, row_blocks], work) as (*bt, ib):
-            ab, pb = batch_indices(bt)
-            i0, i1 = rows_of(ib)
-            fill(bt, i0, i1, edge_col, n)
-            scratch = b.alloc([rows_max, lanes], et) if straddle else None
+            _blocks(b, k, self.kc, slice_k)
+            self.activate(bt, i0, i1, p0 * width, p1 * width)
+
+    def last_panel(self) -> None:
+        """The last panel's rows: its whole vectors into Y, a vector straddling N into a
+        scratch of the block's rows (one per iteration), copied to Y's last columns."""
+        b, lanes, n, rows_max = self.b, self.lanes, self.n, self.rows_max
+        last_whole, straddle = divmod(self.last, lanes)
+        edge_col = (self.panels - 1) * self.width
+        k = self.pd[-2]
+        work = static_product([k], 2 * rows_max * self.width)
+        with b.parallel([*self.batch, self.row_blocks], work) as (*bt, ib):
+            ab, pb = self.batch_indices(bt)
+            i0, i1 = self.rows_of(ib)
+            self.fill(bt, i0, i1, edge_col, n)
+            scratch = b.alloc([rows_max, lanes], self.element) if straddle else None
             if scratch is not None:
-                init = b.vload(bias, [edge_col + last_whole * lanes], lanes) if (
-                    bias is not None) else zero
+                init = b.vload(self.bias, [edge_col + last_whole * lanes], lanes) if (
+                    self.bias is not None) else self.zero
                 with b.loop(0, i1 - i0) as r:
                     b.vstore(init, scratch, [r, 0])
 
             def edge_dests(r0: Dim) -> list[Dest]:
                 dests: list[Dest] = [
-                    (y, lambda r, v=v: [*bt, as_dim(b, r0) + r, edge_col + v * lanes])
+                    (self.y, lambda r, v=v: [*bt, as_dim(b, r0) + r, edge_col + v * lanes])
                     for v in range(last_whole)]
                 if scratch is not None:
                     dests.append((scratch, lambda r: [as_dim(b, r0) - i0 + r, 0]))
                 return dests
 
-            _blocks(b, k, kc, lambda k0, k1: row_tiles(ab, pb, panels - 1, edge_dests,
-                                                       i0, i1, k0, k1))
+            _blocks(b, k, self.kc, lambda k0, k1: self.row_tiles(
+                ab, pb, self.panels - 1, edge_dests, i0, i1, k0, k1))
             if scratch is not None:
                 col = edge_col + last_whole * lanes
                 with b.loop(i0, i1) as i, b.loop(0, straddle) as j:
-                    b.store(b.load(scratch, [as_dim(b, i) - i0, j]), y,
+                    b.store(b.load(scratch, [as_dim(b, i) - i0, j]), self.y,
                             [*bt, i, as_dim(b, j) + col])
                 b.insert(memref.DeallocOp.get(scratch))
-            activate(bt, i0, i1, edge_col, n)
-    return [y]
+            self.activate(bt, i0, i1, edge_col, n)
 
 
 @lowers(graph.PackPanelsOp)

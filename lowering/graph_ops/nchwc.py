@@ -43,20 +43,22 @@ layout conversions are plain loop nests with the c channels innermost (contiguou
 from __future__ import annotations
 
 from contextlib import nullcontext
+from dataclasses import dataclass
 from math import prod
 from typing import cast
 
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, TensorType, VectorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
-from infer.lowering.graph_ops.elementwise import epilogue
+from infer.lowering.graph_ops.elementwise import Epilogue, epilogue
 from infer.lowering.graph_ops.index import as_dim, ceil_div, floor_div, imax, imin, to_float
 from infer.lowering.graph_ops.pool import include_pad
-from infer.lowering.graph_ops.window import Window
+from infer.lowering.graph_ops.window import Taps, Window
+from infer.lowering.loop_builder import LoopBuilder
 
 
 def register_tile(op: graph.ConvNchwcOp) -> tuple[int, int]:
@@ -172,20 +174,47 @@ def _input_blocks_at_run_time(op: graph.ConvNchwcOp) -> dict[int, tuple[int, ...
     return {0: (1,), 1: (1,)} if blocked and dense else {}
 
 
-@lowers(graph.ConvNchwcOp, outline=True, run_time_dims=_input_blocks_at_run_time)
-def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list[SSAValue]:
-    (y,) = s.alloc_results(op, ins)
-    b = s.b
-    x, w = ins[:2]
-    bias, z = optional(ins, 2, 3)
-    xd, wd, yd = b.dims(x), b.dims(w), b.dims(y)
+@dataclass(frozen=True)
+class ConvPlan:
+    """What a blocked conv's static shapes and its `tile` decide (the module doc): the
+    form (NCHW stem, depthwise or dense blocks), the window along the last spatial dim,
+    input blocks per group and the register tile of `blocks` output blocks x `outputs`."""
+
+    plain: bool  # an NCHW input (the image stem), read as x[n, ic, *sp]
+    depthwise: bool
+    c: int  # channels per block
+    ci: int  # input channels a weight block holds: c, 1 (depthwise) or C (the stem)
+    window: Window
+    group: int
+    blocks_per_group: int  # output blocks
+    channels_per_group: int  # input channels
+    input_blocks: Dim  # of a group (known at run time only when the kernel takes them so)
+    blocks: int  # output blocks per tile
+    outputs: int  # outputs per tile
+    in_w: Dim
+    out_w: Dim
+
+    @property
+    def last(self) -> int:
+        return len(self.window.kernel) - 1
+
+    def row_work(self) -> int | None:
+        """Multiply-adds of one output row of `blocks` blocks (a parallel iteration)."""
+        if not isinstance(self.out_w, int):
+            return None
+        return (self.out_w * self.blocks * self.c * self.channels_per_group
+                * prod(self.window.kernel))
+
+
+def conv_plan(op: graph.ConvNchwcOp, xd: list[Dim], wd: list[Dim], yd: list[Dim]) -> ConvPlan:
+    """The plan of `op` whose x, w and y have dims xd, wd, yd; refuses channel groups that
+    fill no whole blocks."""
     # The structure from the op's static shapes: a kernel may take x's and w's input
     # blocks at run time (`_input_blocks_at_run_time`), in xd[1] and wd[1].
     xs = cast(MemRefType | TensorType, op.operands[0].type).get_shape()
     n_sp = len(wd) - 4
-    plain = len(xd) == n_sp + 2  # an NCHW input (the image stem), read as x[n, ic, *sp]
+    plain = len(xd) == n_sp + 2
     c, ci = cast(int, wd[-1]), cast(int, wd[-2])
-    window = Window.of_conv(op, cast(list[int], wd[2:-2]))
     group = op.group.value.data
     cin, m = xs[1] * (1 if plain else c), cast(int, wd[0]) * c
     cg, mg = cin // group, m // group
@@ -201,19 +230,6 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
             f"fill whole blocks of {c} (only dense blocks or a depthwise conv without "
             "channel multiplier are supported)"
         )
-    et = element_type(op)
-    vt = VectorType(et, [c])
-    act = epilogue(op)
-    vector_act = act if act is not None and act.vector else None
-    row_act = act if act is not None and not act.vector else None
-
-    last = n_sp - 1
-    k_w, s_w, d_w = window.kernel[last], window.strides[last], window.dilations[last]
-    pl = window.pads[last]
-    in_w, out_w = xd[2 + last], yd[2 + last]
-    # input blocks of a group: with one group, all of x's (known at run time only when
-    # the kernel takes them so)
-    cgb: Dim = 1 if depthwise or plain else xd[1] if group == 1 else cg // c
     blocks_per_group = mg // c
     tile_w, tile_blocks = register_tile(op)
     # Output blocks per tile: they share each broadcast input (a depthwise conv has no
@@ -223,131 +239,205 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
     # (one block x 12: +9% measured); a depthwise conv is bound by its input loads and
     # stays at tile_w.
     t_w = tile_w if depthwise else tile_w * tile_blocks // ob
+    return ConvPlan(
+        plain=plain, depthwise=depthwise, c=c, ci=ci,
+        window=Window.of_conv(op, cast(list[int], wd[2:-2])), group=group,
+        blocks_per_group=blocks_per_group, channels_per_group=cg,
+        input_blocks=1 if depthwise or plain else xd[1] if group == 1 else cg // c,
+        blocks=ob, outputs=t_w, in_w=xd[1 + n_sp], out_w=yd[1 + n_sp])
 
+
+@dataclass(frozen=True)
+class ConvRow:
+    """One parallel iteration of the conv: an output row of `plan.blocks` blocks, the
+    values its tiles share."""
+
+    b: LoopBuilder
+    plan: ConvPlan
+    x: SSAValue
+    w: SSAValue
+    y: SSAValue
+    z: SSAValue | None
+    n: SSAValue
+    ocb: SSAValue  # the first output block
+    blocks: list[Dim]
+    xb0: Dim  # the first input block of the row's group (depthwise: its own block)
+    inits: list[SSAValue]  # the accumulators' start: bias or 0, per block
+    rows: list[list[Dim]]  # y's index of the row, per block
+    outer_taps: Taps
+    element: Attribute  # the accumulators' (f32 weights are widened to it)
+    act: Epilogue | None  # applied to the accumulators
+
+
+@dataclass(frozen=True)
+class RowTile:
+    """Outputs ow0 .. ow0 + size - 1 of the row, every one with taps kw_range;
+    accumulator j * size + t is output block j, output t. An `edge` tile (static ow0)
+    takes for each output only the kw taps inside the input, known here."""
+
+    ow0: Dim
+    size: int
+    kw_range: tuple[Dim, Dim]
+    edge: bool = False
+
+
+@lowers(graph.ConvNchwcOp, outline=True, run_time_dims=_input_blocks_at_run_time)
+def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list[SSAValue]:
+    (y,) = s.alloc_results(op, ins)
+    b = s.b
+    x, w = ins[:2]
+    bias, z = optional(ins, 2, 3)
+    xd, yd = b.dims(x), b.dims(y)
+    plan = conv_plan(op, xd, b.dims(w), yd)
+    c, ob = plan.c, plan.blocks
+    et = element_type(op)
+    vt = VectorType(et, [c])
+    act = epilogue(op)
+    row_act = act if act is not None and not act.vector else None
     # One output row of `ob` blocks an iteration, on any thread: over batch, blocks, rows.
-    row_work = out_w * ob * c * cg * prod(window.kernel) if isinstance(out_w, int) else None
-    with b.parallel([yd[0], cast(int, yd[1]) // ob, *yd[2:-2]], row_work) as (n, obi, *outer):
+    with b.parallel([yd[0], cast(int, yd[1]) // ob, *yd[2:-2]], plan.row_work()
+                    ) as (n, obi, *outer):
         ocb_d = as_dim(b, obi) * ob
         ocb = b.idx(ocb_d)
         blocks = [ocb_d + j for j in range(ob)]
-        # First input block of ocb's group (dense); a depthwise block reads its own block.
-        if depthwise:
+        if plan.depthwise:
             xb0: Dim = ocb_d
-        elif group == 1:
+        elif plan.group == 1:
             xb0 = 0
         else:
-            xb0 = floor_div(b, ocb_d, blocks_per_group) * cgb
+            xb0 = floor_div(b, ocb_d, plan.blocks_per_group) * plan.input_blocks
         inits = [b.vload(bias, [blk * c], c) if bias is not None else b.const(0.0, vt)
                  for blk in blocks]
         rows = [[n, blk, *outer] for blk in blocks]
-        outer_taps = window.taps_at(b, outer, xd[2:])
-
-        def tile(ow0: Dim, size: int, kw_range: tuple[Dim, Dim], edge: bool = False) -> None:
-            """Outputs ow0 .. ow0 + size - 1 of the row, every one with taps kw_range;
-            accumulator j * size + t is output block j, output t. An `edge` tile (static
-            ow0) takes for each output only the kw taps inside the input, known here."""
-
-            def taps(icb: Dim, tap: list[SSAValue], pos: list[Dim], accs: list[SSAValue]
-                     ) -> list[SSAValue]:
-                """The taps of the last dim (within outer taps `tap`), innermost ii."""
-
-                def kw_tap(kw: SSAValue | int, carried: list[SSAValue],
-                           ts: range | list[int] = range(size)) -> list[SSAValue]:
-                    iw0 = as_dim(b, ow0) * s_w - pl + as_dim(b, kw) * d_w
-                    iws = {t: iw0 + t * s_w for t in ts}
-                    out = list(carried)
-                    if depthwise:
-                        wv = b.widen(b.vload(w, [ocb, 0, *tap, kw, 0, 0], c), et)
-                        for t in ts:
-                            out[t] = b.fma(b.vload(x, [n, xb0, *pos, iws[t], 0], c), wv, out[t])
-                        return out
-                    xb = xb0 + icb
-
-                    def channel(ii: SSAValue, accs_ii: list[SSAValue]) -> list[SSAValue]:
-                        wvs = [b.widen(b.vload(w, [blk, icb, *tap, kw, ii, 0], c), et)
-                               for blk in blocks]
-                        out = list(accs_ii)
-                        for t in ts:
-                            iw = iws[t]
-                            at = [n, ii, *pos, iw] if plain else [n, xb, *pos, iw, ii]
-                            xv = b.splat(b.load(x, at), c)
-                            for j, wv in enumerate(wvs):
-                                out[j * size + t] = b.fma(xv, wv, out[j * size + t])
-                        return out
-
-                    # the ci input channels of the tap: a block, or all C of an NCHW input
-                    return b.reduce_loop(0, ci, out, channel)
-
-                if not edge:
-                    return b.reduce_loop(*kw_range, accs, kw_tap)
-                # Which outputs each tap reaches is static: the taps that reach all of
-                # them stay a loop, the others are unrolled, each for its outputs (in
-                # tap order, so each output sums as an interior one does).
-                reached = [[t for t in range(size) if 0 <= (cast(int, ow0) + t) * s_w - pl
-                            + kw * d_w < cast(int, in_w)] for kw in range(k_w)]
-                full = [kw for kw in range(k_w) if len(reached[kw]) == size]
-                first, end = (full[0], full[-1] + 1) if full else (k_w, k_w)
-                if end - first != len(full):  # not one run: unroll them all
-                    first = end = k_w
-                for kw in range(k_w):
-                    if kw == first and end - first > 1:
-                        accs = b.reduce_loop(first, end, accs, kw_tap)
-                    elif not first < kw < end and reached[kw]:
-                        accs = kw_tap(kw, accs, reached[kw])
-                return accs
-
-            accs = [init for init in inits for _ in range(size)]
-
-            def block_taps(icb: Dim, carried: list[SSAValue]) -> list[SSAValue]:
-                return outer_taps.loop(b, carried, lambda tap, pos, c: taps(icb, tap, pos, c))
-
-            if depthwise:
-                accs = block_taps(0, accs)
-            else:
-                accs = b.reduce_loop(
-                    0, cgb, accs, lambda icb, carried: block_taps(as_dim(b, icb), carried)
-                )
-            for k, acc in enumerate(accs):
-                at = [*rows[k // size], as_dim(b, ow0) + k % size, 0]
-                v = acc if z is None else b.add(acc, b.vload(z, at, c))
-                if vector_act is not None:
-                    v = vector_act(b, v)
-                b.vstore(v, y, at)
-
-        def single(ow: SSAValue) -> None:
-            """One output whose window may reach into the padding: its own kw range."""
-            tile(ow, 1, window.taps(b, last, window.start(b, last, ow), in_w))
-
-        # Interior outputs [lo, hi): ow*s - pl >= 0 and ow*s - pl + (k-1)*d <= in_w - 1.
-        lo = imin(b, ceil_div(b, pl, s_w), out_w)
-        reach = in_w - 1 + pl - (k_w - 1) * d_w
-        hi = imax(b, lo, imin(b, out_w, floor_div(b, reach, s_w) + 1))
-        row = row_tiles(out_w, lo, hi, t_w)
-        # The dense tiles, unrolled here, stay loops in LLVM (module doc).
-        with b.kept_loops() if not depthwise else nullcontext():
-            if row is not None:  # a static row: tiles of about equal size, the edges static
-                for start, size, count, kind in row:
-                    if kind == "single":
-                        with b.loop(start, start + count) as ow:
-                            single(ow)
-                    elif count == 1:
-                        tile(start, size, (0, k_w), kind == "edge")
-                    else:
-                        with b.loop(start, start + count * size, size) as ow:
-                            tile(ow, size, (0, k_w))
-            else:
-                tiles_end = lo + floor_div(b, hi - lo, t_w) * t_w
-                with b.loop(0, lo) as ow:
-                    single(ow)
-                with b.loop(lo, tiles_end, t_w) as ow:
-                    tile(ow, t_w, (0, k_w))
-                with b.loop(tiles_end, out_w) as ow:
-                    single(ow)
+        row = ConvRow(b, plan, x, w, y, z, n, ocb, blocks, xb0, inits, rows,
+                      plan.window.taps_at(b, outer, xd[2:]), et,
+                      act if act is not None and act.vector else None)
+        _conv_row(row)
         if row_act is not None:  # one pass over the finished rows while they are in cache
-            for row in rows:
-                with b.loop(0, out_w) as ow, b.loop(0, c) as j:
-                    b.store(row_act(b, b.load(y, [*row, ow, j])), y, [*row, ow, j])
+            for at in rows:
+                with b.loop(0, plan.out_w) as ow, b.loop(0, c) as j:
+                    b.store(row_act(b, b.load(y, [*at, ow, j])), y, [*at, ow, j])
     return [y]
+
+
+def _conv_row(r: ConvRow) -> None:
+    """The row's outputs: interior tiles, edge tiles or single outputs at its ends."""
+    b, p = r.b, r.plan
+    win, last = p.window, p.last
+    k_w, s_w, d_w, pl = win.kernel[last], win.strides[last], win.dilations[last], win.pads[last]
+    # Interior outputs [lo, hi): ow*s - pl >= 0 and ow*s - pl + (k-1)*d <= in_w - 1.
+    lo = imin(b, ceil_div(b, pl, s_w), p.out_w)
+    reach = p.in_w - 1 + pl - (k_w - 1) * d_w
+    hi = imax(b, lo, imin(b, p.out_w, floor_div(b, reach, s_w) + 1))
+    tiles = row_tiles(p.out_w, lo, hi, p.outputs)
+    # The dense tiles, unrolled here, stay loops in LLVM (module doc).
+    with b.kept_loops() if not p.depthwise else nullcontext():
+        if tiles is not None:  # a static row: tiles of about equal size, the edges static
+            for start, size, count, kind in tiles:
+                if kind == "single":
+                    with b.loop(start, start + count) as ow:
+                        _single_output(r, ow)
+                elif count == 1:
+                    _conv_tile(r, RowTile(start, size, (0, k_w), kind == "edge"))
+                else:
+                    with b.loop(start, start + count * size, size) as ow:
+                        _conv_tile(r, RowTile(ow, size, (0, k_w)))
+        else:
+            tiles_end = lo + floor_div(b, hi - lo, p.outputs) * p.outputs
+            with b.loop(0, lo) as ow:
+                _single_output(r, ow)
+            with b.loop(lo, tiles_end, p.outputs) as ow:
+                _conv_tile(r, RowTile(ow, p.outputs, (0, k_w)))
+            with b.loop(tiles_end, p.out_w) as ow:
+                _single_output(r, ow)
+
+
+def _single_output(r: ConvRow, ow: SSAValue) -> None:
+    """One output whose window may reach into the padding: its own kw range."""
+    win, last = r.plan.window, r.plan.last
+    _conv_tile(r, RowTile(ow, 1, win.taps(r.b, last, win.start(r.b, last, ow), r.plan.in_w)))
+
+
+def _conv_tile(r: ConvRow, t: RowTile) -> None:
+    """A tile's accumulators over every input block and tap, stored with the epilogue."""
+    b, c = r.b, r.plan.c
+    accs = [init for init in r.inits for _ in range(t.size)]
+
+    def block_taps(icb: Dim, carried: list[SSAValue]) -> list[SSAValue]:
+        return r.outer_taps.loop(
+            b, carried, lambda tap, pos, acc: _last_dim_taps(r, t, icb, tap, pos, acc))
+
+    if r.plan.depthwise:
+        accs = block_taps(0, accs)
+    else:
+        accs = b.reduce_loop(0, r.plan.input_blocks, accs,
+                             lambda icb, carried: block_taps(as_dim(b, icb), carried))
+    for k, acc in enumerate(accs):
+        at = [*r.rows[k // t.size], as_dim(b, t.ow0) + k % t.size, 0]
+        v = acc if r.z is None else b.add(acc, b.vload(r.z, at, c))
+        if r.act is not None:
+            v = r.act(b, v)
+        b.vstore(v, r.y, at)
+
+
+def _last_dim_taps(r: ConvRow, t: RowTile, icb: Dim, tap: list[SSAValue], pos: list[Dim],
+                   accs: list[SSAValue]) -> list[SSAValue]:
+    """The taps of the last dim (within outer taps `tap` at input position `pos`)."""
+    def kw_tap(kw: SSAValue | int, carried: list[SSAValue],
+               ts: range | list[int] = range(t.size)) -> list[SSAValue]:
+        return _kw_tap(r, t, icb, tap, pos, kw, carried, ts)
+
+    if not t.edge:
+        return r.b.reduce_loop(*t.kw_range, accs, kw_tap)
+    # Which outputs each tap reaches is static: the taps that reach all of them stay a
+    # loop, the others are unrolled, each for its outputs (in tap order, so each output
+    # sums as an interior one does).
+    win, last = r.plan.window, r.plan.last
+    k_w, s_w, d_w, pl = win.kernel[last], win.strides[last], win.dilations[last], win.pads[last]
+    reached = [[o for o in range(t.size) if 0 <= (cast(int, t.ow0) + o) * s_w - pl
+                + kw * d_w < cast(int, r.plan.in_w)] for kw in range(k_w)]
+    full = [kw for kw in range(k_w) if len(reached[kw]) == t.size]
+    first, end = (full[0], full[-1] + 1) if full else (k_w, k_w)
+    if end - first != len(full):  # not one run: unroll them all
+        first = end = k_w
+    for kw in range(k_w):
+        if kw == first and end - first > 1:
+            accs = r.b.reduce_loop(first, end, accs, kw_tap)
+        elif not first < kw < end and reached[kw]:
+            accs = kw_tap(kw, accs, reached[kw])
+    return accs
+
+
+def _kw_tap(r: ConvRow, t: RowTile, icb: Dim, tap: list[SSAValue], pos: list[Dim],
+            kw: SSAValue | int, carried: list[SSAValue], ts: range | list[int]
+            ) -> list[SSAValue]:
+    """One kw tap for outputs `ts` of the tile, innermost the ci input channels: a
+    block, or all C of an NCHW input (a depthwise tap is one vector FMA per output)."""
+    b, p = r.b, r.plan
+    win, c = p.window, p.c
+    s_w = win.strides[p.last]
+    iw0 = as_dim(b, t.ow0) * s_w - win.pads[p.last] + as_dim(b, kw) * win.dilations[p.last]
+    iws = {o: iw0 + o * s_w for o in ts}
+    et = r.element
+    if p.depthwise:
+        out = list(carried)
+        wv = b.widen(b.vload(r.w, [r.ocb, 0, *tap, kw, 0, 0], c), et)
+        for o in ts:
+            out[o] = b.fma(b.vload(r.x, [r.n, r.xb0, *pos, iws[o], 0], c), wv, out[o])
+        return out
+    xb = r.xb0 + icb
+
+    def channel(ii: SSAValue, accs_ii: list[SSAValue]) -> list[SSAValue]:
+        wvs = [b.widen(b.vload(r.w, [blk, icb, *tap, kw, ii, 0], c), et) for blk in r.blocks]
+        out = list(accs_ii)
+        for o in ts:
+            at = [r.n, ii, *pos, iws[o]] if p.plain else [r.n, xb, *pos, iws[o], ii]
+            xv = b.splat(b.load(r.x, at), c)
+            for j, wv in enumerate(wvs):
+                out[j * t.size + o] = b.fma(xv, wv, out[j * t.size + o])
+        return out
+
+    return b.reduce_loop(0, p.ci, carried, channel)
 
 
 # ---------------------------------------------------------------------------------------
