@@ -4,6 +4,7 @@ states: by value, NaN above every number, equal values by index (the lower first
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import cast
 
 from xdsl.dialects import arith
@@ -150,90 +151,139 @@ def _unique(s: Lowering, op: graph.UniqueOp, ins: list[SSAValue]) -> list[SSAVal
     is its own first is distinct; its place in y is its run's (`sorted`) or the number of
     distinct items before it in x. Then one pass writes y, the first indices and counts
     at those places, and every item's place as its inverse index. O(n log n) compares."""
-    b = s.b
-    xt = cast(TensorType, op.x.type)
-    element = xt.element_type
-    dims = b.dims(ins[0])
-    if op.axis is None:
-        axis, outer, n, inner = None, 1, D.product(dims), 1
-    else:
-        axis = graph.normalize_axis(op.axis.value.data, len(dims), "axis")
-        outer, n, inner = D.product(dims[:axis]), dims[axis], D.product(dims[axis + 1:])
-    flat = TensorType(element, [DYNAMIC_INDEX] * 3)
-    x = view(s, ins[0], [outer, n, inner], flat)
-    false = b.const(0, i1)
+    items = _UniqueItems.of(s, op, ins)
+    order = argsort(s, items.n, lambda i, j: items.compare(i, j)[1])
+    first, place = s.alloc([items.n], i64), s.alloc([items.n], i64)
+    u = _unique_runs(items, order, first, place)
+    s.free(order)
+    if not op.sorted.value.data:  # places in order of first occurrence
+        _places_by_first_occurrence(items, first, place)
+    outs = _unique_outputs(s, op, items, first, place, u)
+    s.free(first)
+    s.free(place)
+    return outs
 
-    def compare(i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
+
+@dataclass
+class _UniqueItems:
+    """Unique's input x seen as [outer, n, inner], its n slices the items."""
+
+    b: LoopBuilder
+    element: Attribute
+    dims: list[Dim]  # x's
+    axis: int | None
+    outer: Dim
+    n: Dim
+    inner: Dim
+    flat: TensorType  # the type of a view as [outer, n, inner]
+    x: SSAValue  # that view of x
+    false: SSAValue
+
+    @staticmethod
+    def of(s: Lowering, op: graph.UniqueOp, ins: list[SSAValue]) -> _UniqueItems:
+        b = s.b
+        element = cast(TensorType, op.x.type).element_type
+        dims = b.dims(ins[0])
+        if op.axis is None:
+            axis, outer, n, inner = None, 1, D.product(dims), 1
+        else:
+            axis = graph.normalize_axis(op.axis.value.data, len(dims), "axis")
+            outer, n, inner = D.product(dims[:axis]), dims[axis], D.product(dims[axis + 1:])
+        flat = TensorType(element, [DYNAMIC_INDEX] * 3)
+        x = view(s, ins[0], [outer, n, inner], flat)
+        return _UniqueItems(b, element, dims, axis, outer, n, inner, flat, x, b.const(0, i1))
+
+    def compare(self, i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
         """(item i equals item j, item i < item j lexicographically)."""
+        b, x, element = self.b, self.x, self.element
 
         def step(ivs: list[SSAValue], c: list[SSAValue]) -> list[SSAValue]:
             a, e = b.load(x, [ivs[0], i, ivs[1]]), b.load(x, [ivs[0], j, ivs[1]])
             now = _and(b, _not(b, c[0]), _not(b, _same(b, element, a, e)))
             return [_or(b, c[0], now), b.select(now, _below(b, element, a, e), c[1])]
 
-        decided, less = b.fold([outer, inner], [false, false], step)
+        decided, less = b.fold([self.outer, self.inner], [self.false, self.false], step)
         return _not(b, decided), less
 
-    def at(buf: SSAValue, i: SSAValue) -> SSAValue:
-        return b.insert(arith.IndexCastOp(b.load(buf, [i]), index)).results[0]
 
-    def store_index(v: SSAValue, buf: SSAValue, i: Dim | SSAValue) -> None:
-        b.store(b.insert(arith.IndexCastOp(v, i64)).results[0], buf, [i])
+def _load_index(b: LoopBuilder, buf: SSAValue, i: SSAValue) -> SSAValue:
+    """Element i of an i64 buffer, as an index."""
+    return b.insert(arith.IndexCastOp(b.load(buf, [i]), index)).results[0]
 
-    def plus_one(v: SSAValue) -> SSAValue:
-        return b.insert(arith.AddiOp(v, b.idx(1))).results[0]
 
-    order = argsort(s, n, lambda i, j: compare(i, j)[1])
-    first, place = s.alloc([n], i64), s.alloc([n], i64)
+def _store_index(b: LoopBuilder, v: SSAValue, buf: SSAValue, i: Dim | SSAValue) -> None:
+    """Index v stored as element i of an i64 buffer."""
+    b.store(b.insert(arith.IndexCastOp(v, i64)).results[0], buf, [i])
+
+
+def _plus_one(b: LoopBuilder, v: SSAValue) -> SSAValue:
+    return b.insert(arith.AddiOp(v, b.idx(1))).results[0]
+
+
+def _is_first(b: LoopBuilder, first: SSAValue, i: SSAValue) -> SSAValue:
+    """Whether item i is its own first occurrence (a distinct item)."""
+    return b.cmpi("eq", _load_index(b, first, i), i)
+
+
+def _unique_runs(items: _UniqueItems, order: SSAValue, first: SSAValue, place: SSAValue
+                 ) -> Index:
+    """One walk of the sorted `order`: every item's first occurrence into `first`, each
+    run's place in value order into `place` at its leader; returns the number of runs."""
+    b = items.b
 
     def walk(t: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
         """c: the runs so far. A new run starts where the item differs from the one
         before it in the order; its leader (the lowest index, the sort being stable) is
         the run's first occurrence and gets the run's place."""
-        item = at(order, t)
-        prev = at(order, b.insert(arith.MaxSIOp(b.idx(Index(b, t) - 1), b.idx(0))).results[0])
-        new = _or(b, b.cmpi("eq", t, b.idx(0)), _not(b, compare(prev, item)[0]))
-        store_index(b.select(new, item, at(first, prev)), first, item)
+        item = _load_index(b, order, t)
+        prev = _load_index(b, order, b.insert(arith.MaxSIOp(b.idx(Index(b, t) - 1),
+                                                            b.idx(0))).results[0])
+        new = _or(b, b.cmpi("eq", t, b.idx(0)), _not(b, items.compare(prev, item)[0]))
+        _store_index(b, b.select(new, item, _load_index(b, first, prev)), first, item)
         with b.if_(new):
-            store_index(c[0], place, item)
-        return [b.select(new, plus_one(c[0]), c[0])]
+            _store_index(b, c[0], place, item)
+        return [b.select(new, _plus_one(b, c[0]), c[0])]
 
-    u = Index(b, b.reduce_loop(0, n, [b.idx(0)], walk)[0])
-    s.free(order)
+    return Index(b, b.reduce_loop(0, items.n, [b.idx(0)], walk)[0])
 
-    def is_first(i: SSAValue) -> SSAValue:
-        return b.cmpi("eq", at(first, i), i)
 
-    if not op.sorted.value.data:  # places in order of first occurrence
+def _places_by_first_occurrence(items: _UniqueItems, first: SSAValue, place: SSAValue
+                                ) -> None:
+    """Each distinct item's place rewritten as the number of distinct items before it."""
+    b = items.b
 
-        def count(i: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
-            leads = is_first(i)
-            with b.if_(leads):
-                store_index(c[0], place, i)
-            return [b.select(leads, plus_one(c[0]), c[0])]
+    def count(i: SSAValue, c: list[SSAValue]) -> list[SSAValue]:
+        leads = _is_first(b, first, i)
+        with b.if_(leads):
+            _store_index(b, c[0], place, i)
+        return [b.select(leads, _plus_one(b, c[0]), c[0])]
 
-        b.reduce_loop(0, n, [b.idx(0)], count)
+    b.reduce_loop(0, items.n, [b.idx(0)], count)
 
+
+def _unique_outputs(s: Lowering, op: graph.UniqueOp, items: _UniqueItems, first: SSAValue,
+                    place: SSAValue, u: Index) -> list[SSAValue]:
+    """Y, the first indices, the inverse indices and the counts, written in one pass over
+    the items at the places found."""
+    b, n, outer, inner, axis, dims = s.b, items.n, items.outer, items.inner, items.axis, items.dims
     ty, ti, tv, tc = (cast(TensorType, r.type) for r in op.results)
     y_dims = [u] if axis is None else [*dims[:axis], u, *dims[axis + 1:]]
-    y = s.alloc(s.typed_dims(y_dims, ty), element)
+    y = s.alloc(s.typed_dims(y_dims, ty), items.element)
     firsts = s.alloc(s.typed_dims([u], ti), i64)
     inverse = s.alloc(s.typed_dims([n], tv), i64)
     counts = s.alloc(s.typed_dims([u], tc), i64)
-    y3 = view(s, y, [outer, u, inner], flat)
+    y3 = view(s, y, [outer, u, inner], items.flat)
     with b.loop(0, u) as p:
         b.store(b.const(0, i64), counts, [p])
     with b.loop(0, n) as i:
-        p = at(place, at(first, i))
-        store_index(p, inverse, i)
+        p = _load_index(b, place, _load_index(b, first, i))
+        _store_index(b, p, inverse, i)
         b.store(b.insert(arith.AddiOp(b.load(counts, [p]), b.const(1, i64))).results[0],
                 counts, [p])
-        with b.if_(is_first(i)):
-            store_index(i, firsts, p)
+        with b.if_(_is_first(b, first, i)):
+            _store_index(b, i, firsts, p)
             with b.loop_nest([outer, inner]) as o:
-                b.store(b.load(x, [o[0], i, o[1]]), y3, [o[0], p, o[1]])
-    s.free(first)
-    s.free(place)
+                b.store(b.load(items.x, [o[0], i, o[1]]), y3, [o[0], p, o[1]])
     return [y, firsts, inverse, counts]
 
 
