@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math as pymath
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from xdsl.dialects import arith, math, memref
 from xdsl.dialects.builtin import TensorType, f64, i1, i8, i64
@@ -529,80 +530,124 @@ def _roi_align(s: Lowering, op: graph.RoiAlignOp, ins: list[SSAValue]) -> list[S
     half = op.coordinate_transformation_mode.data == "half_pixel"
     is_max = op.mode.data == "max"
     pooled = [op.output_height.value.data, op.output_width.value.data]
-    ratio = op.sampling_ratio.value.data
-    scale = op.spatial_scale.value.data
     size = [to_float(b, d, et) for d in xd[2:]]
     last = [b.insert(arith.IndexCastOp(b.idx(d - 1), i64)).results[0] for d in xd[2:]]
     zero = b.const(0, i64)
     with b.loop(0, b.dims(y)[0]) as r:
         image = to_index(b, b.load(batch, [r]))
-        # (h, w): start, bin size and samples per bin
-        start, bins, grid = [], [], []
-        for j, corner in ((0, 1), (1, 0)):
-            lo = f.sub(f.mul(b.load(rois, [r, corner]), scale), 0.5 if half else 0.0)
-            hi = f.sub(f.mul(b.load(rois, [r, corner + 2]), scale), 0.5 if half else 0.0)
-            extent = f.sub(hi, lo) if half else b.max(f.sub(hi, lo), f.c(1.0))
-            bins.append(f.div(extent, float(pooled[j])))
-            start.append(lo)
-            grid.append(b.const(ratio, i64) if ratio > 0 else
-                        b.max(_to_i64(f, b.unary(math.CeilOp, bins[-1])), zero))
+        start, bins, grid = _roi_window(op, f, rois, r, half, pooled, zero)
         count = b.max(b.mul(grid[0], grid[1]), b.const(1, i64))
         count_f = b.insert(arith.SIToFPOp(count, et)).results[0]
         grid_f = [b.insert(arith.SIToFPOp(g, et)).results[0] for g in grid]
         steps = [to_index(b, g) for g in grid]
+        roi = _Roi(f, x, et, is_max, size, last, zero, image, start, bins, grid, grid_f)
         with b.loop_nest([xd[1], *pooled]) as (c, *bin_at):
-
-            def sample(iy: SSAValue, ix: SSAValue) -> SSAValue:
-                """The bilinear sample (iy, ix) of the bin: its 4 weighted pixels, summed
-                (avg) or maxed (max)."""
-                corners, weights, outside = [], [], None
-                for j, i in ((0, iy), (1, ix)):
-                    at = b.insert(arith.SIToFPOp(b.insert(arith.IndexCastOp(
-                        i, i64)).results[0], et)).results[0]
-                    pos = to_float(b, as_dim(b, bin_at[j]), et)
-                    v = f.add(f.add(start[j], f.mul(pos, bins[j])),
-                              f.div(f.mul(f.add(at, 0.5), bins[j]), grid_f[j]))
-                    off = b.insert(arith.OrIOp(b.cmpf("olt", v, f.c(-1.0)),
-                                               b.cmpf("ogt", v, size[j]))).results[0]
-                    outside = off if outside is None else b.insert(
-                        arith.OrIOp(outside, off)).results[0]
-                    v = b.max(v, f.c(0.0))
-                    low = b.unary(math.FloorOp, v)
-                    edge = b.cmpf("oge", low, f.sub(size[j], 1.0))
-                    v = b.select(edge, f.sub(size[j], 1.0), v)
-                    low = b.select(edge, f.sub(size[j], 1.0), low)
-                    high = b.select(edge, low, f.add(low, 1.0))
-                    frac = f.sub(v, low)
-                    corners.append([b.min(b.max(_to_i64(f, p), zero), last[j])
-                                    for p in (low, high)])
-                    weights.append([f.sub(1.0, frac), frac])
-                assert outside is not None
-                terms = []
-                for a in range(2):
-                    for c2 in range(2):
-                        w = b.select(outside, f.c(0.0), f.mul(weights[0][a], weights[1][c2]))
-                        at = [to_index(b, corners[0][a]), to_index(b, corners[1][c2])]
-                        # outside: position 0 with weight 0, as the reference reads it
-                        at = [Index(b, b.select(outside, b.idx(0), b.idx(p))) for p in at]
-                        terms.append(f.mul(w, b.load(x, [image, c, *at])))
-                out = terms[0]
-                for t in terms[1:]:
-                    out = b.max(out, t) if is_max else f.add(out, t)
-                return out
-
-            def row(iy: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
-                return b.reduce_loop(0, steps[1], acc, lambda ix, a: [
-                    b.max(a[0], sample(iy, ix)) if is_max else f.add(a[0], sample(iy, ix))])
-
-            init = f.c(float("-inf") if is_max else 0.0)
-            (total,) = b.reduce_loop(0, steps[0], [init], row)
-            if is_max:  # no samples: 0
-                some = b.cmpi("sgt", b.mul(grid[0], grid[1]), zero)
-                value = b.select(some, total, f.c(0.0))
-            else:
-                value = f.div(total, count_f)
-            b.store(value, y, [r, c, *bin_at])
+            b.store(roi.bin_value(c, bin_at, steps, count_f), y, [r, c, *bin_at])
     return [y]
+
+
+def _roi_window(op: graph.RoiAlignOp, f: _FloatOps, rois: SSAValue, r: SSAValue, half: bool,
+                pooled: list[int], zero: SSAValue
+                ) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue]]:
+    """Roi r's (h, w) window start, bin size and samples per bin (i64)."""
+    b = f.b
+    ratio = op.sampling_ratio.value.data
+    scale = op.spatial_scale.value.data
+    start, bins, grid = [], [], []
+    for j, corner in ((0, 1), (1, 0)):
+        lo = f.sub(f.mul(b.load(rois, [r, corner]), scale), 0.5 if half else 0.0)
+        hi = f.sub(f.mul(b.load(rois, [r, corner + 2]), scale), 0.5 if half else 0.0)
+        extent = f.sub(hi, lo) if half else b.max(f.sub(hi, lo), f.c(1.0))
+        bins.append(f.div(extent, float(pooled[j])))
+        start.append(lo)
+        grid.append(b.const(ratio, i64) if ratio > 0 else
+                    b.max(_to_i64(f, b.unary(math.CeilOp, bins[-1])), zero))
+    return start, bins, grid
+
+
+@dataclass
+class _Roi:
+    """One roi of RoiAlign being pooled, and the op's settings its samples read. Pairs
+    are (h, w)."""
+
+    f: _FloatOps
+    x: SSAValue
+    et: Attribute
+    is_max: bool
+    size: list[SSAValue]  # the image's, as floats
+    last: list[SSAValue]  # the image's last pixel, i64
+    zero: SSAValue  # i64
+    image: SSAValue  # the roi's image (batch index)
+    start: list[SSAValue]  # the window's
+    bins: list[SSAValue]  # bin sizes
+    grid: list[SSAValue]  # samples per bin, i64
+    grid_f: list[SSAValue]  # the same as floats
+
+    def bin_value(self, c: SSAValue, bin_at: list[SSAValue], steps: list[SSAValue],
+                  count_f: SSAValue) -> SSAValue:
+        """The pooled value of channel c's bin at `bin_at`: its samples averaged or
+        maxed."""
+        b, f, is_max = self.f.b, self.f, self.is_max
+
+        def row(iy: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+            return b.reduce_loop(0, steps[1], acc, lambda ix, a: [
+                b.max(a[0], self.sample(c, bin_at, iy, ix)) if is_max
+                else f.add(a[0], self.sample(c, bin_at, iy, ix))])
+
+        init = f.c(float("-inf") if is_max else 0.0)
+        (total,) = b.reduce_loop(0, steps[0], [init], row)
+        if is_max:  # no samples: 0
+            some = b.cmpi("sgt", b.mul(self.grid[0], self.grid[1]), self.zero)
+            return b.select(some, total, f.c(0.0))
+        return f.div(total, count_f)
+
+    def sample(self, c: SSAValue, bin_at: list[SSAValue], iy: SSAValue, ix: SSAValue
+               ) -> SSAValue:
+        """The bilinear sample (iy, ix) of the bin: its 4 weighted pixels, summed (avg) or
+        maxed (max)."""
+        b, f = self.f.b, self.f
+        corners, weights, outside = [], [], None
+        for j, i in ((0, iy), (1, ix)):
+            pixels, weight, outside = self._along(j, i, bin_at[j], outside)
+            corners.append(pixels)
+            weights.append(weight)
+        assert outside is not None
+        terms = []
+        for a in range(2):
+            for c2 in range(2):
+                w = b.select(outside, f.c(0.0), f.mul(weights[0][a], weights[1][c2]))
+                at = [to_index(b, corners[0][a]), to_index(b, corners[1][c2])]
+                # outside: position 0 with weight 0, as the reference reads it
+                at = [Index(b, b.select(outside, b.idx(0), b.idx(p))) for p in at]
+                terms.append(f.mul(w, b.load(self.x, [self.image, c, *at])))
+        out = terms[0]
+        for t in terms[1:]:
+            out = b.max(out, t) if self.is_max else f.add(out, t)
+        return out
+
+    def _along(self, j: int, i: SSAValue, bin_pos: SSAValue, outside: SSAValue | None
+               ) -> tuple[list[SSAValue], list[SSAValue], SSAValue]:
+        """Along axis j, sample i of the bin at `bin_pos`: its two pixels (clamped into
+        the image), their weights, and `outside` or'ed with whether it is past the image
+        by more than one pixel."""
+        b, f, et, j_size = self.f.b, self.f, self.et, self.size[j]
+        at = b.insert(arith.SIToFPOp(b.insert(arith.IndexCastOp(
+            i, i64)).results[0], et)).results[0]
+        pos = to_float(b, as_dim(b, bin_pos), et)
+        v = f.add(f.add(self.start[j], f.mul(pos, self.bins[j])),
+                  f.div(f.mul(f.add(at, 0.5), self.bins[j]), self.grid_f[j]))
+        off = b.insert(arith.OrIOp(b.cmpf("olt", v, f.c(-1.0)),
+                                   b.cmpf("ogt", v, j_size))).results[0]
+        outside = off if outside is None else b.insert(arith.OrIOp(outside, off)).results[0]
+        v = b.max(v, f.c(0.0))
+        low = b.unary(math.FloorOp, v)
+        edge = b.cmpf("oge", low, f.sub(j_size, 1.0))
+        v = b.select(edge, f.sub(j_size, 1.0), v)
+        low = b.select(edge, f.sub(j_size, 1.0), low)
+        high = b.select(edge, low, f.add(low, 1.0))
+        frac = f.sub(v, low)
+        pixels = [b.min(b.max(_to_i64(f, p), self.zero), self.last[j]) for p in (low, high)]
+        return pixels, [f.sub(1.0, frac), frac], outside
 
 
 @lowers(graph.MaxRoiPoolOp)
