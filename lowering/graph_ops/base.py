@@ -9,7 +9,7 @@ builds with `s.b` (a `LoopBuilder`). `graph-to-loops` imports the families (impo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableSet, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -66,6 +66,33 @@ def optional(ins: Sequence[SSAValue], *at: int) -> list[SSAValue | None]:
     return [ins[i] if i < len(ins) else None for i in at]
 
 
+class Buffers(MutableSet[SSAValue]):
+    """A set of buffers that iterates in insertion order: what is emitted per buffer (the
+    frees of a failing run-time check) comes out the same in every process, where a set
+    of SSA values iterates by their ids."""
+
+    def __init__(self, values: Iterable[SSAValue] = ()) -> None:
+        self._values = dict.fromkeys(values)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._values
+
+    def __iter__(self) -> Iterator[SSAValue]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def add(self, value: SSAValue) -> None:
+        self._values[value] = None
+
+    def discard(self, value: SSAValue) -> None:
+        self._values.pop(value, None)
+
+    def update(self, values: Iterable[SSAValue]) -> None:
+        self._values.update(dict.fromkeys(values))
+
+
 @dataclass
 class Lowering:
     """State of lowering one function: the builder, buffer aliases and module globals."""
@@ -75,7 +102,7 @@ class Lowering:
     globals_count: list[int]
     kernels: Kernels = field(default_factory=dict)
     root: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    owned: set[SSAValue] = field(default_factory=set)
+    owned: Buffers = field(default_factory=Buffers)
     # Graph values computed inside their users' lowerings (see `inlined_if`):
     # value -> (its op, the buffers of that op's operands). Such a value has no buffer.
     inlined: dict[SSAValue, tuple[Operation, list[SSAValue]]] = field(default_factory=dict)

@@ -29,6 +29,7 @@ row tile of weights runs over it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import cast
 
 from xdsl.dialects import arith, llvm, math, vector
@@ -152,6 +153,50 @@ def _byte(value: int) -> int:
     return value - 256 if value > 127 else value
 
 
+@dataclass(frozen=True)
+class _Im2colTiles:
+    """The kernel over packed windows Xp [words, pixels] of one image and group: what
+    every tile of output channels x pixels shares."""
+
+    b: LoopBuilder
+    xp: SSAValue
+    w: SSAValue
+    bias: SSAValue
+    mult: SSAValue
+    yf: SSAValue  # y with its plane flattened
+    epi: _Epilogue
+    kernel: str
+    lanes: int
+    words: int
+    mg: int  # output channels per group
+    zero: SSAValue  # an i32 vector of zeros
+
+    def tile(self, n: SSAValue, g: int, r: int, m0: Dim, p0: Dim, nvec: int, valid: int
+             ) -> None:
+        """Output channels m0.. (r of them) of group g x pixels p0.. (nvec vectors, the
+        first `valid` stored)."""
+        b, lanes, mg = self.b, self.lanes, self.mg
+
+        def step(q: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            xs = [b.vload(self.xp, [q, as_dim(b, p0) + v * lanes], lanes) for v in range(nvec)]
+            out = list(carried)
+            for i in range(r):
+                wv = b.splat(b.load(self.w, [as_dim(b, m0) + g * mg + i, q]), lanes)
+                for v in range(nvec):
+                    out[i * nvec + v] = _dot(b, self.kernel, lanes, out[i * nvec + v], xs[v],
+                                             wv)
+            return out
+
+        accs = b.reduce_loop(0, self.words, [self.zero] * (r * nvec), step)
+        for i in range(r):
+            ch = as_dim(b, m0) + g * mg + i
+            bv, mv = (b.splat(b.load(t, [ch]), lanes) for t in (self.bias, self.mult))
+            for v in range(nvec):
+                at: list[Dim | SSAValue] = [n, ch, as_dim(b, p0) + v * lanes]
+                self.epi.store(self.epi(accs[i * nvec + v], bv, mv), self.yf, at,
+                               min(lanes, valid - v * lanes))
+
+
 @lowers(Q.ConvRequantOp, outline=True)
 def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
@@ -188,44 +233,12 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
     zx = b.const(_byte(op.x_zero_point.value.data), i8)
     pointwise = not padded and (kh, kw) == (1, 1) and win.strides == [1, 1]
     xflat = flatten_from(b, x, 2) if pointwise else None
-    zero = b.const(0, VectorType(i32, [lanes]))
+    tiles = _Im2colTiles(b, xp, w, bias, mult, yf, epi, kernel, lanes, words, mg,
+                         b.const(0, VectorType(i32, [lanes])))
     if rest:  # the pixels past P of the last tile: computed, never stored
         with b.loop(0, words) as q, b.loop(p, p + tile - rest) as px:
             b.store(b.const(0, i32), xp, [q, px])
-
-    row_end = mg - mg % rows
     block = max(1, BLOCK_BYTES // (words * 4 * tile))
-
-    def kernel_tile(n: SSAValue, g: int, r: int, m0: Dim, p0: Dim, nvec: int, valid: int
-                    ) -> None:
-        """Output channels m0.. (r of them) of group g x pixels p0.. (nvec vectors, the
-        first `valid` stored)."""
-        def step(q: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-            xs = [b.vload(xp, [q, as_dim(b, p0) + v * lanes], lanes) for v in range(nvec)]
-            out = list(carried)
-            for i in range(r):
-                wv = b.splat(b.load(w, [as_dim(b, m0) + g * mg + i, q]), lanes)
-                for v in range(nvec):
-                    out[i * nvec + v] = _dot(b, kernel, lanes, out[i * nvec + v], xs[v], wv)
-            return out
-
-        accs = b.reduce_loop(0, words, [zero] * (r * nvec), step)
-        for i in range(r):
-            ch = as_dim(b, m0) + g * mg + i
-            bv, mv = (b.splat(b.load(t, [ch]), lanes) for t in (bias, mult))
-            for v in range(nvec):
-                at: list[Dim | SSAValue] = [n, ch, as_dim(b, p0) + v * lanes]
-                epi.store(epi(accs[i * nvec + v], bv, mv), yf, at,
-                          min(lanes, valid - v * lanes))
-
-    def over_rows(n: SSAValue, g: int, tiles: Callable[[Dim, int], None]) -> None:
-        """tiles(m0, r) over whole row tiles, then the remainder rows."""
-        if row_end:
-            with b.loop(0, row_end, rows) as m0:
-                tiles(m0, rows)
-        if mg % rows:
-            tiles(row_end, mg % rows)
-
     with b.loop(0, xd[0]) as n:
         if xpad is not None:
             with b.loop_nest([c, h + pt + pb, wi + pl + pr]) as at:
@@ -238,18 +251,29 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
                           per, kernel, signed, xp, inner)
             if full_tiles:
                 def whole(r: int, m0: Dim, t: SSAValue, n: SSAValue = n, g: int = g) -> None:
-                    kernel_tile(n, g, r, m0, as_dim(b, t) * tile, vectors, tile)
+                    tiles.tile(n, g, r, m0, as_dim(b, t) * tile, vectors, tile)
 
                 _whole_tiles(b, full_tiles, block, mg, rows, 2 * tile * k, whole)
             if rest:
                 def last(m0: Dim, r: int, n: SSAValue = n, g: int = g) -> None:
-                    kernel_tile(n, g, r, m0, full_tiles * tile, -(-rest // lanes), rest)
+                    tiles.tile(n, g, r, m0, full_tiles * tile, -(-rest // lanes), rest)
 
-                over_rows(n, g, last)
+                _over_rows(b, mg, rows, last)
     for buf in (xp, xpad):
         if buf is not None:
             s.free(buf)
     return [y]
+
+
+def _over_rows(b: LoopBuilder, mg: int, rows: int, tiles: Callable[[Dim, int], None]) -> None:
+    """tiles(m0, r) over whole tiles of `rows` of the mg output channels, then the
+    remainder rows."""
+    row_end = mg - mg % rows
+    if row_end:
+        with b.loop(0, row_end, rows) as m0:
+            tiles(m0, rows)
+    if mg % rows:
+        tiles(row_end, mg % rows)
 
 
 def _whole_tiles(b: LoopBuilder, full_tiles: int, block: int, mg: int, rows: int,
@@ -276,6 +300,65 @@ def _zero_word(zx: int, kernel: str, signed: bool) -> int:
     else:
         word = (zx & 0xFFFF) * 0x00010001
     return word - 2**32 if word >= 2**31 else word
+
+
+@dataclass(frozen=True)
+class _DirectTiles:
+    """The in-place kernel over Xw [channel words, padded plane] of one image and group
+    (see _conv_direct): what every tile of output channels x pixels shares."""
+
+    b: LoopBuilder
+    xw: SSAValue
+    w: SSAValue
+    bias: SSAValue
+    mult: SSAValue
+    y: SSAValue
+    epi: _Epilogue
+    kernel: str
+    lanes: int
+    vectors: int  # per tile
+    window: Window
+    wp: int  # the padded plane's width
+    ow: int
+    cq: int  # channel words per tap
+    mg: int  # output channels per group
+    zero: SSAValue  # an i32 vector of zeros
+
+    def tile(self, n: SSAValue, g: int, r: int, m0: Dim, yo: Dim, ow0: int, nrows: int
+             ) -> None:
+        """Output channels m0.. (r) of group g x pixels ow0.. of output rows yo.."""
+        b, lanes, wp = self.b, self.lanes, self.wp
+        per_row = min(self.vectors, -(-(self.ow - ow0) // lanes))
+        spots = [(rr, ow0 + v * lanes) for rr in range(nrows) for v in range(per_row)]
+        nvec = len(spots)
+        p0 = as_dim(b, yo) * wp
+        kh, kw = self.window.kernel
+        dh, dw = self.window.dilations
+
+        def tap(t: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+            th = floor_div(b, as_dim(b, t), kw)
+            off = p0 + th * (dh * wp) + (as_dim(b, t) - th * kw) * dw
+
+            def channels(q: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
+                xs = [b.vload(self.xw, [q, off + (rr * wp + col)], lanes) for rr, col in spots]
+                word = as_dim(b, t) * self.cq + as_dim(b, q)
+                out = list(acc)
+                for i in range(r):
+                    wv = b.splat(b.load(self.w, [as_dim(b, m0) + g * self.mg + i, word]), lanes)
+                    for v in range(nvec):
+                        out[i * nvec + v] = _dot(b, self.kernel, lanes, out[i * nvec + v],
+                                                 xs[v], wv)
+                return out
+
+            return b.reduce_loop(0, self.cq, carried, channels)
+
+        accs = b.reduce_loop(0, kh * kw, [self.zero] * (r * nvec), tap)
+        for i in range(r):
+            ch = as_dim(b, m0) + g * self.mg + i
+            bv, mv = (b.splat(b.load(t, [ch]), lanes) for t in (self.bias, self.mult))
+            for v, (rr, col) in enumerate(spots):
+                self.epi.store(self.epi(accs[i * nvec + v], bv, mv), self.y,
+                               [n, ch, as_dim(b, yo) + rr, col], min(lanes, self.ow - col))
 
 
 def _conv_direct(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue], y: SSAValue,
@@ -306,56 +389,24 @@ def _conv_direct(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue], y: SSAVa
                  + (kw - 1) * dw)
     xw = s.alloc([cq, length], i32)
     epi = _Epilogue(s, op, zero_point, lanes)
-    zero = b.const(0, VectorType(i32, [lanes]))
+    tiles = _DirectTiles(b, xw, w, bias, mult, y, epi, kernel, lanes, vectors, win, wp, ow,
+                         cq, mg, b.const(0, VectorType(i32, [lanes])))
     zword = b.const(_zero_word(op.x_zero_point.value.data, kernel, signed), i32)
     row_end = mg - mg % rows
-
     # a tile: `stack` output rows x the vectors of ow0.. in each (the vectors of a row
     # of at most `vectors`; rows of one vector are stacked so that the tile keeps
     # rows x vectors accumulators)
     stack = max(1, vectors // row_vectors)
-
-    def tile(n: SSAValue, g: int, r: int, m0: Dim, yo: Dim, ow0: int, nrows: int) -> None:
-        """Output channels m0.. (r) of group g x pixels ow0.. of output rows yo.."""
-        per_row = min(vectors, -(-(ow - ow0) // lanes))
-        spots = [(rr, ow0 + v * lanes) for rr in range(nrows) for v in range(per_row)]
-        nvec = len(spots)
-        p0 = as_dim(b, yo) * wp
-
-        def tap(t: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
-            th = floor_div(b, as_dim(b, t), kw)
-            off = p0 + th * (dh * wp) + (as_dim(b, t) - th * kw) * dw
-
-            def channels(q: SSAValue, acc: list[SSAValue]) -> list[SSAValue]:
-                xs = [b.vload(xw, [q, off + (rr * wp + col)], lanes) for rr, col in spots]
-                word = as_dim(b, t) * cq + as_dim(b, q)
-                out = list(acc)
-                for i in range(r):
-                    wv = b.splat(b.load(w, [as_dim(b, m0) + g * mg + i, word]), lanes)
-                    for v in range(nvec):
-                        out[i * nvec + v] = _dot(b, kernel, lanes, out[i * nvec + v], xs[v],
-                                                 wv)
-                return out
-
-            return b.reduce_loop(0, cq, carried, channels)
-
-        accs = b.reduce_loop(0, taps, [zero] * (r * nvec), tap)
-        for i in range(r):
-            ch = as_dim(b, m0) + g * mg + i
-            bv, mv = (b.splat(b.load(t, [ch]), lanes) for t in (bias, mult))
-            for v, (rr, col) in enumerate(spots):
-                epi.store(epi(accs[i * nvec + v], bv, mv), y, [n, ch, as_dim(b, yo) + rr, col],
-                          min(lanes, ow - col))
 
     def rows_of(n: SSAValue, g: int, r: int, m0: Dim) -> None:
         whole = oh - oh % stack
         if whole:
             with b.loop(0, whole, stack) as yo:
                 for ow0 in range(0, ow, vectors * lanes):
-                    tile(n, g, r, m0, yo, ow0, stack)
+                    tiles.tile(n, g, r, m0, yo, ow0, stack)
         if oh % stack:
             for ow0 in range(0, ow, vectors * lanes):
-                tile(n, g, r, m0, whole, ow0, oh % stack)
+                tiles.tile(n, g, r, m0, whole, ow0, oh % stack)
 
     with b.loop(0, xd[0]) as n:
         for g in range(group):
