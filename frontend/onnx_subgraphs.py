@@ -18,6 +18,7 @@ and `graph.scan` whose ops use the enclosing function's values directly:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -123,6 +124,47 @@ def _static_trip_count(trip: SSAValue, go: SSAValue, cond_out: SSAValue,
         return DYNAMIC_INDEX
     n = int(count.reshape(-1)[0])
     return max(n, 0) if n < np.iinfo(np.int32).max else DYNAMIC_INDEX
+
+
+@dataclass
+class _ScanForm:
+    """A Scan node's form: its inputs (without Scan 8's sequence_lens), body, numbers of
+    states n, scan inputs m and scan outputs k, and the scan axes and directions (input
+    axes made non-negative)."""
+
+    batched: bool  # Scan 8: a batch axis before the scan axis
+    inputs: list[str]
+    body: onnx.GraphProto
+    n: int
+    m: int
+    k: int
+    in_axes: list[int]
+    in_dirs: list[int]
+    out_axes: list[int]
+    out_dirs: list[int]
+
+
+def _scan_axes(node: onnx.NodeProto, batched: bool, m: int, k: int, ranks: list[int],
+               fail: Callable[..., InferError]
+               ) -> tuple[list[int], list[int], list[int], list[int]]:
+    """A Scan node's input axes (made non-negative for the inputs' `ranks`) and
+    directions, and output axes and directions."""
+    if batched:
+        in_axes, out_axes, out_dirs = [0] * m, [0] * k, [0] * k
+        in_dirs = ints_attr(node, "directions", [0] * m)
+    else:
+        in_axes = ints_attr(node, "scan_input_axes", [0] * m)
+        in_dirs = ints_attr(node, "scan_input_directions", [0] * m)
+        out_axes = ints_attr(node, "scan_output_axes", [0] * k)
+        out_dirs = ints_attr(node, "scan_output_directions", [0] * k)
+    if (len(in_axes), len(in_dirs), len(out_axes), len(out_dirs)) != (m, m, k, k):
+        raise fail("the scan inputs' axes and directions need one entry per scan input "
+                   "and the scan outputs' one per scan output")
+    for ax, r in zip(in_axes, ranks, strict=True):
+        if not -r <= ax < r:
+            raise fail(f"scan input axis {ax} is out of range for rank {r}")
+    in_axes = [ax % r for ax, r in zip(in_axes, ranks, strict=True)]
+    return in_axes, in_dirs, out_axes, out_dirs
 
 
 class SubgraphImport:
@@ -369,6 +411,15 @@ class SubgraphImport:
         def fail(reason: str, error: type[InferError] = InvalidModelError) -> InferError:
             return self._error(node, index, opset, reason, error)
 
+        form = self._scan_form(node, opset, fail)
+        if form.batched:
+            self._batched_scan(index, node, opset, form)
+        else:
+            self._scan_op(index, node, opset, form, fail)
+
+    def _scan_form(self: _Importer, node: onnx.NodeProto, opset: int,
+                   fail: Callable[..., InferError]) -> _ScanForm:
+        """The Scan node's form, checked against its body."""
         batched = onnx.defs.get_schema("Scan", opset, "").since_version < 9
         inputs = list(node.input)
         if batched:  # opset 8: sequence_lens first, and a batch axis before the scan axis
@@ -389,57 +440,50 @@ class SubgraphImport:
             raise fail(f"the body takes {len(body.input)} inputs and gives "
                        f"{len(body.output)} outputs for {n} states, {m} scan inputs and "
                        f"{len(node.output)} outputs")
-        xs = inputs[n:]
         ranks = [cast(TensorType, self._value(x, "input").type).get_num_dims() - batched
-                 for x in xs]
-        if batched:
-            in_axes, out_axes, out_dirs = [0] * m, [0] * k, [0] * k
-            in_dirs = ints_attr(node, "directions", [0] * m)
-        else:
-            in_axes = ints_attr(node, "scan_input_axes", [0] * m)
-            in_dirs = ints_attr(node, "scan_input_directions", [0] * m)
-            out_axes = ints_attr(node, "scan_output_axes", [0] * k)
-            out_dirs = ints_attr(node, "scan_output_directions", [0] * k)
-        if (len(in_axes), len(in_dirs), len(out_axes), len(out_dirs)) != (m, m, k, k):
-            raise fail("the scan inputs' axes and directions need one entry per scan input "
-                       "and the scan outputs' one per scan output")
-        for ax, r in zip(in_axes, ranks, strict=True):
-            if not -r <= ax < r:
-                raise fail(f"scan input axis {ax} is out of range for rank {r}")
-        in_axes = [ax % r for ax, r in zip(in_axes, ranks, strict=True)]
+                 for x in inputs[n:]]
+        axes = _scan_axes(node, batched, m, k, ranks, fail)
+        return _ScanForm(batched, inputs, body, n, m, k, *axes)
 
-        if batched:  # a loop over the batch rows, each row's scan inside it
-            p = self._prefix(node.name or f"Scan{index}")
-            rows = [p + f"row{j}" for j in range(n + m)]
-            cond = [helper.make_node("Identity", [p + "b_cond"], [p + "b_cond_out"])]
-            take = [helper.make_node("Gather", [v, p + "b"], [r], axis=0)
-                    for v, r in zip(inputs, rows, strict=True)]
-            outer, loop, stacked = _scan_loop(p + "row/", rows[n:], rows[:n], body, in_axes,
-                                              in_dirs, k)
-            untyped = onnx.TypeProto()
-            batch_body = helper.make_graph(
-                [*cond, *take, *outer, loop], p + "batch_body",
-                [helper.make_value_info(p + "b", untyped),
-                 helper.make_value_info(p + "b_cond", untyped)],
-                [helper.make_value_info(v, untyped)
-                 for v in (p + "b_cond_out", *loop.output)])
-            count = helper.make_node("Gather", [p + "shape", p + "zero"], [p + "batch"])
-            for j, sub in enumerate([*_shape_dim(p, xs[0], 0), count]):
-                self._import_node(j, sub, opset)
-            self._loop(index, helper.make_node("Loop", [p + "batch", ""], list(node.output),
-                                               body=batch_body), opset, named=node)
-            return
-        values = [self._value(x, "input") for x in inputs]
+    def _batched_scan(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+                      form: _ScanForm) -> None:
+        """Scan 8: a loop over the batch rows, each row's scan inside it."""
+        n, inputs = form.n, form.inputs
+        p = self._prefix(node.name or f"Scan{index}")
+        rows = [p + f"row{j}" for j in range(n + form.m)]
+        cond = [helper.make_node("Identity", [p + "b_cond"], [p + "b_cond_out"])]
+        take = [helper.make_node("Gather", [v, p + "b"], [r], axis=0)
+                for v, r in zip(inputs, rows, strict=True)]
+        outer, loop, stacked = _scan_loop(p + "row/", rows[n:], rows[:n], form.body,
+                                          form.in_axes, form.in_dirs, form.k)
+        untyped = onnx.TypeProto()
+        batch_body = helper.make_graph(
+            [*cond, *take, *outer, loop], p + "batch_body",
+            [helper.make_value_info(p + "b", untyped),
+             helper.make_value_info(p + "b_cond", untyped)],
+            [helper.make_value_info(v, untyped)
+             for v in (p + "b_cond_out", *loop.output)])
+        count = helper.make_node("Gather", [p + "shape", p + "zero"], [p + "batch"])
+        for j, sub in enumerate([*_shape_dim(p, inputs[n], 0), count]):
+            self._import_node(j, sub, opset)
+        self._loop(index, helper.make_node("Loop", [p + "batch", ""], list(node.output),
+                                           body=batch_body), opset, named=node)
+
+    def _scan_op(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+                 form: _ScanForm, fail: Callable[..., InferError]) -> None:
+        """Scan 9 and later: `graph.scan`, its body typed by a fixed point."""
+        n, in_axes = form.n, form.in_axes
+        values = [self._value(x, "input") for x in form.inputs]
         slices = []
         for v, ax in zip(values[n:], in_axes, strict=True):
             t = cast(TensorType, v.type)
             slices.append(TensorType(t.element_type, t.get_shape()[:ax] + t.get_shape()[ax + 1:]))
         block, outs, states = self._typed_body(
-            index, node, opset, body, [cast(TensorType, v.type) for v in values[:n]],
+            index, node, opset, form.body, [cast(TensorType, v.type) for v in values[:n]],
             lambda c: [*c, *slices], lambda outs: outs[:n], fail)
         first = cast(TensorType, values[n].type)
         count = first.get_shape()[in_axes[0]]
-        types, out_axes = list(states), list(out_axes)
+        types, out_axes = list(states), list(form.out_axes)
         for j, (v, ax) in enumerate(zip(outs[n:], out_axes, strict=True)):
             row = cast(TensorType, v.type)
             r = row.get_num_dims() + 1
@@ -451,9 +495,9 @@ class SubgraphImport:
                                                        *shape[out_axes[j]:]]))
         block.add_op(G.YieldOp(outs))
         op = G.ScanOp.build(operands=[values], result_types=[types], regions=[Region(block)],
-                            properties={"num_scan_inputs": G.int_attr(m),
+                            properties={"num_scan_inputs": G.int_attr(form.m),
                                         "scan_input_axes": G.ints_attr(in_axes),
-                                        "scan_input_directions": G.ints_attr(in_dirs),
+                                        "scan_input_directions": G.ints_attr(form.in_dirs),
                                         "scan_output_axes": G.ints_attr(out_axes),
-                                        "scan_output_directions": G.ints_attr(out_dirs)})
+                                        "scan_output_directions": G.ints_attr(form.out_dirs)})
         self._add_with_results(op, node)
