@@ -130,6 +130,18 @@ def _string(table: bytes, at: int, where: str) -> str:
 def _parse(data: bytes, number: int) -> _Object:
     """Parses and checks one object file; every offset, size and index is bounded."""
     where = f"object {number}"
+    elf = _ElfFile(data, where, *_section_headers(data, where))
+    sections, symtab, relas = _sections(elf)
+    if symtab is None:
+        raise _refuse(f"{where} has no symbol table")
+    symbols = _symbols(elf, *symtab)
+    relocations = _relocations(elf, relas, symtab[0], sections)
+    return _Object(number, data, sections, symbols, relocations)
+
+
+def _section_headers(data: bytes, where: str) -> tuple[list[tuple[int, ...]], int]:
+    """The checked ELF header's section headers, and the index of their names' string
+    table."""
     if len(data) < _EHDR.size or data[:4] != _ELF_MAGIC:
         raise _refuse(f"{where} is not an ELF file")
     ident, e_type, machine, version, _, _, shoff, _, ehsize, _, _, shentsize, shnum, \
@@ -143,21 +155,40 @@ def _parse(data: bytes, number: int) -> _Object:
     if shentsize != _SHDR.size or shnum == 0 or shoff + shnum * _SHDR.size > len(data) \
             or shstrndx >= shnum:  # fmt: skip
         raise _refuse(f"{where}: section header table outside the file (truncated?)")
-    headers = [_SHDR.unpack_from(data, shoff + i * _SHDR.size) for i in range(shnum)]
+    return [_SHDR.unpack_from(data, shoff + i * _SHDR.size) for i in range(shnum)], shstrndx
 
-    def body(i: int) -> bytes:
-        _, typ, _, _, off, size, *_ = headers[i]
+
+@dataclass
+class _ElfFile:
+    """One object file being parsed: its bytes, its name in messages, its section
+    headers (as `_SHDR` unpacks them) and the index of their names' string table."""
+
+    data: bytes
+    where: str
+    headers: list[tuple[int, ...]]
+    shstrndx: int
+
+    def body(self, i: int) -> bytes:
+        """Section i's bytes (none for NOBITS), refused unless inside the file."""
+        _, typ, _, _, off, size, *_ = self.headers[i]
         if typ == _SHT_NOBITS:
             return b""
-        if off + size > len(data):
-            raise _refuse(f"{where}: section {i} outside the file (truncated?)")
-        return data[off:off + size]
+        if off + size > len(self.data):
+            raise _refuse(f"{self.where}: section {i} outside the file (truncated?)")
+        return self.data[off:off + size]
 
-    names = body(shstrndx)
+
+def _sections(elf: _ElfFile) -> tuple[dict[int, _Section], tuple[int, int] | None,
+                                      list[tuple[int, int, int, str]]]:
+    """The allocated sections by index; the symbol table's index and its string table's
+    (None without one); each RELA section's index, symbol table, target and name."""
+    where = elf.where
+    names = elf.body(elf.shstrndx)
     sections: dict[int, _Section] = {}
     symtab = None
     relas = []
-    for i, (name_at, typ, flags, _, off, size, link, info, align, entsize) in enumerate(headers):
+    for i, (name_at, typ, flags, _, off, size, link, info, align, entsize) in enumerate(
+            elf.headers):
         if i == 0:
             continue
         name = _string(names, name_at, where)
@@ -178,28 +209,40 @@ def _parse(data: bytes, number: int) -> _Object:
         elif typ == _SHT_REL:
             raise _refuse(f"{where} has REL (not RELA) section '{name}'")
         if not flags & _SHF_ALLOC:
-            body(i)  # in bounds, even if unused
+            elf.body(i)  # in bounds, even if unused
             continue
-        if typ not in (_SHT_PROGBITS, _SHT_NOBITS):
-            raise _refuse(f"{where} has allocated section '{name}' of type {typ:#x}")
-        align = max(align, 1)
-        if align & (align - 1) or align > _PAGE:
-            raise _refuse(f"{where}: section '{name}' has alignment {align}")
-        if flags & _SHF_COMPRESSED:
-            raise _refuse(f"{where}: allocated section '{name}' is compressed")
-        if flags & _SHF_EXECINSTR and flags & _SHF_WRITE:
-            raise _refuse(f"{where}: section '{name}' is writable and executable")
-        kind = "text" if flags & _SHF_EXECINSTR else "data" if flags & _SHF_WRITE else "rodata"
-        if typ == _SHT_NOBITS and kind != "data":
-            raise _refuse(f"{where}: NOBITS section '{name}' is not writable data")
-        body(i)  # bounds
-        sections[i] = _Section(i, name, kind, typ == _SHT_NOBITS, off, size, align)
-    if symtab is None:
-        raise _refuse(f"{where} has no symbol table")
-    sym_index, str_index = symtab
-    if not 0 < str_index < shnum or headers[str_index][1] != _SHT_STRTAB:
+        sections[i] = _allocated_section(elf, i, name, typ, flags, off, size, align)
+    return sections, symtab, relas
+
+
+def _allocated_section(elf: _ElfFile, i: int, name: str, typ: int, flags: int, off: int,
+                       size: int, align: int) -> _Section:
+    """Allocated section i, refused unless it is text, read-only or writable data of a
+    kind this loader maps."""
+    where = elf.where
+    if typ not in (_SHT_PROGBITS, _SHT_NOBITS):
+        raise _refuse(f"{where} has allocated section '{name}' of type {typ:#x}")
+    align = max(align, 1)
+    if align & (align - 1) or align > _PAGE:
+        raise _refuse(f"{where}: section '{name}' has alignment {align}")
+    if flags & _SHF_COMPRESSED:
+        raise _refuse(f"{where}: allocated section '{name}' is compressed")
+    if flags & _SHF_EXECINSTR and flags & _SHF_WRITE:
+        raise _refuse(f"{where}: section '{name}' is writable and executable")
+    kind = "text" if flags & _SHF_EXECINSTR else "data" if flags & _SHF_WRITE else "rodata"
+    if typ == _SHT_NOBITS and kind != "data":
+        raise _refuse(f"{where}: NOBITS section '{name}' is not writable data")
+    elf.body(i)  # bounds
+    return _Section(i, name, kind, typ == _SHT_NOBITS, off, size, align)
+
+
+def _symbols(elf: _ElfFile, sym_index: int, str_index: int) -> list[_Symbol]:
+    """The symbol table's entries, refused if any is of a kind this loader does not
+    bind."""
+    where = elf.where
+    if not 0 < str_index < len(elf.headers) or elf.headers[str_index][1] != _SHT_STRTAB:
         raise _refuse(f"{where}: the symbol table's string table is malformed")
-    strings, table = body(str_index), body(sym_index)
+    strings, table = elf.body(str_index), elf.body(sym_index)
     if len(table) % _SYM.size:
         raise _refuse(f"{where}: the symbol table's size is not a whole number of entries")
     symbols = []
@@ -214,23 +257,30 @@ def _parse(data: bytes, number: int) -> _Object:
         if shndx in (_SHN_COMMON, _SHN_XINDEX):
             raise _refuse(f"{where}: symbol '{name}' is COMMON or has an extended index")
         symbols.append(_Symbol(name, bind, typ, shndx, value, size))
+    return symbols
+
+
+def _relocations(elf: _ElfFile, relas: list[tuple[int, int, int, str]], sym_index: int,
+                 sections: dict[int, _Section]) -> dict[int, list[tuple[int, int, int, int]]]:
+    """The relocations of each allocated section: (offset, type, symbol index, addend)."""
+    where, headers = elf.where, elf.headers
     relocations: dict[int, list[tuple[int, int, int, int]]] = {}
     for i, link, target, name in relas:
         if link != sym_index:
             raise _refuse(f"{where}: relocation section '{name}' uses another symbol table")
         if target not in sections:
-            if 0 < target < shnum and not headers[target][2] & _SHF_ALLOC:
+            if 0 < target < len(headers) and not headers[target][2] & _SHF_ALLOC:
                 continue  # relocations of debug or other unmapped sections
             raise _refuse(f"{where}: relocation section '{name}' applies to section {target}")
         if sections[target].nobits:
             raise _refuse(f"{where}: relocation section '{name}' applies to NOBITS data")
-        table = body(i)
+        table = elf.body(i)
         if len(table) % _RELA.size:
             raise _refuse(f"{where}: relocation section '{name}' is not whole entries")
         relocations.setdefault(target, []).extend(
             (off, info & 0xFFFFFFFF, info >> 32, addend)
             for off, info, addend in _RELA.iter_unpack(table))
-    return _Object(number, data, sections, symbols, relocations)
+    return relocations
 
 
 def _align(n: int, alignment: int) -> int:
@@ -288,8 +338,29 @@ def load_objects(objects: Sequence[bytes], resolve: Callable[[str], int | None]
     binds each symbol none of them defines to `resolve(name)` (None or 0: refused).
     `LoaderError` for anything this loader does not handle; then nothing stays mapped."""
     parsed = [_parse(bytes(data), n) for n, data in enumerate(objects)]
+    got_keys, stub_keys = _got_and_stub_keys(parsed)
+    starts, size = _layout(parsed, len(stub_keys), len(got_keys))
+    base = _map_anonymous(size)
+    try:
+        symbols = _bind(parsed, base, resolve)
+        _write(parsed, symbols, base, starts, got_keys, stub_keys)
+        # Final protections: the text read+execute, rodata and the GOT read-only.
+        _protect(base, starts["text_end"], mmap.PROT_READ | mmap.PROT_EXEC)
+        _protect(base + starts["text_end"], starts["rodata_end"] - starts["text_end"],
+                 mmap.PROT_READ)
+    except BaseException:
+        _munmap(base, size)
+        raise
+    if os.environ.get(PERF_MAP_VARIABLE) == "1":
+        _write_perf_map(parsed, symbols)
+    return LoadedCode(base, size, symbols[None])  # the global symbols, by name
 
-    # Which GOT slots and call stubs are wanted: one per distinct target symbol.
+
+def _got_and_stub_keys(parsed: list[_Object]
+                       ) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """Which GOT slots and call stubs are wanted: one per distinct target symbol, keyed
+    by (object number, symbol index), numbered in order; every relocation's type, symbol
+    and place checked on the way."""
     got_keys: dict[tuple[int, int], int] = {}
     stub_keys: dict[tuple[int, int], int] = {}
     for obj in parsed:
@@ -309,8 +380,13 @@ def load_objects(objects: Sequence[bytes], resolve: Callable[[str], int | None]
                     got_keys.setdefault((obj.number, sym), len(got_keys))
                 elif typ == R_PLT32 and obj.symbols[sym].shndx == _SHN_UNDEF:
                     stub_keys.setdefault((obj.number, sym), len(stub_keys))
+    return got_keys, stub_keys
 
-    # Offsets of every section in the one mapping: text, stubs | rodata, GOT | data.
+
+def _layout(parsed: list[_Object], stubs: int, got: int) -> tuple[dict[str, int], int]:
+    """Offsets of every section in the one mapping: text, stubs | rodata, GOT | data.
+    Sets each section's address to its offset (until the mapping exists); returns where
+    the stubs and the GOT start and each part ends, and the mapping's size."""
     end = 0
     starts = {}
     for kind in ("text", "rodata", "data"):
@@ -323,53 +399,42 @@ def load_objects(objects: Sequence[bytes], resolve: Callable[[str], int | None]
         if kind == "text":
             end = _align(end, _STUB_SIZE)
             starts["stubs"] = end
-            end += _STUB_SIZE * len(stub_keys)
+            end += _STUB_SIZE * stubs
         elif kind == "rodata":
             end = _align(end, 8)
             starts["got"] = end
-            end += 8 * len(got_keys)
+            end += 8 * got
         end = _align(end, _PAGE)
         starts[kind + "_end"] = end
     size = max(end, _PAGE)
     if size >= _LIMIT:
         raise _refuse(f"{size} bytes of code and data, more than 2 GiB")
+    return starts, size
 
-    base = _map_anonymous(size)
-    try:
-        symbols = _bind(parsed, base, resolve)
-        for obj in parsed:
-            for s in obj.sections.values():
-                s.address += base
-                if not s.nobits and s.size:
-                    ctypes.memmove(s.address, obj.data[s.offset:s.offset + s.size], s.size)
-        exported = symbols[None]  # the global symbols, by name
 
-        def address(obj: _Object, index: int) -> int:
-            return symbols[obj.number][index]
-
-        got = {key: base + starts["got"] + 8 * n for key, n in got_keys.items()}
-        for (number, index), slot in got.items():
-            ctypes.c_uint64.from_address(slot).value = address(parsed[number], index)
-        stubs = {key: base + starts["stubs"] + _STUB_SIZE * n for key, n in stub_keys.items()}
-        for (number, index), stub in stubs.items():
-            ctypes.memmove(stub, _STUB + struct.pack("<Q", address(parsed[number], index)),
-                           len(_STUB) + 8)
-        for obj in parsed:
-            for section, relocs in obj.relocations.items():
-                place_base = obj.sections[section].address
-                for off, typ, sym, addend in relocs:
-                    _apply(obj, typ, place_base + off, address(obj, sym), addend,
-                           got.get((obj.number, sym)), stubs.get((obj.number, sym)))
-        # Final protections: the text read+execute, rodata and the GOT read-only.
-        _protect(base, starts["text_end"], mmap.PROT_READ | mmap.PROT_EXEC)
-        _protect(base + starts["text_end"], starts["rodata_end"] - starts["text_end"],
-                 mmap.PROT_READ)
-    except BaseException:
-        _munmap(base, size)
-        raise
-    if os.environ.get(PERF_MAP_VARIABLE) == "1":
-        _write_perf_map(parsed, symbols)
-    return LoadedCode(base, size, exported)
+def _write(parsed: list[_Object], symbols: dict[int | None, dict], base: int,
+           starts: dict[str, int], got_keys: dict[tuple[int, int], int],
+           stub_keys: dict[tuple[int, int], int]) -> None:
+    """Writes the sections' bytes at `base`, the GOT slots and call stubs, and the
+    relocations."""
+    for obj in parsed:
+        for s in obj.sections.values():
+            s.address += base
+            if not s.nobits and s.size:
+                ctypes.memmove(s.address, obj.data[s.offset:s.offset + s.size], s.size)
+    got = {key: base + starts["got"] + 8 * n for key, n in got_keys.items()}
+    for (number, index), slot in got.items():
+        ctypes.c_uint64.from_address(slot).value = symbols[number][index]
+    stubs = {key: base + starts["stubs"] + _STUB_SIZE * n for key, n in stub_keys.items()}
+    for (number, index), stub in stubs.items():
+        ctypes.memmove(stub, _STUB + struct.pack("<Q", symbols[number][index]),
+                       len(_STUB) + 8)
+    for obj in parsed:
+        for section, relocs in obj.relocations.items():
+            place_base = obj.sections[section].address
+            for off, typ, sym, addend in relocs:
+                _apply(obj, typ, place_base + off, symbols[obj.number][sym], addend,
+                       got.get((obj.number, sym)), stubs.get((obj.number, sym)))
 
 
 # With this environment variable set to 1, each load appends its functions to
