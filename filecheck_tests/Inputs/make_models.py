@@ -54,6 +54,18 @@ def save(
 
 
 def good_models() -> None:
+    """The models the import tests read; the order of the groups fixes the seeded
+    weights each gets."""
+    _conv_models()
+    _unsqueeze_softmax_clip_models()
+    _slice_reduce_split_models()
+    _shape_models()
+    _elementwise_pooling_models()
+    _graph_io_models()
+
+
+def _conv_models() -> None:
+    """Conv + Relu and an MLP in opset 9's style."""
     # Conv + Relu with a named dynamic batch dim and SAME_UPPER padding.
     save(
         "conv_relu",
@@ -84,6 +96,10 @@ def good_models() -> None:
         [init("w", w), init("b", b), *bn],
         opset=9,
     )
+
+
+def _unsqueeze_softmax_clip_models() -> None:
+    """Unsqueeze, Softmax and Clip across their opset variants."""
     # Unsqueeze: axes attribute (opset 11) and axes input (opset 13) give one graph form.
     save(
         "unsqueeze_v11",
@@ -128,6 +144,10 @@ def good_models() -> None:
         [init("lo", np.array(0, np.float32)), init("hi", np.array(6, np.float32)),
          init("ihi", np.array(3, np.int32))],
     )
+
+
+def _slice_reduce_split_models() -> None:
+    """Slice, the reductions and Split across their opset variants."""
     # Slice: attributes (opset 9), inputs (opset 13).
     save(
         "slice_v9",
@@ -168,6 +188,10 @@ def good_models() -> None:
         [init("axes", np.array([1], np.int64)), init("split", np.array([2, 4], np.int64))],
         opset=18,
     )
+
+
+def _shape_models() -> None:
+    """Shape, Gather, Concat, Reshape and the other shape ops."""
     # Shape arithmetic with dynamic dims (the ShuffleNet-style chain).
     save(
         "shape_ops",
@@ -191,6 +215,10 @@ def good_models() -> None:
                                                                             np.int64))],
         opset=15,
     )
+
+
+def _elementwise_pooling_models() -> None:
+    """Elementwise ops and pooling."""
     # Elementwise ops, comparisons, Where, variadic Sum/Max/Min/Mean, MatMul, pooling.
     save(
         "elementwise",
@@ -221,6 +249,10 @@ def good_models() -> None:
         [vi(n, T.FLOAT, [None] * 4) for n in ("max", "avg", "gmax", "lrn")],
         opset=19,
     )
+
+
+def _graph_io_models() -> None:
+    """Graph inputs' element types and names, and constants."""
     # Element types of graph inputs; names that are no identifiers; an unknown dim.
     types = [("f16", T.FLOAT16), ("f64", T.DOUBLE), ("i8", T.INT8), ("u8", T.UINT8),
              ("i16", T.INT16), ("u16", T.UINT16), ("i32", T.INT32), ("u32", T.UINT32),
