@@ -343,11 +343,22 @@ def _row(outcomes: dict[tuple[str, str], Outcome], labels: list[str], names: lis
 
 
 def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> str:
+    """docs/conformance.md: the totals per engine and per model test group, infer's cases
+    not passed, wrong, in error or crashed, and a table per op type."""
+    names = sorted(ops)
+    grouped = sorted({n for n, _ in outcomes if "/" in n})
+    out = _totals_section(outcomes, names)
+    out += _groups_section(outcomes, grouped)
+    out += _failures_section(outcomes, names + grouped)
+    out += _op_section(outcomes, ops, names)
+    return "\n".join(out) + "\n"
+
+
+def _totals_section(outcomes: dict[tuple[str, str], Outcome], names: list[str]) -> list[str]:
+    """The title, what the document is, and each engine's totals over the node cases."""
     import onnx
     import onnxruntime
 
-    names = sorted(ops)
-    grouped = sorted({n for n, _ in outcomes if "/" in n})
     out = [
         "# ONNX node test conformance",
         "",
@@ -369,8 +380,13 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
         "| engine | cases | " + " | ".join(HEADINGS[s] for s in STATUSES) + " |",
         "|---|---:|" + "---:|" * len(STATUSES),
     ]
-    out += [_row(outcomes, [engine], names, engine) for engine in ENGINES]
-    out += [
+    return out + [_row(outcomes, [engine], names, engine) for engine in ENGINES]
+
+
+def _groups_section(outcomes: dict[tuple[str, str], Outcome], grouped: list[str]
+                    ) -> list[str]:
+    """The model test groups' totals per engine, and their cases infer does not pass."""
+    out = [
         "",
         "## onnx's model test groups",
         "",
@@ -389,7 +405,14 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
               if outcomes[(n, "infer")].status != PASSED]
     out += ["", f"Not passed by infer ({len(missed)}):", ""]
     out += [f"- `{n}` ({o.status}): {_cell(o.detail, 160)}" for n, o in missed] or ["None."]
-    bad = [(n, outcomes[(n, "infer")]) for n in names + grouped]
+    return out
+
+
+def _failures_section(outcomes: dict[tuple[str, str], Outcome], names: list[str]
+                      ) -> list[str]:
+    """infer's wrong, internal-error and crashed cases among `names`, a section each."""
+    out: list[str] = []
+    bad = [(n, outcomes[(n, "infer")]) for n in names]
     for status in (WRONG, ERROR, CRASH):
         listed = [(n, o) for n, o in bad if o.status == status]
         out += ["", f"## infer: {HEADINGS[status]} ({len(listed)})", ""]
@@ -399,6 +422,12 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
                     "measures both.", ""]
         out += [f"- `{n}`{' (*closer*)' if n in CLOSER_THAN_REFERENCE else ''}: "
                 f"{_cell(o.detail, 160)}" for n, o in listed] or ["None."]
+    return out
+
+
+def _op_section(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str],
+                names: list[str]) -> list[str]:
+    """The table of the node cases per op type, those infer passes least first."""
     rows: dict[str, _OpRow] = {}
     for name in names:
         row = rows.setdefault(ops[name], _OpRow())
@@ -408,7 +437,7 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
         if mine.status == REFUSED:
             row.reasons[mine.detail] += 1
         row.ort_passed += outcomes[(name, "onnxruntime")].status == PASSED
-    out += [
+    out = [
         "",
         "## Per op type",
         "",
@@ -427,7 +456,7 @@ def document(outcomes: dict[tuple[str, str], Outcome], ops: dict[str, str]) -> s
             f"| {op} | {row.cases} | {c[PASSED]} | {c[WRONG]} | {c[REFUSED]} | {c[REJECTED]} "
             f"| {c[ERROR] + c[CRASH]} | {row.ort_passed} | {_cell(reason)} |"
         )
-    return "\n".join(out) + "\n"
+    return out
 
 
 def selected(cases: dict[str, Any], ops: dict[str, str], args: argparse.Namespace) -> list[str]:
