@@ -1,4 +1,5 @@
-"""The source tree keeps its shape: small modules, and imports that run one way.
+"""The source tree keeps its shape: small modules of short functions, and imports that run
+one way.
 
 DESIGN.md's layering, every module in one layer (its top-level package or module): a
 module imports only from lower layers or its own, and `codegen/` none of the graph-level
@@ -10,11 +11,15 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 800
+# A function (its nested functions included) fits a screen or two: at most MAX_FUNCTION
+# lines, and only LONG_FUNCTIONS of them over LONG_FUNCTION.
+MAX_FUNCTION, LONG_FUNCTION, LONG_FUNCTIONS = 100, 80, 2
 # Not part of the compiler: tests and the FileCheck inputs (hidden directories such as
 # .venv are skipped too).
 EXCLUDED = {"tests", "build", "filecheck_tests"}
@@ -111,6 +116,27 @@ def test_sources_are_found() -> None:
 def test_module_size(path: Path) -> None:
     n = len(path.read_text().splitlines())
     assert n <= MAX_LINES, f"{path.relative_to(ROOT)} has {n} lines (at most {MAX_LINES})"
+
+
+def _function_lengths() -> dict[str, int]:
+    """Lines of every function and method, by path:line name."""
+    lengths = {}
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                where = f"{path.relative_to(ROOT).as_posix()}:{node.lineno} {node.name}"
+                lengths[where] = cast(int, node.end_lineno) - node.lineno + 1
+    return lengths
+
+
+def test_function_length() -> None:
+    lengths = _function_lengths()
+    assert len(lengths) > 1000  # every module was read
+    too_long = {f: n for f, n in lengths.items() if n > MAX_FUNCTION}
+    assert not too_long, f"functions over {MAX_FUNCTION} lines: {too_long}"
+    long = {f: n for f, n in lengths.items() if n > LONG_FUNCTION}
+    assert len(long) <= LONG_FUNCTIONS, (
+        f"{len(long)} functions over {LONG_FUNCTION} lines (at most {LONG_FUNCTIONS}): {long}")
 
 
 def test_every_module_has_a_layer() -> None:
