@@ -98,3 +98,26 @@ def test_qdq_models_fold_to_integer_ops(name: str) -> None:
                                          "graph.average_pool", "graph.global_average_pool",
                                          "graph.quantize_linear", "graph.dequantize_linear",
                                          "graph.concat"))
+
+
+def test_a_conv_with_a_float_bias_stays_float() -> None:
+    """A QDQ conv whose bias is a float initializer (no int32 DequantizeLinear) is not
+    folded: the integer ops built for it before the bias was seen are dropped, so that
+    no half-built op keeps a use of the graph's values, and the model still compiles."""
+    model = onnx.ModelProto()
+    model.CopyFrom(_model("conv_relu", "qdq", "per_tensor", "u8"))
+    graph = model.graph
+    inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    (conv,) = [n for n in graph.node if n.op_type == "Conv"]
+    (dq,) = [n for n in graph.node if n.output[0] == conv.input[2]]
+    bias = (inits[dq.input[0]].astype(np.float32) * inits[dq.input[1]]).astype(np.float32)
+    graph.initializer.append(numpy_helper.from_array(bias, "b_float"))
+    conv.input[2] = "b_float"
+    graph.node.remove(dq)
+    onnx.checker.check_model(model)
+    for level in (1, 3):
+        compiled = infer.compile(model, opt_level=level)
+        for feeds in samples(model, 2, seed=2):
+            (theirs,) = run_onnxruntime(model, feeds)
+            np.testing.assert_allclose(compiled.run(feeds)["y"], theirs,
+                                       atol=_output_step(model) * (1 + 1e-5), rtol=0)

@@ -349,7 +349,9 @@ class FoldQdq(RewritePattern):
         y = _integer_form(f, producer)
         if y is not None and bounds is not None:
             y = _clamped(f, y, bounds)
-        if y is None:
+        if y is None:  # the ops built so far use the graph's values: unlink them
+            for built in f.ops:
+                built.drop_all_references()
             return
         rewriter.insert(list(f.ops), InsertPoint.before(q))
         y.name_hint = q.y.name_hint
