@@ -48,6 +48,7 @@ for _name, _module, _cls in [
     ("expand-scan", "infer.transforms.expand_scan", "ExpandScanPass"),
     ("qnn-canonicalize", "infer.lowering.qnn_canonicalize", "QnnCanonicalizePass"),
     ("qnn-legalize", "infer.lowering.qnn_legalize", "QnnLegalizePass"),
+    ("select-int8-tile", "infer.transforms.int8_tile", "SelectInt8TilePass"),
     ("qnn-fold-qdq", "infer.transforms.qnn_fold_qdq", "QnnFoldQdqPass"),
     ("graph-optimize", "infer.transforms.graph_optimize", "GraphOptimizePass"),
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),

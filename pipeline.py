@@ -10,6 +10,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       qnn-canonicalize                  every qnn op as the int32/f32 graph ops of its formula,
                                         or a requantized conv/matmul as one integer-kernel op
       qnn-legalize{vnni=B lanes=L}      those kernels' form for the target, weights packed
+      select-int8-tile{l2=B}            their register tiles and cache blocks
       widen-half                        f16/bf16/float8 ops computed in f32, rounded per op
       graph-optimize{level=N block=C qdq=false}
                                         folding, fusions; at level 3 the NCHWc layout
@@ -67,14 +68,17 @@ DEFAULT_OPT_LEVEL = 3
 # half-precision arithmetic is made f32 between casts, at every level (it is semantics).
 # From level 1, QDQ patterns become qnn ops first (an optimization: the float form is
 # correct too); after qnn-canonicalize no qnn op is left to fold into.
-# qnn-legalize then packs the integer kernels' weights for the target's int8 form.
-def prepare_passes(level: int, int8: tuple[bool, int] | None = None) -> list[str]:
+# qnn-legalize then packs the integer kernels' weights for the target's int8 form, and
+# select-int8-tile writes their tiles.
+def prepare_passes(level: int, int8: tuple[bool, int] | None = None,
+                   l2: int | None = None) -> list[str]:
     """`int8`: (vnni, lanes) of the target's integer kernels (qnn-legalize's default,
-    AVX2's pairs, where None)."""
+    AVX2's pairs, where None); `l2`: the L2 cache's bytes (gemm_blocking's where None)."""
     fold = ["qnn-fold-qdq"] if level >= 1 else []
     legalize = "qnn-legalize" if int8 is None else (
         f"qnn-legalize{{vnni={str(int8[0]).lower()} lanes={int8[1]}}}")
-    return ["record-signature", "expand-scan", *fold, "qnn-canonicalize", legalize,
+    tile = f"select-int8-tile{{l2={CACHES[1] if l2 is None else l2}}}"
+    return ["record-signature", "expand-scan", *fold, "qnn-canonicalize", legalize, tile,
             "widen-half"]
 
 
@@ -144,7 +148,8 @@ def compile_passes(
     """The whole pipeline, graph as imported to llvm (to loops without `to_llvm`), at
     graph optimization `level`, with f32 weights stored as `weights` ("f32" or "f16") and
     the int8 kernels of `int8`."""
-    return [*prepare_passes(level, int8), *graph_optimize_passes(level, block),
+    return [*prepare_passes(level, int8, None if caches is None else caches[1]),
+            *graph_optimize_passes(level, block),
             *select_tile_passes(level, registers, block, caches), *WEIGHT_PASSES[weights],
             *LOWER_TO_LOOPS, *(LOWER_TO_LLVM if to_llvm else [])]
 

@@ -32,6 +32,14 @@ from infer.dialects.qnn.base import check_quantized
 #          to i16, so no product saturates (vpmaddubsw's u8 x s8 pairs would)
 KERNELS = {"vnni": 4, "pairs": 2}  # form -> 8/16-bit values per i32 lane
 LANES = (4, 8, 16)  # i32 lanes of a vector register: SSE, AVX2, AVX-512
+# The register tile (rows, vectors) by lanes where select-int8-tile wrote none: rows x
+# vectors accumulators + the vectors loaded + one broadcast fit the registers (32 with
+# AVX-512, 16 below), the sizes measured fastest.
+CONV_TILES = {16: (4, 4), 8: (6, 2), 4: (6, 2)}
+MATMUL_TILES = {16: (4, 4), 8: (2, 4), 4: (2, 4)}
+# The bytes of packed pixels the conv's row tiles run over together (kept in L2: half
+# of a 512 KiB one) where select-int8-tile wrote none.
+PIXEL_BLOCK = 256 * 1024
 
 
 def packed_words(k: int, kernel: str) -> int:
@@ -56,7 +64,10 @@ class _RequantizedProductOp(GraphOp):
     hi = prop_def(IntegerAttr)
     kernel = opt_prop_def(StringAttr)
     lanes = opt_prop_def(IntegerAttr)
+    # (rows, vectors) of the kernel's register tile, chosen by select-int8-tile
+    tile = opt_prop_def(DenseArrayBase)
     traits = TRAITS
+    DEFAULT_TILES: ClassVar[dict[int, tuple[int, int]]]
 
     @classmethod
     def check(cls, props, types):
@@ -74,6 +85,11 @@ class _RequantizedProductOp(GraphOp):
                                    or props["lanes"].value.data not in LANES):
             raise VerifyException(f"'{cls.name}': kernel must be one of {sorted(KERNELS)} "
                                   f"with lanes one of {LANES}")
+        for name, count in (("tile", 2), ("block", 1)):
+            sizes = props[name].get_values() if name in props else [1] * count
+            if len(sizes) != count or any(not isinstance(v, int) or v < 1 for v in sizes):
+                raise VerifyException(f"'{cls.name}': {name} must be array<i64> of {count} "
+                                      f"positive size{'s' if count > 1 else ''}")
         if bias.element_type != i32 or bias.get_num_dims() != 1:
             raise VerifyException(f"'{cls.name}': bias must be 1-D int32, got {bias}")
         if mult.element_type != f32 or mult.get_num_dims() != 1:
@@ -87,6 +103,15 @@ class _RequantizedProductOp(GraphOp):
     @classmethod
     def output_elements(cls, props, elements):
         return [elements[4]]
+
+    def register_tile(self) -> tuple[int, int]:
+        """(rows, vectors) of the kernel's register tile: `tile`, else DEFAULT_TILES by
+        the form's lanes."""
+        if self.tile is not None:
+            rows, vectors = self.tile.get_values()
+            return int(rows), int(vectors)
+        assert self.lanes is not None, f"{self.name}: no kernel form (run qnn-legalize)"
+        return self.DEFAULT_TILES[self.lanes.value.data]
 
     def x_offset(self) -> int:
         """What the kernel adds to x: 128 where the vnni form reads s8 x as u8."""
@@ -139,6 +164,13 @@ class ConvRequantOp(_RequantizedProductOp):
     pads = opt_prop_def(DenseArrayBase)
     dilations = opt_prop_def(DenseArrayBase)
     group = prop_def(IntegerAttr, default_value=G.int_attr(1))
+    # bytes of packed pixels that every row tile runs over while they stay in L2
+    block = opt_prop_def(DenseArrayBase)
+    DEFAULT_TILES: ClassVar[dict[int, tuple[int, int]]] = CONV_TILES
+
+    def pixel_block(self) -> int:
+        """Bytes of packed pixels a block holds: `block`, else PIXEL_BLOCK."""
+        return int(self.block.get_values()[0]) if self.block is not None else PIXEL_BLOCK
 
     def channels_inner(self) -> bool:
         """Whether packed w's k runs over (tap, channel) (see `channels_inner`)."""
@@ -201,6 +233,7 @@ class MatMulRequantOp(_RequantizedProductOp):
     name = "qnn.matmul_requant"
     ONNX_OP: ClassVar[str | None] = None  # made by qnn-canonicalize
     n = prop_def(IntegerAttr)
+    DEFAULT_TILES: ClassVar[dict[int, tuple[int, int]]] = MATMUL_TILES
 
     @classmethod
     def output_dims(cls, props, dims, consts):

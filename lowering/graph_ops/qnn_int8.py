@@ -13,7 +13,8 @@ operands packed into i32 words of `per` values along k:
         Xp[i, q]  = the q-th word of row i (x packed the same way, per batch position)
         acc[r, v] = dot(acc[r, v], splat(Xp[i0 + r, q]), Wp[j0 / L + v, q, 0:L])
 
-for q over the row's words, rows x vectors accumulators in registers (ROWS_X_VECTORS).
+for q over the row's words, rows x vectors accumulators in registers (the op's
+`register_tile`, written by select-int8-tile).
 The epilogue requantizes each accumulator as onnxruntime does, in f32:
 
     y = clamp(f32(acc + bias) * multiplier, lo - zy, hi - zy) rounded half to even + zy
@@ -22,8 +23,8 @@ and stores `lanes` 8-bit outputs at once. Pixels and columns past the end are co
 padding and not stored (a vector straddling the end goes through an L-byte scratch), so
 no access leaves its buffer. The conv's input is copied into a buffer padded with its zero
 point first where it has pads, so the packing loop reads without bounds checks, and its
-packed tile of pixels is cut into blocks of at most BLOCK_BYTES, kept in L2 while every
-row tile of weights runs over it.
+packed tile of pixels is cut into blocks of at most the op's `pixel_block` bytes, kept in
+L2 while every row tile of weights runs over it.
 """
 
 from __future__ import annotations
@@ -44,13 +45,6 @@ from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.index import as_dim, floor_div, imin
 from infer.lowering.graph_ops.window import Window, flatten_from
 from infer.lowering.loop_builder import LoopBuilder, static_product
-
-# (rows, vectors) of the accumulator tile by the kernel's lanes: rows * vectors
-# accumulators + vectors loaded + one broadcast fit the registers (32 with AVX-512, 16).
-CONV_TILE = {16: (4, 4), 8: (6, 2), 4: (6, 2)}
-MATMUL_TILE = {16: (4, 4), 8: (2, 4), 4: (2, 4)}
-# The packed pixels the row tiles of one block run over: half of a 512 KiB L2.
-BLOCK_BYTES = 256 * 1024
 
 _VNNI = {16: "llvm.x86.avx512.vpdpbusd.512", 8: "llvm.x86.avx512.vpdpbusd.256"}
 _PAIRS = {16: "llvm.x86.avx512.pmaddw.d.512", 8: "llvm.x86.avx2.pmadd.wd",
@@ -214,7 +208,7 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
     group = op.group.value.data
     cg, mg = c // group, m // group
     taps, k = kh * kw, cg * kh * kw
-    rows, vectors = CONV_TILE[lanes]
+    rows, vectors = op.register_tile()
     tile = vectors * lanes
     inner = op.channels_inner()
     # in place along rows that fill 7/8 of their vectors (14, 28, 56 of 16 lanes: 5%
@@ -238,7 +232,7 @@ def _conv_requant(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue]) -> list
     if rest:  # the pixels past P of the last tile: computed, never stored
         with b.loop(0, words) as q, b.loop(p, p + tile - rest) as px:
             b.store(b.const(0, i32), xp, [q, px])
-    block = max(1, BLOCK_BYTES // (words * 4 * tile))
+    block = max(1, op.pixel_block() // (words * 4 * tile))
     with b.loop(0, xd[0]) as n:
         if xpad is not None:
             with b.loop_nest([c, h + pt + pb, wi + pl + pr]) as at:
@@ -382,7 +376,7 @@ def _conv_direct(s: Lowering, op: Q.ConvRequantOp, ins: list[SSAValue], y: SSAVa
     cg, mg = c // group, m // group
     cq, taps = cg // per, kh * kw
     hp, wp = h + pt + pb, wi + pl + pr
-    rows, vectors = CONV_TILE[lanes]
+    rows, vectors = op.register_tile()
     row_vectors = -(-ow // lanes)
     # the last row's last vectors read up to this far past the row's start
     length = max(hp * wp, (oh - 1) * wp + row_vectors * lanes + (kh - 1) * dh * wp
@@ -474,7 +468,7 @@ def _matmul_requant(s: Lowering, op: Q.MatMulRequantOp, ins: list[SSAValue]
     m, k = xd[-2], cast(int, xd[-1])
     panels, words = cast(int, wd[0]), cast(int, wd[1])
     n = op.n.value.data
-    rows, vectors = MATMUL_TILE[lanes]
+    rows, vectors = op.register_tile()
     xp = s.alloc([m, words], i32)
     epi = _Epilogue(s, op, zero_point, lanes)
     zero = b.const(0, VectorType(i32, [lanes]))

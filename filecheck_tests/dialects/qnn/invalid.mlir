@@ -241,6 +241,24 @@ func.func @unknown_kernel(%x: tensor<1x3x8x8xui8>, %w: tensor<4x7xi32>, %b: tens
 
 // -----
 
+func.func @bad_tile(%x: tensor<1x3x8x8xui8>, %w: tensor<4x7xi32>, %b: tensor<4xi32>, %m: tensor<4xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.conv_requant': tile must be array<i64> of 2 positive sizes}}
+  %0 = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 0 : i64, lo = 0 : i64, hi = 255 : i64, kernel_shape = array<i64: 3, 3>, kernel = "vnni", lanes = 8 : i64, tile = array<i64: 6, 0>} : (tensor<1x3x8x8xui8>, tensor<4x7xi32>, tensor<4xi32>, tensor<4xf32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
+  func.return
+}
+// CHECK: 'qnn.conv_requant': tile must be array<i64> of 2 positive sizes
+
+// -----
+
+func.func @bad_block(%x: tensor<1x3x8x8xui8>, %w: tensor<4x7xi32>, %b: tensor<4xi32>, %m: tensor<4xf32>, %z: tensor<ui8>) {
+  // expected-error @+1 {{'qnn.conv_requant': block must be array<i64> of 1 positive size}}
+  %0 = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 0 : i64, lo = 0 : i64, hi = 255 : i64, kernel_shape = array<i64: 3, 3>, kernel = "vnni", lanes = 8 : i64, block = array<i64: 1024, 2>} : (tensor<1x3x8x8xui8>, tensor<4x7xi32>, tensor<4xi32>, tensor<4xf32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
+  func.return
+}
+// CHECK: 'qnn.conv_requant': block must be array<i64> of 1 positive size
+
+// -----
+
 func.func @packed_words(%x: tensor<1x3x8x8xui8>, %w: tensor<4x6xi32>, %b: tensor<4xi32>, %m: tensor<4xf32>, %z: tensor<ui8>) {
   // expected-error @+1 {{w [4, 6] must hold 7 words a row}}
   %0 = qnn.conv_requant %x, %w, %b, %m, %z {x_zero_point = 0 : i64, lo = 0 : i64, hi = 255 : i64, kernel_shape = array<i64: 3, 3>, kernel = "vnni", lanes = 16 : i64} : (tensor<1x3x8x8xui8>, tensor<4x6xi32>, tensor<4xi32>, tensor<4xf32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
