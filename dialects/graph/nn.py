@@ -94,16 +94,44 @@ class ConvLikeOp(GraphOp, ABC):
             raise VerifyException(f"'{cls.name}' takes at most a bias and a summand")
 
 
+# A pointwise conv's register tile: accumulator vectors and their f32 lanes, the
+# discardable attribute `pointwise_tile = array<i64: accumulators, lanes>` that
+# select-conv-tile writes; AVX2's where absent (12 of its 16 registers, 8 lanes).
+POINTWISE_TILE_ATTR = "pointwise_tile"
+DEFAULT_POINTWISE_TILE = (12, 8)
+
+
 @irdl_op_definition
 class ConvOp(ConvLikeOp):
     """N-D convolution, NCHW layout; pads are [begin..., end...] (auto_pad resolved).
 
-    Y = activation(conv(X, W) + B + Z), B and Z optional (see ConvLikeOp).
+    Y = activation(conv(X, W) + B + Z), B and Z optional (see ConvLikeOp). A pointwise
+    conv (`is_pointwise`) runs as small GEMMs with register tiles of `pointwise_tile`.
     """
 
     name = "graph.conv"
     ONNX_OP: ClassVar[str | None] = "Conv"
     FLOAT_ONLY: ClassVar[bool] = False  # floats, and int32 (qnn.conv's canonical form)
+
+    def is_pointwise(self) -> bool:
+        """A 1x1 kernel at unit strides without pads: a GEMM over the flattened plane."""
+        kernel = self.W.type.get_shape()[2:]  # type: ignore[attr-defined]
+        rank = len(kernel)
+        return (all(k == 1 for k in kernel)
+                and all(v == 1 for v in (self.strides.get_values() if self.strides else []))
+                and not any(self.pads.get_values() if self.pads else [0] * 2 * rank))
+
+    def pointwise_tile(self) -> tuple[int, int]:
+        """(accumulators, lanes) of the pointwise kernel's register tile: the attribute,
+        else DEFAULT_POINTWISE_TILE."""
+        attr = self.attributes.get(POINTWISE_TILE_ATTR)
+        if attr is None:
+            return DEFAULT_POINTWISE_TILE
+        values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+        if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
+            raise VerifyException(f"'{self.name}' {POINTWISE_TILE_ATTR} must be array<i64: "
+                                  f"accumulators, lanes> of positive sizes, got {attr}")
+        return int(values[0]), int(values[1])
 
     @classmethod
     def check(cls, props, types):
@@ -383,6 +411,8 @@ __all__ = [
     "window_out",
     "ConvLikeOp",
     "ConvOp",
+    "DEFAULT_POINTWISE_TILE",
+    "POINTWISE_TILE_ATTR",
     "PoolOp",
     "MaxPoolOp",
     "MaxPoolWithIndicesOp",

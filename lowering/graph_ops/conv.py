@@ -48,15 +48,14 @@ def _conv(s: Lowering, op: graph.ConvOp, ins: list[SSAValue]) -> list[SSAValue]:
     group = op.group.value.data
     act = epilogue(op)
 
-    if all(k == 1 for k in window.kernel) and all(v == 1 for v in window.strides) and (
-        not any(window.pads)
-    ):
+    if op.is_pointwise():
         views = [flatten_from(b, v, 2) for v in (x, w, y, z) if v is not None]
         if n_sp > 1 and all(v is not None for v in views):
             xv, wv, yv, *zv = cast(list[SSAValue], views)
             # float: the tiles are FMAs (an integer conv, qnn's int32 form, takes the rows)
             if isinstance(wd[0], int) and is_float(cast(MemRefType, y.type).element_type):
-                conv_pointwise(b, xv, wv, yv, bias, group, act, zv[0] if zv else None)
+                conv_pointwise(b, xv, wv, yv, bias, group, act, zv[0] if zv else None,
+                               op.pointwise_tile())
                 return [y]
             pointwise = Window([1], [1], [1], [0, 0], [True])
             _conv_rows(b, xv, wv, yv, bias, group, pointwise, act, zv[0] if zv else None)

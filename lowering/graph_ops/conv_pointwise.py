@@ -10,8 +10,10 @@ ShuffleNet blocks, whose 34 or 68 channels per group fit no NCHWc block) run her
 every opt level.
 
 R is the largest of 4, 3, 2, 1 dividing the outputs per group (each parallel iteration is
-one full tile of channels), T = 12 / R vectors, V = 8 f32 lanes (one AVX2 register; LLVM
-splits or joins them for the target). The plane's remainder after the T-vector tiles runs
+one full tile of channels), T = A / R vectors of V f32 lanes, where (A, V) is the op's
+`pointwise_tile` that select-conv-tile writes (AVX2's A = 12 accumulators of its 16
+registers, the rest holding the broadcasts and a load, and V = 8; LLVM splits or joins
+vectors for the target). The plane's remainder after the T-vector tiles runs
 one vector at a time, then lane by lane. A fused residual Z starts the accumulators
 (bias + Z); an activation made of min/max/mul/add runs on them before the store, any
 other over the finished rows, as in conv.py.
@@ -29,9 +31,6 @@ from infer.lowering.graph_ops.elementwise import Epilogue
 from infer.lowering.graph_ops.index import as_dim, floor_div
 from infer.lowering.loop_builder import LoopBuilder
 
-LANES = 8
-ACCUMULATORS = 12  # of AVX2's 16 registers: the rest hold the broadcasts and a load
-
 
 def channels_per_tile(m_per_group: int) -> int:
     """R: output channels a tile accumulates, dividing the outputs of a group."""
@@ -40,15 +39,17 @@ def channels_per_tile(m_per_group: int) -> int:
 
 def conv_pointwise(b: LoopBuilder, x: SSAValue, w: SSAValue, y: SSAValue,
                    bias: SSAValue | None, group: int, act: Epilogue | None,
-                   z: SSAValue | None) -> None:
-    """Y [N, M, P] = conv(X [N, C, P], W [M, C / group, 1]) (+ bias, + Z, then `act`)."""
+                   z: SSAValue | None, register_tile: tuple[int, int]) -> None:
+    """Y [N, M, P] = conv(X [N, C, P], W [M, C / group, 1]) (+ bias, + Z, then `act`), in
+    register tiles of (accumulators, lanes)."""
     wd, yd = b.dims(w), b.dims(y)
     et = cast(MemRefType, y.type).element_type
     m_per_group = cast(int, wd[0]) // group
     c_per_group = wd[1]
     plane = yd[2]
     r = channels_per_tile(m_per_group)
-    t = ACCUMULATORS // r
+    accumulators, vector = register_tile
+    t = max(1, accumulators // r)
     vector_act = act if act is not None and act.vector else None
     work = None if not isinstance(plane, int) or not isinstance(c_per_group, int) else (
         plane * c_per_group * r)
@@ -96,13 +97,13 @@ def conv_pointwise(b: LoopBuilder, x: SSAValue, w: SSAValue, y: SSAValue,
                 else:
                     b.store(v, y, idx)
 
-        step = t * LANES
+        step = t * vector
         tiles_end = floor_div(b, plane, step) * step
-        vectors_end = floor_div(b, plane, LANES) * LANES
+        vectors_end = floor_div(b, plane, vector) * vector
         with b.loop(0, tiles_end, step) as p:
-            tile(as_dim(b, p), t, LANES)
-        with b.loop(tiles_end, vectors_end, LANES) as p:
-            tile(as_dim(b, p), 1, LANES)
+            tile(as_dim(b, p), t, vector)
+        with b.loop(tiles_end, vectors_end, vector) as p:
+            tile(as_dim(b, p), 1, vector)
         with b.loop(vectors_end, plane) as p:
             tile(as_dim(b, p), 1, 1)
         if act is not None and vector_act is None:
