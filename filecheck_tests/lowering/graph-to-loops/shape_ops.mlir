@@ -224,3 +224,26 @@ func.func @constant_of_shape_runtime(%s: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = graph.constant_of_shape %s {value = dense<1.5> : tensor<1xf32>} : (tensor<2xi64>) -> tensor<?x?xf32>
   func.return %0 : tensor<?x?xf32>
 }
+
+// Size: the product of the dims into a rank-0 i64 buffer, computed from the run-time
+// batch when it is dynamic, a constant when every dim is static; nothing is read.
+// CHECK-LABEL: func.func @size
+// CHECK:         %[[A:.*]] = memref.alloc() {alignment = 64 : i64} : memref<i64>
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = memref.dim %x, %[[Z]] : memref<?x3x4xf32>
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[N3:.*]] = arith.muli %[[N]], %[[C3]] : index
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[N12:.*]] = arith.muli %[[N3]], %[[C4]] : index
+// CHECK-NEXT:    %[[V:.*]] = arith.index_cast %[[N12]] : index to i64
+// CHECK-NEXT:    memref.store %[[V]], %[[A]][] : memref<i64>
+// CHECK-NEXT:    %[[B:.*]] = memref.alloc() {alignment = 64 : i64} : memref<i64>
+// CHECK-NEXT:    %[[SIX:.*]] = arith.constant 6 : i64
+// CHECK-NEXT:    memref.store %[[SIX]], %[[B]][] : memref<i64>
+// CHECK-NOT:     memref.load
+// CHECK:         func.return %[[A]], %[[B]]
+func.func @size(%x: tensor<?x3x4xf32>, %s: tensor<2x3xi8>) -> (tensor<i64>, tensor<i64>) {
+  %0 = graph.size %x : (tensor<?x3x4xf32>) -> tensor<i64>
+  %1 = graph.size %s : (tensor<2x3xi8>) -> tensor<i64>
+  func.return %0, %1 : tensor<i64>, tensor<i64>
+}

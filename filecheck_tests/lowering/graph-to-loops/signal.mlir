@@ -45,3 +45,47 @@ func.func @mel(%mels: tensor<i64>, %length: tensor<i64>, %rate: tensor<i64>, %lo
   %w = graph.mel_weight_matrix %mels, %length, %rate, %low, %high {to = f32} : (tensor<i64>, tensor<i64>, tensor<i64>, tensor<f32>, tensor<f32>) -> tensor<?x?xf32>
   func.return %w : tensor<?x?xf32>
 }
+
+// STFT (frame_step 4, frame_length 8, a window, a dynamic batch): the twiddles tabled
+// once in f64; per (batch, frame, bin) an f64 sum over the frame of x[n, f * 4 + m]
+// times the window, times cos / sin at (k * m) mod 8 (real minus, as e^-i), each part
+// rounded once to f32.
+// CHECK-LABEL: func.func @stft
+// CHECK:         %y = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x5x2xf32>
+// CHECK-NEXT:    %[[COS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xf64>
+// CHECK-NEXT:    %[[SIN:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xf64>
+// CHECK:           math.cos %{{.*}} : f64
+// CHECK:           math.sin %{{.*}} : f64
+// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           scf.for %[[F:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:          %[[STEP:.*]] = arith.constant 4 : index
+// CHECK-NEXT:          %[[START:.*]] = arith.muli %[[F]], %[[STEP]] : index
+// CHECK:               %[[RE:.*]], %[[IM:.*]] = scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[AR:.*]] = %{{.*}}, %[[AI:.*]] = %{{.*}}) -> (f64, f64) {
+// CHECK-NEXT:            %[[AT:.*]] = arith.addi %[[START]], %[[M]] : index
+// CHECK-NEXT:            arith.constant 0 : index
+// CHECK-NEXT:            %[[X:.*]] = memref.load %x[%[[N]], %[[AT]], %{{.*}}] : memref<?x16x1xf32>
+// CHECK-NEXT:            %[[X64:.*]] = arith.extf %[[X]] : f32 to f64
+// CHECK-NEXT:            %[[W:.*]] = memref.load %w[%[[M]]] : memref<8xf32>
+// CHECK-NEXT:            %[[W64:.*]] = arith.extf %[[W]] : f32 to f64
+// CHECK-NEXT:            %[[XW:.*]] = arith.mulf %[[X64]], %[[W64]] fastmath<contract> : f64
+// CHECK-NEXT:            %[[KM:.*]] = arith.muli %[[K]], %[[M]] : index
+// CHECK-NEXT:            %[[L:.*]] = arith.constant 8 : index
+// CHECK-NEXT:            %[[J:.*]] = arith.remui %[[KM]], %[[L]] : index
+// CHECK-NEXT:            %[[C:.*]] = memref.load %[[COS]][%[[J]]] : memref<8xf64>
+// CHECK-NEXT:            %[[S:.*]] = memref.load %[[SIN]][%[[J]]] : memref<8xf64>
+// CHECK-NEXT:            %[[PC:.*]] = arith.mulf %[[XW]], %[[C]] fastmath<contract> : f64
+// CHECK-NEXT:            %[[NR:.*]] = arith.addf %[[AR]], %[[PC]] fastmath<contract> : f64
+// CHECK-NEXT:            %[[PS:.*]] = arith.mulf %[[XW]], %[[S]] fastmath<contract> : f64
+// CHECK-NEXT:            %[[NI:.*]] = arith.subf %[[AI]], %[[PS]] fastmath<contract> : f64
+// CHECK-NEXT:            scf.yield %[[NR]], %[[NI]] : f64, f64
+// CHECK:               %[[R32:.*]] = arith.truncf %[[RE]] : f64 to f32
+// CHECK:               memref.store %[[R32]], %y[%[[N]], %[[F]], %[[K]], %{{.*}}] : memref<?x3x5x2xf32>
+// CHECK-NEXT:          %[[I32:.*]] = arith.truncf %[[IM]] : f64 to f32
+// CHECK:               memref.store %[[I32]], %y[%[[N]], %[[F]], %[[K]], %{{.*}}] : memref<?x3x5x2xf32>
+func.func @stft(%x: tensor<?x16x1xf32>, %w: tensor<8xf32>) -> tensor<?x3x5x2xf32> {
+  %step = graph.constant dense<4> : tensor<i64>
+  %n = graph.constant dense<8> : tensor<i64>
+  %y = graph.stft %x, %step, %n, %w : (tensor<?x16x1xf32>, tensor<i64>, tensor<i64>, tensor<8xf32>) -> tensor<?x3x5x2xf32>
+  func.return %y : tensor<?x3x5x2xf32>
+}
