@@ -139,12 +139,10 @@ class FoldBatchNormIntoConv(RewritePattern):
         params = [G.constant_value(v) for v in (op.scale, op.B, op.mean, op.var)]
         if wb is None or any(p is None for p in params):
             return
-        scale, beta, mean, var = (cast(np.ndarray, p).astype(np.float64) for p in params)
-        eps = op.epsilon.value.data
-        a = scale / np.sqrt(var + eps)
+        a, shift = op.affine(*(cast(np.ndarray, p).astype(np.float64) for p in params))
         w, b = wb
         new_w = w.astype(np.float64) * a.reshape((-1,) + (1,) * (w.ndim - 1))
-        _replace_conv(rewriter, op, conv, new_w, (b.astype(np.float64) - mean) * a + beta)
+        _replace_conv(rewriter, op, conv, new_w, b.astype(np.float64) * a + shift)
 
 
 class FoldScaleIntoConv(RewritePattern):

@@ -291,12 +291,11 @@ class BatchNormThroughReorder(RewritePattern):
         params = [G.constant_value(v) for v in (op.scale, op.B, op.mean, op.var)]
         if src is None or len(_shape(op.X)) != 4 or any(p is None for p in params):
             return
-        scale, beta, mean, var = (cast(np.ndarray, p).astype(np.float64) for p in params)
-        s = scale / np.sqrt(var + op.epsilon.value.data)
+        affine = op.affine(*(cast(np.ndarray, p).astype(np.float64) for p in params))
         c = _shape(op.X)[1]
         block = _shape(src)[-1]
         consts = [G.ConstantOp(G.to_blocked(v.reshape(1, c, 1, 1).astype(np.float32), block))
-                  for v in (s, beta - mean * s)]
+                  for v in affine]
         mul = G.MulOp.make([src, consts[0].output])
         add = G.AddOp.make([mul.results[0], consts[1].output])
         _replace_blocked(rewriter, op, [*consts, mul], add)

@@ -191,11 +191,10 @@ def _pool_nchwc(is_max: bool) -> Evaluator:
 
 
 def _batch_norm(op: G.BatchNormalizationOp, x: list[np.ndarray]) -> np.ndarray:
-    data, scale, bias, mean, var = x
+    data, *params = x
     shape = (1, -1) + (1,) * (data.ndim - 2)
-    eps = op.epsilon.value.data
-    inv = scale.reshape(shape) / np.sqrt(var.reshape(shape) + eps)
-    return (data - mean.reshape(shape)) * inv + bias.reshape(shape)
+    a, b = op.affine(*(p.reshape(shape) for p in params))
+    return data * a + b
 
 
 def _softmax(op: G.AxisSoftmaxOp, x: list[np.ndarray]) -> np.ndarray:

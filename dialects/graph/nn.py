@@ -6,6 +6,7 @@ from abc import ABC
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
+import numpy as np
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
@@ -324,6 +325,14 @@ class BatchNormalizationOp(GraphOp):
     @classmethod
     def check(cls, props, types):
         same_element_type(cls, types)
+
+    def affine(self, scale: np.ndarray, bias: np.ndarray, mean: np.ndarray, var: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """(a, b) of the per-channel affine map Y = X * a + b that the op is: a = scale /
+        sqrt(var + epsilon), b = B - mean * a (what the lowering computes per channel, and
+        the fusions fold into a conv or a blocked multiply-add), in the inputs' dtype."""
+        a = scale / np.sqrt(var + self.epsilon.value.data)
+        return a, bias - mean * a
 
     @classmethod
     def output_dims(cls, props, dims, consts):

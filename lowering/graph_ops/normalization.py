@@ -7,6 +7,8 @@ element:
     a[c] = scale[c] / sqrt(var[c] + epsilon),  b[c] = B[c] - mean[c] * a[c]
     y = x * a[c] + b[c]
 
+(graph.batch_normalization's `affine`, which evaluation and the fusions compute in numpy).
+
 LRN accumulates the squares of the channel window into the output row, then rescales:
 
     y = x / (bias + alpha / size * sum_{c' in [c - (size-1)//2, c + ceil((size-1)/2)]} x[c']^2)^beta
