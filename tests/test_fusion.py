@@ -4,14 +4,17 @@ onnxruntime with and without graph optimization, and the op counts the fusion le
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 import numpy as np
+import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 from xdsl.dialects import func
 
 import infer
 from infer.context import make_context
+from infer.dialects import graph
 from infer.frontend.onnx_import import import_model
 from infer.tests.helpers import make_model, run_onnxruntime
 from infer.transforms.fusion import GraphFusePass, patterns
@@ -97,33 +100,27 @@ def test_grouped_conv_batchnorm_relu():
     _check(model, _x(1, 3, 8, 8), {"graph.conv": 1})
 
 
-ACTIVATIONS = [
-    (helper.make_node("Relu", ["a"], ["y"]), [], 17),
-    (helper.make_node("Clip", ["a", "lo", "hi"], ["y"]),
-     [numpy_helper.from_array(np.array(0, np.float32), "lo"),
-      numpy_helper.from_array(np.array(6, np.float32), "hi")], 17),
-    (helper.make_node("Sigmoid", ["a"], ["y"]), [], 17),
-    (helper.make_node("Tanh", ["a"], ["y"]), [], 17),
-    (helper.make_node("HardSwish", ["a"], ["y"]), [], 17),
-    (helper.make_node("HardSigmoid", ["a"], ["y"], alpha=0.3, beta=0.4), [], 17),
-    (helper.make_node("LeakyRelu", ["a"], ["y"], alpha=0.2), [], 17),
-    (helper.make_node("Gelu", ["a"], ["y"]), [], 20),
-    (helper.make_node("Gelu", ["a"], ["y"], approximate="tanh"), [], 20),
-    (helper.make_node("Elu", ["a"], ["y"], alpha=0.5), [], 17),
-    (helper.make_node("Selu", ["a"], ["y"]), [], 17),
-    (helper.make_node("Softplus", ["a"], ["y"]), [], 17),
-    (helper.make_node("Mish", ["a"], ["y"]), [], 18),
-]
+def _activation_node(name: str) -> tuple[onnx.NodeProto, list[onnx.TensorProto]]:
+    """The ONNX node (a -> y) of one of the dialect's fusable activations, its float
+    attributes 0.2, 0.3, ... and its scalar operands (Clip's) 0 and 6 as initializers."""
+    act = graph.ACTIVATIONS[name]
+    attrs: dict[str, float | str] = {a: 0.2 + 0.1 * i for i, a in enumerate(act.attrs)}
+    attrs.update(act.fixed)
+    operands = [f"{name}_{i}" for i in range(act.operands)]
+    inits = [numpy_helper.from_array(np.array(v, np.float32), n)
+             for n, v in zip(operands, (0.0, 6.0), strict=False)]
+    onnx_op = cast(str, act.op.ONNX_OP)
+    return helper.make_node(onnx_op, ["a", *operands], ["y"], **attrs), inits
 
 
-@pytest.mark.parametrize("act,extra,opset", ACTIVATIONS,
-                         ids=[f"{a.op_type}{len(a.attribute)}" for a, _, _ in ACTIVATIONS])
-def test_conv_bias_add_activation(act, extra, opset):
-    """conv (no bias) + per-channel constant Add + activation: one conv."""
+@pytest.mark.parametrize("name", sorted(graph.ACTIVATIONS))
+def test_conv_bias_add_activation(name: str) -> None:
+    """conv (no bias) + per-channel constant Add + each fusable activation: one conv."""
+    act, extra = _activation_node(name)
     nodes = _conv(bias=False, pads=[1, 0, 1, 2], strides=[2, 1]) + [
         helper.make_node("Add", ["c", "bias"], ["a"]), act]
     inits = [_init("w", (4, 3, 3, 3)), _init("bias", (1, 4, 1, 1)), *extra]
-    model = make_model(nodes, CONV_IN, [_out()], inits, opset=opset)
+    model = make_model(nodes, CONV_IN, [_out()], inits, opset=20)
     _check(model, _x(2, 3, 8, 8), {"graph.conv": 1})
 
 
