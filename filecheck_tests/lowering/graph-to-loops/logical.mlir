@@ -95,3 +95,73 @@ func.func @compare(%a: tensor<4xf32>, %b: tensor<4xf32>, %u: tensor<4xui16>) -> 
   %1 = graph.greater_or_equal %u, %u : (tensor<4xui16>, tensor<4xui16>) -> tensor<4xi1>
   func.return %0, %1 : tensor<4xi1>, tensor<4xi1>
 }
+
+// Bitwise and logical binary ops are one arith op on the signless integers (i32 here,
+// i1 for the logical ones); BitwiseNot is x ^ -1.
+// CHECK-LABEL: func.func @bitwise
+// CHECK:         %band = memref.alloc() {alignment = 64 : i64} : memref<4xi32>
+// CHECK:           %[[A:.*]] = memref.load %a[%[[I:.*]]] : memref<4xi32>
+// CHECK-NEXT:      %[[B:.*]] = memref.load %b[%[[I]]] : memref<4xi32>
+// CHECK-NEXT:      %[[R:.*]] = arith.andi %[[A]], %[[B]] : i32
+// CHECK-NEXT:      memref.store %[[R]], %band[%[[I]]] : memref<4xi32>
+// CHECK:         %bor = memref.alloc
+// CHECK:           %[[A:.*]] = memref.load %a
+// CHECK-NEXT:      %[[B:.*]] = memref.load %b
+// CHECK-NEXT:      %[[R:.*]] = arith.ori %[[A]], %[[B]] : i32
+// CHECK-NEXT:      memref.store %[[R]], %bor
+// CHECK:         %bxor = memref.alloc
+// CHECK:           %[[A:.*]] = memref.load %a
+// CHECK-NEXT:      %[[B:.*]] = memref.load %b
+// CHECK-NEXT:      %[[R:.*]] = arith.xori %[[A]], %[[B]] : i32
+// CHECK-NEXT:      memref.store %[[R]], %bxor
+// CHECK:         %bnot = memref.alloc
+// CHECK:           %[[A:.*]] = memref.load %a
+// CHECK-NEXT:      %[[ONES:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:      %[[R:.*]] = arith.xori %[[A]], %[[ONES]] : i32
+// CHECK-NEXT:      memref.store %[[R]], %bnot
+// CHECK:         %or = memref.alloc() {alignment = 64 : i64} : memref<4xi1>
+// CHECK:           %[[P:.*]] = memref.load %p
+// CHECK-NEXT:      %[[Q:.*]] = memref.load %q
+// CHECK-NEXT:      %[[R:.*]] = arith.ori %[[P]], %[[Q]] : i1
+// CHECK-NEXT:      memref.store %[[R]], %or
+// CHECK:         %xor = memref.alloc() {alignment = 64 : i64} : memref<4xi1>
+// CHECK:           %[[P:.*]] = memref.load %p
+// CHECK-NEXT:      %[[Q:.*]] = memref.load %q
+// CHECK-NEXT:      %[[R:.*]] = arith.xori %[[P]], %[[Q]] : i1
+// CHECK-NEXT:      memref.store %[[R]], %xor
+func.func @bitwise(%a: tensor<4xi32>, %b: tensor<4xi32>, %p: tensor<4xi1>, %q: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi1>, tensor<4xi1>) {
+  %band = graph.bitwise_and %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %bor = graph.bitwise_or %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %bxor = graph.bitwise_xor %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %bnot = graph.bitwise_not %a : (tensor<4xi32>) -> tensor<4xi32>
+  %or = graph.or %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %xor = graph.xor %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  func.return %band, %bor, %bxor, %bnot, %or, %xor : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi1>, tensor<4xi1>
+}
+
+// BitCast keeps the bits: f32 to i32 is arith.bitcast; a byte to bool tests it against
+// 0, a bool to a byte zero-extends; ui8 to i8 is the same signless byte, a plain copy.
+// CHECK-LABEL: func.func @bit_cast
+// CHECK:         %fi = memref.alloc() {alignment = 64 : i64} : memref<4xi32>
+// CHECK:           %[[F:.*]] = memref.load %f[%[[I:.*]]] : memref<4xf32>
+// CHECK-NEXT:      %[[R:.*]] = arith.bitcast %[[F]] : f32 to i32
+// CHECK-NEXT:      memref.store %[[R]], %fi[%[[I]]] : memref<4xi32>
+// CHECK:         %ub = memref.alloc() {alignment = 64 : i64} : memref<4xi1>
+// CHECK:           %[[U:.*]] = memref.load %u
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i8
+// CHECK-NEXT:      %[[NZ:.*]] = arith.cmpi ne, %[[U]], %[[Z]] : i8
+// CHECK-NEXT:      memref.store %[[NZ]], %ub
+// CHECK:         %bu = memref.alloc() {alignment = 64 : i64} : memref<4xi8>
+// CHECK:           %[[P:.*]] = memref.load %p
+// CHECK-NEXT:      %[[E:.*]] = arith.extui %[[P]] : i1 to i8
+// CHECK-NEXT:      memref.store %[[E]], %bu
+// CHECK:         %us = memref.alloc() {alignment = 64 : i64} : memref<4xi8>
+// CHECK:           %[[U:.*]] = memref.load %u
+// CHECK-NEXT:      memref.store %[[U]], %us
+func.func @bit_cast(%f: tensor<4xf32>, %u: tensor<4xui8>, %p: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xi1>, tensor<4xi8>, tensor<4xi8>) {
+  %fi = graph.bit_cast %f {to = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  %ub = graph.bit_cast %u {to = i1} : (tensor<4xui8>) -> tensor<4xi1>
+  %bu = graph.bit_cast %p {to = i8} : (tensor<4xi1>) -> tensor<4xi8>
+  %us = graph.bit_cast %u {to = i8} : (tensor<4xui8>) -> tensor<4xi8>
+  func.return %fi, %ub, %bu, %us : tensor<4xi32>, tensor<4xi1>, tensor<4xi8>, tensor<4xi8>
+}
