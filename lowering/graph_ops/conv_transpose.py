@@ -15,7 +15,7 @@ from infer.dialects.dims import Dim, product
 from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, lowers, operand_element
 from infer.lowering.graph_ops.index import as_dim
-from infer.lowering.graph_ops.shape_ops import shape_entries
+from infer.lowering.graph_ops.operands import shape_entries
 
 
 @lowers(graph.ConvTransposeOp)

@@ -13,7 +13,7 @@ from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
-from infer.lowering.graph_ops.shape_ops import int_scalar, view
+from infer.lowering.graph_ops.operands import int_scalar, view
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 
 

@@ -21,7 +21,7 @@ from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
-from infer.lowering.graph_ops.shape_ops import shape_entries, to_index
+from infer.lowering.graph_ops.operands import shape_entries, to_index
 from infer.lowering.loop_builder import (
     Index,
     LoopBuilder,

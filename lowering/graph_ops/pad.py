@@ -24,7 +24,7 @@ from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.index import as_dim, imax, imin
-from infer.lowering.graph_ops.shape_ops import shape_entries
+from infer.lowering.graph_ops.operands import shape_entries
 from infer.lowering.loop_builder import Index, LoopBuilder
 
 

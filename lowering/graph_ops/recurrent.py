@@ -17,7 +17,7 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.elementwise import activation
-from infer.lowering.graph_ops.shape_ops import to_index
+from infer.lowering.graph_ops.operands import to_index
 from infer.lowering.loop_builder import Index, LoopBuilder
 from infer.lowering.runtime_checks import check_indices
 

@@ -25,7 +25,7 @@ from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers, operand_element
-from infer.lowering.graph_ops.shape_ops import runtime_axes_dims, shape_entries, view
+from infer.lowering.graph_ops.operands import runtime_axes_dims, shape_entries, view
 from infer.lowering.loop_builder import (
     REDUCE,
     Index,

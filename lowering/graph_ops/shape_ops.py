@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -32,30 +32,26 @@ from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.errors import UnsupportedError
-from infer.lowering.graph_ops.base import Lowering, lowers, memref_type
+from infer.lowering.graph_ops.base import Lowering, lowers
+from infer.lowering.graph_ops.operands import (
+    dims_from_buffer,
+    float_scalar,
+    int_scalar,
+    runtime_axes_dims,
+    select_dim,
+    shape_entries,
+    to_index,
+    view,
+)
 from infer.lowering.graph_ops.shape_dialect import inline_shape
-from infer.lowering.loop_builder import Index, LoopBuilder, index, storage_type
+from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 from infer.lowering.runtime_checks import check_indices
 
 # -- helpers ---------------------------------------------------------------------------
 
 
-def to_index(b: LoopBuilder, v: SSAValue) -> Index:
-    """An integer scalar (i32/i64, signed) as a run-time `index` dim."""
-    return Index(b, b.insert(arith.IndexCastOp(v, index)).results[0])
-
-
-def dims_from_buffer(b: LoopBuilder, buf: SSAValue, n: int) -> list[Index]:
-    """The n entries of a 1-D integer shape buffer, read at run time."""
-    return [to_index(b, b.load(buf, [i])) for i in range(n)]
-
-
 def _is_neg(b: LoopBuilder, d: Dim) -> SSAValue:
     return b.cmpi("slt", b.idx(d), b.idx(0))
-
-
-def _select(b: LoopBuilder, cond: SSAValue, x: Dim, y: Dim) -> Index:
-    return Index(b, b.select(cond, b.idx(x), b.idx(y)))
 
 
 def _clamp(b: LoopBuilder, d: Dim, lo: Dim, hi: Dim) -> Dim:
@@ -69,28 +65,6 @@ def _is_known(dims: Sequence[Dim]) -> bool:
     return all(d is not D.DYN for d in dims)
 
 
-def view(s: Lowering, src: SSAValue, dims: Sequence[Dim], t: Attribute) -> SSAValue:
-    """`src`'s buffer seen with sizes `dims` (row-major strides), as a value of type `t`.
-
-    Every buffer of this lowering is contiguous from offset 0, so the view is too."""
-    b = s.b
-    dims = s.typed_dims(dims, t)
-    strides: list[Dim] = []
-    running: Dim = 1
-    for d in reversed(dims):
-        strides.append(running)
-        running = running * d
-    strides.reverse()
-
-    def mixed(ds: Sequence[Dim]) -> list[SSAValue | int]:
-        return [d if isinstance(d, int) else b.idx(d) for d in ds]
-
-    op = memref.ReinterpretCastOp.from_dynamic(
-        src, [0], mixed(dims), mixed(strides), memref_type(t)
-    )
-    return s.alias(b.insert(op).results[0], of=src)
-
-
 @lowers(graph.FlattenOp, graph.SqueezeOp, graph.UnsqueezeOp)
 def _view_of_result(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSAValue]:
     """Reshape/Flatten/Squeeze/Unsqueeze with sizes from the op's shape function, or from
@@ -101,47 +75,6 @@ def _view_of_result(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[SSA
     else:
         (dims,) = s.out_dims(op, ins)
     return [view(s, ins[0], dims, op.results[0].type)]
-
-
-def runtime_axes_dims(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[Dim]:
-    """Squeeze's or Unsqueeze's result dims for axes (operand 1) read at run time, also
-    those of a reduction without keepdims, seen as a squeeze: each axis is checked
-    to be in range and named once (and a squeezed dim to be 1); dim i of the longer shape
-    is an axis or, counting the non-axes before it, a dim of the shorter one."""
-    b = s.b
-    x = b.dims(ins[0])
-    axes = shape_entries(s, op, ins, 1, sizes=False)
-    unsqueeze = isinstance(op, graph.UnsqueezeOp)
-    rank = len(x) + len(axes) if unsqueeze else len(x)
-    zero, one = b.idx(0), b.idx(1)
-    for k, a in enumerate(axes):
-        D.require(D.AT_LEAST, a, -rank, f"axes entry {k}")
-        D.require(D.AT_LEAST, rank - 1, a, f"axes entry {k}")
-    wrapped = [b.insert(arith.RemSIOp(b.idx(a + rank), b.idx(rank))).results[0] for a in axes]
-    is_axis: list[SSAValue] = []
-    for i in range(rank):
-        named: Dim = 0
-        for w in wrapped:
-            named = named + Index(b, b.select(b.cmpi("eq", w, b.idx(i)), one, zero))
-        D.require(D.AT_LEAST, 1, named, f"the number of axes entries naming dim {i}")
-        is_axis.append(b.cmpi("eq", b.idx(named), one))
-    out: list[Dim] = [] if unsqueeze else [0] * (rank - len(axes))
-    kept_before: Dim = 0  # the non-axis dims before dim i
-    for i in range(rank):
-        not_axis = Index(b, b.select(is_axis[i], zero, one))
-        if unsqueeze:  # dim i is 1, or x's dim number kept_before
-            picked: Dim = x[0] if x else 1
-            for j in range(1, len(x)):
-                picked = _select(b, b.cmpi("eq", b.idx(kept_before), b.idx(j)), x[j], picked)
-            out.append(_select(b, is_axis[i], 1, picked))
-        else:  # a squeezed x[i] must be 1; a kept one is output dim number kept_before
-            D.require(D.EQUAL, _select(b, is_axis[i], x[i], 1), 1, f"squeezed dim {i} and 1")
-            for m in range(len(out)):
-                hit = b.cmpi("eq", b.idx(kept_before), b.idx(m))
-                take = b.insert(arith.AndIOp(hit, b.cmpi("eq", b.idx(not_axis), one))).results[0]
-                out[m] = _select(b, take, x[i], out[m])
-        kept_before = kept_before + not_axis
-    return out
 
 
 def out_dims_of_shape_user(s: Lowering, op: Operation, ins: list[SSAValue]) -> list[Dim]:
@@ -160,26 +93,6 @@ def out_dims_of_shape_user(s: Lowering, op: Operation, ins: list[SSAValue]) -> l
             dims.append(graph.dims_of(v.type))
             consts.append(graph.SymbolicShape(tuple(entries)))
     return type(op).output_dims(op.properties, dims, consts)[0]  # type: ignore[arg-type]
-
-
-def shape_entries(s: Lowering, op: Operation, ins: list[SSAValue], i: int,
-                  sizes: bool = True) -> list[Dim]:
-    """The entries of `op`'s 1-D shape operand i: ints when it is a constant, the map
-    evaluated inline when it is an inlined `shape.of`, else loaded from its buffer (and,
-    when they are `sizes`, checked not to be negative)."""
-    entries = inline_shape(s, ins[i])
-    if entries is not None:
-        return entries
-    value = graph.constant_value(op.operands[i])
-    if value is not None:
-        return [int(x) for x in value.reshape(-1)]
-    (n,) = cast(TensorType, op.operands[i].type).get_shape()
-    if n < 0:
-        raise UnsupportedError(f"'{op.name}' needs a shape operand of static length")
-    entries = dims_from_buffer(s.b, ins[i], n)
-    for k, e in enumerate(entries if sizes else []):
-        D.require(D.AT_LEAST, e, 0, f"shape entry {k}")
-    return list(entries)
 
 
 def _fresh(s: Lowering, op: Operation, dims: Sequence[Dim], i: int = 0) -> SSAValue:
@@ -207,15 +120,15 @@ def _runtime_reshape_dims(
     raw = dims_from_buffer(b, shape, n)
     out: list[Dim] = []
     for i, r in enumerate(raw):
-        out.append(_select(b, b.cmpi("eq", r.value, b.idx(0)), x[i], r)
+        out.append(select_dim(b, b.cmpi("eq", r.value, b.idx(0)), x[i], r)
                    if not allowzero and i < len(x) else r)
     is_infer = [b.cmpi("eq", b.idx(d), b.idx(-1)) for d in out]
     known: Dim = 1
     inferred_count: Dim = 0
     for k, (d, inf) in enumerate(zip(out, is_infer, strict=True)):
         D.require(D.AT_LEAST, d, -1, f"shape entry {k}")
-        known = known * _select(b, inf, 1, d)
-        inferred_count = inferred_count + _select(b, inf, 1, 0)
+        known = known * select_dim(b, inf, 1, d)
+        inferred_count = inferred_count + select_dim(b, inf, 1, 0)
     if b.checks is not None:
         count, one = b.idx(inferred_count), b.idx(1)
         b.checks.check(b.cmpi("sle", count, one), count, one,
@@ -224,7 +137,7 @@ def _runtime_reshape_dims(
     D.require(D.AT_LEAST, known, inferred_count, "element count of the given entries")
     total = D.product(x)
     inferred = total // Index(b, b.max(b.idx(known), b.idx(1)))
-    dims = [_select(b, inf, inferred, d) for d, inf in zip(out, is_infer, strict=True)]
+    dims = [select_dim(b, inf, inferred, d) for d, inf in zip(out, is_infer, strict=True)]
     D.require(D.EQUAL, total, D.product(dims), "element counts")
     return dims
 
@@ -281,7 +194,7 @@ def _gather(s: Lowering, op: graph.GatherOp, ins: list[SSAValue]) -> list[SSAVal
     r = len(b.dims(indices))
     with b.loop_nest(b.dims(out)) as ivs:
         i = to_index(b, b.load(indices, ivs[axis : axis + r]))
-        wrapped = _select(b, _is_neg(b, i), i + x[axis], i)
+        wrapped = select_dim(b, _is_neg(b, i), i + x[axis], i)
         src = [*ivs[:axis], b.idx(wrapped), *ivs[axis + r :]]
         b.store(b.load(data, src), out, ivs)
     return [out]
@@ -303,7 +216,7 @@ def slice_bounds(b: LoopBuilder, n: Dim, start: Dim, end: Dim, step: int,
     def normalize(v: Dim, lo: Dim, hi: Dim) -> Dim:
         if isinstance(v, int):
             return _clamp(b, n + v if v < 0 else v, lo, hi)
-        return _clamp(b, _select(b, _is_neg(b, v), n + v, v), lo, hi)
+        return _clamp(b, select_dim(b, _is_neg(b, v), n + v, v), lo, hi)
 
     if step > 0:
         first, stop = normalize(start, 0, n), normalize(end, 0, n)
@@ -380,8 +293,8 @@ def _runtime_slice(s: Lowering, op: graph.SliceOp, ins: list[SSAValue], x: list[
                 hit = b.insert(arith.OrIOp(b.cmpi("eq", ai, b.idx(d)),
                                            b.cmpi("eq", ai, b.idx(d - rank)))).results[0]
                 f, c, t = _dim_bounds(b, x[d], start, end, st)
-                first, count, stride = (_select(b, hit, f, first), _select(b, hit, c, count),
-                                        _select(b, hit, t, stride))
+                first, count, stride = (select_dim(b, hit, f, first), select_dim(b, hit, c, count),
+                                        select_dim(b, hit, t, stride))
         firsts[d], counts[d], strides[d] = first, count, stride
     return firsts, counts, strides
 
@@ -395,7 +308,7 @@ def _dim_bounds(b: LoopBuilder, n: Dim, start: Dim, end: Dim, step: Dim
     pos = slice_bounds(b, n, start, end, 1, step)
     neg = slice_bounds(b, n, start, end, -1, step)
     up = b.cmpi("sgt", b.idx(step), b.idx(0))
-    return _select(b, up, pos[0], neg[0]), _select(b, up, pos[1], neg[1]), step
+    return select_dim(b, up, pos[0], neg[0]), select_dim(b, up, pos[1], neg[1]), step
 
 
 def _axis(op: graph.GatherOp | graph.ConcatOp | graph.SplitOp, rank: int) -> int:
@@ -488,7 +401,7 @@ def expand_dim(b: LoopBuilder, x: Dim, e: Dim) -> Dim:
         return e if x == 1 else x
     if x == e:  # the same index value
         return x
-    return _select(b, b.cmpi("eq", b.idx(e), b.idx(1)), x, e)
+    return select_dim(b, b.cmpi("eq", b.idx(e), b.idx(1)), x, e)
 
 
 @lowers(graph.ExpandOp)
@@ -537,32 +450,6 @@ def _constant_of_shape(s: Lowering, op: graph.ConstantOfShapeOp, ins: list[SSAVa
     return [out]
 
 
-def _operand_index(op: Operation, i: int) -> list[Dim]:
-    """The index of a scalar operand's one element (rank 0 or 1)."""
-    return [0] * len(cast(TensorType, op.operands[i].type).get_shape())
-
-
-def int_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> Dim:
-    """`op`'s integer scalar operand i (Range's bounds, an axis) as a dim: an int when
-    it is a constant, the map evaluated on the source's dims when it is an inlined
-    `shape.of`, else loaded."""
-    entries = inline_shape(s, ins[i])
-    if entries is not None:
-        return entries[0]
-    value = graph.constant_value(op.operands[i])
-    if value is not None:
-        return int(value.reshape(-1)[0])
-    return to_index(s.b, s.b.load(ins[i], _operand_index(op, i)))
-
-
-def float_scalar(s: Lowering, op: Operation, ins: list[SSAValue], i: int) -> SSAValue:
-    value = graph.constant_value(op.operands[i])
-    t = cast(TensorType, op.operands[i].type)
-    if value is not None:
-        return s.b.const(float(value.reshape(-1)[0]), t.element_type)
-    return s.b.load(ins[i], _operand_index(op, i))
-
-
 def _as_element(b: LoopBuilder, d: Dim, element: Attribute) -> SSAValue:
     if isinstance(d, int):
         return b.const(d, element)
@@ -575,7 +462,7 @@ def _int_range_length(b: LoopBuilder, start: Dim, limit: Dim, delta: Dim) -> Dim
     if isinstance(delta, int):
         return graph.range_length(start, limit, delta)
     zero = b.cmpi("eq", b.idx(delta), b.idx(0))
-    return _select(b, zero, 0, graph.range_length(start, limit, _select(b, zero, 1, delta)))
+    return select_dim(b, zero, 0, graph.range_length(start, limit, select_dim(b, zero, 1, delta)))
 
 
 def _float_range_length(b: LoopBuilder, start: SSAValue, limit: SSAValue, delta: SSAValue

@@ -20,7 +20,7 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.index import to_float
-from infer.lowering.graph_ops.shape_ops import float_scalar, int_scalar, to_index
+from infer.lowering.graph_ops.operands import float_scalar, int_scalar, to_index
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 
 

@@ -13,7 +13,7 @@ from xdsl.ir import SSAValue
 from infer.dialects import graph
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.index import to_float
-from infer.lowering.graph_ops.shape_ops import to_index, view
+from infer.lowering.graph_ops.operands import to_index, view
 from infer.lowering.loop_builder import Index
 
 i1 = IntegerType(1)

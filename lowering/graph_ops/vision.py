@@ -28,7 +28,7 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim, product
 from infer.lowering.graph_ops.base import Lowering, lowers, operand_element
 from infer.lowering.graph_ops.index import as_dim, to_float
-from infer.lowering.graph_ops.shape_ops import shape_entries, to_index
+from infer.lowering.graph_ops.operands import shape_entries, to_index
 from infer.lowering.loop_builder import Index, LoopBuilder
 from infer.lowering.runtime_checks import check_indices
 
