@@ -9,6 +9,7 @@ from onnx import TensorProto as TP
 from onnx import helper
 
 import infer
+from infer.errors import ShapeError
 
 from .helpers import check_against_onnxruntime, make_model, node_model
 
@@ -154,3 +155,17 @@ def test_reduce_runtime_axes_errors():
         compiled.run({"x": f32(3, 4), "axes": np.array([1, -1], np.int64)})
     with pytest.raises(infer.ShapeError, match="axes entry 1"):
         compiled.run({"x": f32(3, 4), "axes": np.array([0, 2], np.int64)})
+
+
+@pytest.mark.parametrize("op", ["ArgMax", "ArgMin"])
+def test_arg_reduce_of_an_empty_dynamic_dim_is_refused_at_run_time(op: str) -> None:
+    """No index to return when the reduced dim is 0 at run time: a shape error, not a read
+    of x[..., 0] past the end of an empty buffer."""
+    model = make_model([helper.make_node(op, ["x"], ["y"], axis=1)],
+                       [("x", TP.FLOAT, [2, "k"])], [("y", TP.INT64, [2, 1])])
+    compiled = infer.compile(model)
+    x = np.array([[1, 5, 2], [7, 0, 9]], np.float32)
+    np.testing.assert_array_equal(compiled.run({"x": x})["y"],
+                                  (np.argmax if op == "ArgMax" else np.argmin)(x, 1)[:, None])
+    with pytest.raises(ShapeError, match="the reduced dim is 0"):
+        compiled.run({"x": np.zeros((2, 0), np.float32)})

@@ -515,8 +515,8 @@ class ArgReduceOp(GraphOp, ABC):
     def output_dims(cls, props, dims, consts):
         x = dims[0]
         a = normalize_axis(cls.prop(props, "axis"), len(x), "axis")
-        if x[a] == 0:
-            raise ValueError("the reduced dim is empty")
+        # no index to return for an empty dim: refused, or checked at run time
+        D.require(D.DIFFERENT, x[a], 0, "the reduced dim")
         keep = cls.prop(props, "keepdims")
         return [[1 if i == a else d for i, d in enumerate(x) if keep or i != a]]
 
