@@ -55,6 +55,13 @@ def _twiddles(s: Lowering, n: Dim) -> tuple[SSAValue, SSAValue]:
     return cos, sin
 
 
+def _free(s: Lowering, *tables: SSAValue) -> None:
+    """Free the twiddle tables: temporaries, not results the emission walk frees (a
+    static table becomes arena memory; a dynamic one was malloc'd per run)."""
+    for t in tables:
+        s.free(t)
+
+
 @lowers(graph.DFTOp)
 def _dft(s: Lowering, op: graph.DFTOp, ins: list[SSAValue]) -> list[SSAValue]:
     b = s.b
@@ -131,6 +138,7 @@ def _dft(s: Lowering, op: graph.DFTOp, ins: list[SSAValue]) -> list[SSAValue]:
         b.store(_from_f64(b, total_re, element), out, [*ivs, 0])
         if not irfft:
             b.store(_from_f64(b, total_im, element), out, [*ivs, 1])
+    _free(s, cos, sin)
     return [out]
 
 
@@ -177,6 +185,7 @@ def _stft(s: Lowering, op: graph.STFTOp, ins: list[SSAValue]) -> list[SSAValue]:
         total_re, total_im = b.reduce_loop(0, length, [zero, zero], body)
         b.store(_from_f64(b, total_re, element), out, [n, f, k, 0])
         b.store(_from_f64(b, total_im, element), out, [n, f, k, 1])
+    _free(s, cos, sin)
     return [out]
 
 

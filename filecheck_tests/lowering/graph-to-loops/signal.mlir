@@ -22,10 +22,24 @@
 // CHECK:             arith.truncf %[[RE]] : f64 to f32
 // CHECK:             memref.store %{{.*}}, %[[Y]][%[[B]], %[[K]], %{{.*}}] : memref<?x5x2xf32>
 // CHECK:             arith.truncf %[[IM]] : f64 to f32
+// CHECK:         memref.dealloc %[[COS]] : memref<8xf64>
+// CHECK-NEXT:    memref.dealloc %[[SIN]] : memref<8xf64>
 func.func @rfft(%x: tensor<?x8x1xf32>) -> tensor<?x5x2xf32> {
   %a = graph.constant dense<1> : tensor<1xi64>
   %y = graph.dft %x, %a {onesided = 1 : i64} : (tensor<?x8x1xf32>, tensor<1xi64>) -> tensor<?x5x2xf32>
   func.return %y : tensor<?x5x2xf32>
+}
+
+// A DFT of a length known at run time: its twiddle tables are allocated per run, and freed.
+// CHECK-LABEL: func.func @dynamic_length
+// CHECK:         %[[COS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf64>
+// CHECK-NEXT:    %[[SIN:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf64>
+// CHECK:         memref.dealloc %[[COS]] : memref<?xf64>
+// CHECK-NEXT:    memref.dealloc %[[SIN]] : memref<?xf64>
+func.func @dynamic_length(%x: tensor<1x?x2xf32>) -> tensor<1x?x2xf32> {
+  %a = graph.constant dense<1> : tensor<1xi64>
+  %y = graph.dft %x, %a : (tensor<1x?x2xf32>, tensor<1xi64>) -> tensor<1x?x2xf32>
+  func.return %y : tensor<1x?x2xf32>
 }
 
 // MelWeightMatrix: its size from the scalars read at run time; the filter corners (the
