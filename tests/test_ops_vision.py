@@ -274,6 +274,20 @@ def test_affine_grid_matches_onnxruntime(align: int, runtime: bool) -> None:
     check_against_onnxruntime(model, {"theta": theta, **({"size": size} if runtime else {})})
 
 
+def test_affine_grid_checks_sizes_batch_at_run_time() -> None:
+    """size's N, read at run time, must be theta's N (a dynamic batch): a shape error,
+    not a grid of theta's batch that ignores it."""
+    model = make_model([helper.make_node("AffineGrid", ["theta", "size"], ["g"])],
+                       [("theta", TP.FLOAT, ["n", 2, 3]), ("size", TP.INT64, [4])],
+                       [("g", TP.FLOAT, ["n", "h", "w", 2])], opset=20)
+    compiled = infer.compile(model)
+    theta = np.tile(np.array([[1, 0, 0], [0, 1, 0]], np.float32), (2, 1, 1))
+    assert compiled.run({"theta": theta, "size": np.array([2, 1, 3, 4])})["g"].shape == (
+        2, 3, 4, 2)
+    with pytest.raises(InferError, match="theta's and size's N differ: 2 and 3"):
+        compiled.run({"theta": theta, "size": np.array([3, 1, 3, 4])})
+
+
 def test_upsample_is_resize_10() -> None:
     """Upsample-7 (scales an attribute) and -9 (scales an input, here a run-time one)."""
     x = np.random.default_rng(3).standard_normal((1, 2, 3, 4)).astype(np.float32)

@@ -713,6 +713,7 @@ def _affine_grid(s: Lowering, op: graph.AffineGridOp, ins: list[SSAValue]) -> li
     k = b.dims(theta)[1]
     assert isinstance(k, int)
     sizes = shape_entries(s, op, ins, 1)
+    D.require(D.EQUAL, b.dims(theta)[0], sizes[0], "theta's and size's N")
     spatial = sizes[2:]
     t = op.results[0].type
     assert isinstance(t, TensorType)
