@@ -39,7 +39,7 @@ from xdsl.utils.exceptions import VerifyException
 from infer.dialects import dims as D
 from infer.dialects.dims import Dim
 from infer.dialects.graph.constant import constant_value
-from infer.dialects.graph.types import compatible, dims_of, is_float, tensor_type
+from infer.dialects.graph.types import compatible, dims_of, get_ints, is_float, tensor_type
 
 
 @dataclass(frozen=True)
@@ -401,6 +401,31 @@ def check_broadcasts_to(p: Sequence[Dim], x: Sequence[Dim], what: str) -> None:
         D.require(D.BROADCAST_TO, d, e, f"{what} dim")
 
 
+def spatial_attrs(props, n: int, kernel: Sequence[int]):
+    strides = get_ints(props, "strides") or [1] * n
+    dilations = get_ints(props, "dilations") or [1] * n
+    pads = get_ints(props, "pads") or [0] * (2 * n)
+    if len(strides) != n or len(dilations) != n or len(pads) != 2 * n or len(kernel) != n:
+        raise ValueError(
+            f"strides/dilations/pads/kernel_shape do not match {n} spatial dims"
+        )
+    if min(strides) < 1 or min(dilations) < 1 or min(pads) < 0 or min(kernel) < 1:
+        raise ValueError("strides, dilations and kernel dims must be >= 1, pads >= 0")
+    return strides, dilations, pads
+
+
+def window_out(size: Dim, k: int, s: int, d: int, pb: int, pe: int, ceil: bool = False) -> Dim:
+    """Output length of a sliding window (conv/pool) along one dim."""
+    span = size + (pb + pe) - (d * (k - 1) + 1)
+    out = (span + (s - 1)) // s + 1 if ceil else span // s + 1
+    if ceil and isinstance(out, int) and isinstance(size, int) and (out - 1) * s >= size + pb:
+        out -= 1  # the last window must start inside the input or the begin padding
+    if isinstance(out, int) and out < 1:
+        raise ValueError(f"window of {k} (dilation {d}) does not fit input length {size}")
+    D.require(D.AT_LEAST, size + (pb + pe), d * (k - 1) + 1, "padded input length")
+    return out
+
+
 __all__ = [
     "OrderedCompareOp",
     "SymbolicShape",
@@ -419,4 +444,6 @@ __all__ = [
     "symbolic_dims",
     "same_element_type",
     "check_broadcasts_to",
+    "spatial_attrs",
+    "window_out",
 ]

@@ -554,6 +554,19 @@ def activation_of(props: Mapping[str, Attribute]) -> tuple[str, list[float]] | N
     return cast(StringAttr, name).data, values
 
 
+def apply_activation(op: Operation, v: np.ndarray) -> np.ndarray:
+    """The activation fused into a conv / gemm / matmul `op`, if any, applied to v: the
+    numpy form of the op that computes it alone (`ACTIVATIONS`), its operand params
+    (Clip's bounds) as scalars of v's dtype."""
+    act = activation_of(op.properties)
+    if act is None:
+        return v
+    name, params = act
+    activation = ACTIVATIONS[name]
+    bounds = [np.array(p, dtype=v.dtype) for p in activation.operand_params(params)]
+    return activation.instance(params).numpy(v, *bounds)  # type: ignore[attr-defined]
+
+
 def check_activation(cls: type[GraphOp], props: Mapping[str, Attribute]) -> None:
     if props.get("activation_params") is not None and props.get("activation") is None:
         raise VerifyException(f"'{cls.name}' has activation_params but no activation")
@@ -612,5 +625,6 @@ __all__ = [
     "ACTIVATIONS",
     "activation_computed_by",
     "activation_of",
+    "apply_activation",
     "check_activation",
 ]

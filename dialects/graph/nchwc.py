@@ -20,8 +20,8 @@ from xdsl.irdl import (
 
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN
-from infer.dialects.graph.base import TRAITS, GraphOp
-from infer.dialects.graph.nn import ConvLikeOp, PoolOp, check_summand, spatial_attrs, window_out
+from infer.dialects.graph.base import TRAITS, GraphOp, spatial_attrs, window_out
+from infer.dialects.graph.nn import ConvLikeOp, PoolOp, check_summand
 from infer.dialects.graph.types import int_attr
 
 # ---------------------------------------------------------------------------------------

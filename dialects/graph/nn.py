@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Sequence
 from typing import ClassVar, cast
 
 import numpy as np
@@ -37,34 +36,11 @@ from infer.dialects.graph.base import (
     check_broadcasts_to,
     normalize_axis,
     same_element_type,
+    spatial_attrs,
+    window_out,
 )
 from infer.dialects.graph.elementwise import check_activation
-from infer.dialects.graph.types import float_attr, get_ints, int_attr, is_float
-
-
-def spatial_attrs(props, n: int, kernel: Sequence[int]):
-    strides = get_ints(props, "strides") or [1] * n
-    dilations = get_ints(props, "dilations") or [1] * n
-    pads = get_ints(props, "pads") or [0] * (2 * n)
-    if len(strides) != n or len(dilations) != n or len(pads) != 2 * n or len(kernel) != n:
-        raise ValueError(
-            f"strides/dilations/pads/kernel_shape do not match {n} spatial dims"
-        )
-    if min(strides) < 1 or min(dilations) < 1 or min(pads) < 0 or min(kernel) < 1:
-        raise ValueError("strides, dilations and kernel dims must be >= 1, pads >= 0")
-    return strides, dilations, pads
-
-
-def window_out(size: Dim, k: int, s: int, d: int, pb: int, pe: int, ceil: bool = False) -> Dim:
-    """Output length of a sliding window (conv/pool) along one dim."""
-    span = size + (pb + pe) - (d * (k - 1) + 1)
-    out = (span + (s - 1)) // s + 1 if ceil else span // s + 1
-    if ceil and isinstance(out, int) and isinstance(size, int) and (out - 1) * s >= size + pb:
-        out -= 1  # the last window must start inside the input or the begin padding
-    if isinstance(out, int) and out < 1:
-        raise ValueError(f"window of {k} (dilation {d}) does not fit input length {size}")
-    D.require(D.AT_LEAST, size + (pb + pe), d * (k - 1) + 1, "padded input length")
-    return out
+from infer.dialects.graph.types import float_attr, int_attr, is_float
 
 
 class ConvLikeOp(GraphOp, ABC):
@@ -416,8 +392,6 @@ class LayerNormalizationOp(GraphOp):
 
 
 __all__ = [
-    "spatial_attrs",
-    "window_out",
     "ConvLikeOp",
     "ConvOp",
     "DEFAULT_POINTWISE_TILE",

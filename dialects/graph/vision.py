@@ -29,8 +29,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN, Dim
-from infer.dialects.graph.base import TRAITS, GraphOp, const_ints
-from infer.dialects.graph.nn import PoolOp, spatial_attrs, window_out
+from infer.dialects.graph.base import TRAITS, GraphOp, const_ints, spatial_attrs, window_out
+from infer.dialects.graph.nn import PoolOp
 from infer.dialects.graph.types import float_attr, int_attr, is_float
 
 RESIZE_MODES = ("nearest", "linear", "cubic")

@@ -14,7 +14,7 @@ from xdsl.utils.exceptions import VerifyException
 from infer.dialects import dims as D
 from infer.dialects import graph as G
 from infer.dialects.graph.base import TRAITS, GraphOp, normalize_axis
-from infer.dialects.graph.evaluate import conv_nchw, pool_nchw
+from infer.dialects.graph.numpy_semantics import conv_nchw, pool_nchw
 from infer.dialects.qnn.base import (
     CANONICALIZE,
     along_axis,

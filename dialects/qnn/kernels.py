@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 from infer.dialects import dims as D
 from infer.dialects import graph as G
 from infer.dialects.graph.base import TRAITS, GraphOp
-from infer.dialects.graph.evaluate import conv_nchw
+from infer.dialects.graph.numpy_semantics import conv_nchw
 from infer.dialects.qnn.base import check_quantized
 
 # The integer kernel forms qnn-legalize picks (the lowering's `kernel` property):
