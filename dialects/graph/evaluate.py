@@ -35,26 +35,6 @@ Result = np.ndarray | list[np.ndarray]
 Evaluator = Callable[[Operation, list[np.ndarray]], Result]
 
 
-def _matmul(op: G.MatMulOp, x: list[np.ndarray]) -> np.ndarray:
-    return G.apply_activation(op, np.matmul(x[0], x[1]))
-
-
-def _gemm(op: G.GemmOp, x: list[np.ndarray]) -> np.ndarray:
-    a = x[0].T if op.transA.value.data else x[0]
-    b = x[1].T if op.transB.value.data else x[1]
-    y = op.alpha.value.data * (a @ b)
-    if len(x) > 2:
-        y = y + op.beta.value.data * x[2]
-    return G.apply_activation(op, y)
-
-
-def _matmul_packed(op: G.MatMulPackedOp, x: list[np.ndarray]) -> np.ndarray:
-    y = np.matmul(x[0], G.unpack_matmul_weights(x[1], op.n.value.data))
-    if len(x) > 2:
-        y = y + x[2][: y.shape[-1]]
-    return G.apply_activation(op, y)
-
-
 # -- convolution and pooling --------------------------------------------------------------
 
 
@@ -101,28 +81,6 @@ def _batch_norm(op: G.BatchNormalizationOp, x: list[np.ndarray]) -> np.ndarray:
     shape = (1, -1) + (1,) * (data.ndim - 2)
     a, b = op.affine(*(p.reshape(shape) for p in params))
     return data * a + b
-
-
-def _softmax(op: G.AxisSoftmaxOp, x: list[np.ndarray]) -> np.ndarray:
-    axis = op.axis.value.data
-    e = np.exp(x[0] - np.max(x[0], axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def _log_softmax(op: G.LogSoftmaxOp, x: list[np.ndarray]) -> np.ndarray:
-    return np.log(_softmax(op, x))
-
-
-def _reduce(fn: Callable[..., np.ndarray]) -> Evaluator:
-    def ev(op: G.ReduceOp, x: list[np.ndarray]) -> np.ndarray:
-        consts: list[np.ndarray | None] = list(x)
-        axes = G.ReduceOp.reduced_axes(op.properties, x[0].ndim, consts)
-        keep = bool(op.keepdims.value.data)
-        if not axes:
-            return x[0]
-        return fn(x[0], axis=tuple(axes), keepdims=keep)
-
-    return ev
 
 
 def _transpose(op: Operation, x: list[np.ndarray]) -> np.ndarray:
@@ -172,9 +130,6 @@ def _range(op: Operation, x: list[np.ndarray]) -> np.ndarray:
 EVALUATORS: dict[type[Operation], Evaluator] = {
     G.ConstantOfShapeOp: _constant_of_shape,
     G.RangeOp: _range,
-    G.MatMulOp: _matmul,
-    G.GemmOp: _gemm,
-    G.MatMulPackedOp: _matmul_packed,
     G.ConvOp: lambda op, x: G.apply_activation(op, conv_nchw(op, x)),
     G.MaxPoolOp: lambda op, x: pool_nchw(op, x[0], True, bool(op.ceil_mode.value.data)),
     G.AveragePoolOp: lambda op, x: pool_nchw(op, x[0], False, bool(op.ceil_mode.value.data)),
@@ -187,12 +142,6 @@ EVALUATORS: dict[type[Operation], Evaluator] = {
     G.MaxPoolNchwcOp: _pool_nchwc(True),
     G.AveragePoolNchwcOp: _pool_nchwc(False),
     G.BatchNormalizationOp: _batch_norm,
-    G.SoftmaxOp: _softmax,
-    G.LogSoftmaxOp: _log_softmax,
-    G.ReduceMeanOp: _reduce(np.mean),
-    G.ReduceSumOp: _reduce(np.sum),
-    G.ReduceMaxOp: _reduce(np.max),
-    G.ReduceMinOp: _reduce(np.min),
     G.ReshapeOp: to_result_shape,
     G.FlattenOp: to_result_shape,
     G.SqueezeOp: to_result_shape,

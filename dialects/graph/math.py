@@ -36,7 +36,7 @@ from infer.dialects.graph.base import (
     same_element_type,
 )
 from infer.dialects.graph.constant import constant_value
-from infer.dialects.graph.elementwise import check_activation
+from infer.dialects.graph.elementwise import apply_activation, check_activation
 from infer.dialects.graph.types import float_attr, int_attr
 
 
@@ -81,6 +81,9 @@ class MatMulOp(GraphOp):
             out.pop(-1)
         return [out]
 
+    def numpy(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return apply_activation(self, np.matmul(a, b))
+
 
 @irdl_op_definition
 class GemmOp(GraphOp):
@@ -124,6 +127,14 @@ class GemmOp(GraphOp):
             if len(dims[2]) > 2:
                 raise ValueError("C must be broadcastable to (M, N)")
         return [[m, n]]
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        a = x[0].T if self.transA.value.data else x[0]
+        b = x[1].T if self.transB.value.data else x[1]
+        y = self.alpha.value.data * (a @ b)
+        if len(x) > 2:
+            y = y + self.beta.value.data * x[2]
+        return apply_activation(self, y)
 
 
 # The register tile (rows, vectors) and cache blocks (MC, KC, NC) of a packed matmul's
@@ -212,6 +223,12 @@ class MatMulPackedOp(GraphOp):
         if len(dims) == 3 and dims[2] != [panels * width]:
             raise ValueError(f"bias {D.format_shape(dims[2])} must be [{panels * width}]")
         return [[*D.broadcast([a[:-2], b[:-3]]), a[-2], n]]
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        y = np.matmul(x[0], unpack_matmul_weights(x[1], self.n.value.data))
+        if len(x) > 2:
+            y = y + x[2][: y.shape[-1]]
+        return apply_activation(self, y)
 
     def verify_(self) -> None:
         super().verify_()
@@ -338,17 +355,29 @@ class AxisSoftmaxOp(GraphOp, ABC):
         except ValueError as e:
             raise VerifyException(f"'{cls.name}': {e}") from e
 
+    def softmax(self, x: np.ndarray) -> np.ndarray:
+        """exp(x) / sum(exp(x)) along the axis, x shifted by its max first."""
+        axis = self.axis.value.data
+        e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
 
 @irdl_op_definition
 class SoftmaxOp(AxisSoftmaxOp):
     name = "graph.softmax"
     ONNX_OP: ClassVar[str | None] = "Softmax"
 
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return self.softmax(x)
+
 
 @irdl_op_definition
 class LogSoftmaxOp(AxisSoftmaxOp):
     name = "graph.log_softmax"
     ONNX_OP: ClassVar[str | None] = "LogSoftmax"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.log(self.softmax(x))
 
 
 def _lse(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
