@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import cast
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation
 
@@ -28,31 +27,10 @@ from infer.dialects.graph.numpy_semantics import (
     pool_nchw,
     result_shape,
     to_result_shape,
-    work,
 )
 
 Result = np.ndarray | list[np.ndarray]
 Evaluator = Callable[[Operation, list[np.ndarray]], Result]
-
-
-# -- convolution and pooling --------------------------------------------------------------
-
-
-def _global_pool(fn: Callable[..., np.ndarray]) -> Evaluator:
-    return lambda op, x: fn(x[0], axis=tuple(range(2, x[0].ndim)), keepdims=True)
-
-
-def _lrn(op: G.LRNOp, x: list[np.ndarray]) -> np.ndarray:
-    """y = x / (bias + alpha / size * sum of x^2 over the channel window)^beta; the
-    window [c - (size-1)//2, c + ceil((size-1)/2)] is clipped to the channels."""
-    data = work(x[0])
-    size = op.size.value.data
-    before = (size - 1) // 2
-    widths = [(0, 0), (before, size - 1 - before)] + [(0, 0)] * (data.ndim - 2)
-    sq = np.pad(data * data, widths)
-    window_sum = np.sum(sliding_window_view(sq, size, axis=1), axis=-1)
-    base = op.bias.value.data + op.alpha.value.data / size * window_sum
-    return data * base ** -op.beta.value.data
 
 
 # Blocked (NCHWc) ops: converted to NCHW, evaluated as above, and blocked back.
@@ -74,13 +52,6 @@ def _pool_nchwc(is_max: bool) -> Evaluator:
         return G.to_blocked(y, x[0].shape[-1])
 
     return ev
-
-
-def _batch_norm(op: G.BatchNormalizationOp, x: list[np.ndarray]) -> np.ndarray:
-    data, *params = x
-    shape = (1, -1) + (1,) * (data.ndim - 2)
-    a, b = op.affine(*(p.reshape(shape) for p in params))
-    return data * a + b
 
 
 def _transpose(op: Operation, x: list[np.ndarray]) -> np.ndarray:
@@ -130,18 +101,11 @@ def _range(op: Operation, x: list[np.ndarray]) -> np.ndarray:
 EVALUATORS: dict[type[Operation], Evaluator] = {
     G.ConstantOfShapeOp: _constant_of_shape,
     G.RangeOp: _range,
-    G.ConvOp: lambda op, x: G.apply_activation(op, conv_nchw(op, x)),
-    G.MaxPoolOp: lambda op, x: pool_nchw(op, x[0], True, bool(op.ceil_mode.value.data)),
-    G.AveragePoolOp: lambda op, x: pool_nchw(op, x[0], False, bool(op.ceil_mode.value.data)),
-    G.GlobalMaxPoolOp: _global_pool(np.max),
-    G.GlobalAveragePoolOp: _global_pool(np.mean),
-    G.LRNOp: _lrn,
     G.ToNchwcOp: lambda op, x: G.to_blocked(x[0], op.block.value.data),
     G.FromNchwcOp: lambda op, x: G.from_blocked(x[0]),
     G.ConvNchwcOp: _conv_nchwc,
     G.MaxPoolNchwcOp: _pool_nchwc(True),
     G.AveragePoolNchwcOp: _pool_nchwc(False),
-    G.BatchNormalizationOp: _batch_norm,
     G.ReshapeOp: to_result_shape,
     G.FlattenOp: to_result_shape,
     G.SqueezeOp: to_result_shape,

@@ -6,6 +6,7 @@ from abc import ABC
 from typing import ClassVar, cast
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
@@ -39,7 +40,8 @@ from infer.dialects.graph.base import (
     spatial_attrs,
     window_out,
 )
-from infer.dialects.graph.elementwise import check_activation
+from infer.dialects.graph.elementwise import apply_activation, check_activation
+from infer.dialects.graph.numpy_semantics import conv_nchw, pool_nchw, work
 from infer.dialects.graph.types import float_attr, int_attr, is_float
 
 
@@ -123,6 +125,9 @@ class ConvOp(ConvLikeOp):
         check_summand(dims, out[0])
         return out
 
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return apply_activation(self, conv_nchw(self, x))
+
     @classmethod
     def _conv_dims(cls, props, dims):
         x, w = dims[0], dims[1]
@@ -184,6 +189,10 @@ class PoolOp(GraphOp, ABC):
         ]
         return [[x[0], x[1], *spatial]]
 
+    def pooled(self, x: np.ndarray, is_max: bool) -> np.ndarray:
+        """The max or average pool of NCHW x by this op's window (its ceil mode too)."""
+        return pool_nchw(self, x, is_max, bool(self.ceil_mode.value.data))
+
 
 @irdl_op_definition
 class MaxPoolOp(PoolOp):
@@ -195,6 +204,9 @@ class MaxPoolOp(PoolOp):
     def check(cls, props, types):
         super().check(props, types)
         _max_pool_element(cls, types[0])
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return self.pooled(x, True)
 
 
 def _max_pool_element(cls: type[GraphOp], t: TensorType) -> None:
@@ -238,6 +250,9 @@ class AveragePoolOp(PoolOp):
     ONNX_OP: ClassVar[str | None] = "AveragePool"
     count_include_pad = prop_def(IntegerAttr, default_value=int_attr(0))
 
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return self.pooled(x, False)
+
 
 class GlobalPoolOp(GraphOp, ABC):
     X = operand_def(TensorType)
@@ -261,11 +276,17 @@ class GlobalAveragePoolOp(GlobalPoolOp):
     name = "graph.global_average_pool"
     ONNX_OP: ClassVar[str | None] = "GlobalAveragePool"
 
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.mean(x, axis=tuple(range(2, x.ndim)), keepdims=True)
+
 
 @irdl_op_definition
 class GlobalMaxPoolOp(GlobalPoolOp):
     name = "graph.global_max_pool"
     ONNX_OP: ClassVar[str | None] = "GlobalMaxPool"
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.max(x, axis=tuple(range(2, x.ndim)), keepdims=True)
 
 
 def check_summand(dims: list[list[Dim]], out: list[Dim]) -> None:
@@ -310,6 +331,11 @@ class BatchNormalizationOp(GraphOp):
         a = scale / np.sqrt(var + self.epsilon.value.data)
         return a, bias - mean * a
 
+    def numpy(self, x: np.ndarray, *params: np.ndarray) -> np.ndarray:
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        a, b = self.affine(*(p.reshape(shape) for p in params))
+        return x * a + b
+
     @classmethod
     def output_dims(cls, props, dims, consts):
         x = dims[0]
@@ -341,6 +367,18 @@ class LRNOp(GraphOp):
             raise VerifyException("'graph.lrn' expects a float tensor of rank >= 3")
         if cls.prop(props, "size") < 1:
             raise VerifyException("'graph.lrn' size must be >= 1")
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        """y = x / (bias + alpha / size * sum of x^2 over the channel window)^beta; the
+        window [c - (size-1)//2, c + ceil((size-1)/2)] is clipped to the channels."""
+        data = work(x)
+        size = self.size.value.data
+        before = (size - 1) // 2
+        widths = [(0, 0), (before, size - 1 - before)] + [(0, 0)] * (data.ndim - 2)
+        sq = np.pad(data * data, widths)
+        window_sum = np.sum(sliding_window_view(sq, size, axis=1), axis=-1)
+        base = self.bias.value.data + self.alpha.value.data / size * window_sum
+        return data * base ** -self.beta.value.data
 
 
 @irdl_op_definition
