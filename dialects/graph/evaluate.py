@@ -23,35 +23,12 @@ from xdsl.ir import Operation
 
 from infer.dialects import graph as G
 from infer.dialects.graph.numpy_semantics import (
-    conv_nchw,
-    pool_nchw,
     result_shape,
     to_result_shape,
 )
 
 Result = np.ndarray | list[np.ndarray]
 Evaluator = Callable[[Operation, list[np.ndarray]], Result]
-
-
-# Blocked (NCHWc) ops: converted to NCHW, evaluated as above, and blocked back.
-
-
-def _conv_nchwc(op: G.ConvNchwcOp, x: list[np.ndarray]) -> np.ndarray:
-    block = x[1].shape[-1]
-    # X of rank W's - 2 is already NCHW (the image stem's form).
-    data = x[0] if x[0].ndim == x[1].ndim - 2 else G.from_blocked(x[0])
-    plain = [data, G.unpack_conv_weights(x[1]), *x[2:3]]
-    if len(x) > 3:
-        plain.append(G.from_blocked(x[3]))
-    return G.to_blocked(G.apply_activation(op, conv_nchw(op, plain)), block)
-
-
-def _pool_nchwc(is_max: bool) -> Evaluator:
-    def ev(op: G.PoolNchwcOp, x: list[np.ndarray]) -> np.ndarray:
-        y = pool_nchw(op, G.from_blocked(x[0]), is_max, bool(op.ceil_mode.value.data))
-        return G.to_blocked(y, x[0].shape[-1])
-
-    return ev
 
 
 def _transpose(op: Operation, x: list[np.ndarray]) -> np.ndarray:
@@ -101,11 +78,6 @@ def _range(op: Operation, x: list[np.ndarray]) -> np.ndarray:
 EVALUATORS: dict[type[Operation], Evaluator] = {
     G.ConstantOfShapeOp: _constant_of_shape,
     G.RangeOp: _range,
-    G.ToNchwcOp: lambda op, x: G.to_blocked(x[0], op.block.value.data),
-    G.FromNchwcOp: lambda op, x: G.from_blocked(x[0]),
-    G.ConvNchwcOp: _conv_nchwc,
-    G.MaxPoolNchwcOp: _pool_nchwc(True),
-    G.AveragePoolNchwcOp: _pool_nchwc(False),
     G.ReshapeOp: to_result_shape,
     G.FlattenOp: to_result_shape,
     G.SqueezeOp: to_result_shape,

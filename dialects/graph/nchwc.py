@@ -21,7 +21,9 @@ from xdsl.irdl import (
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN
 from infer.dialects.graph.base import TRAITS, GraphOp, spatial_attrs, window_out
+from infer.dialects.graph.elementwise import apply_activation
 from infer.dialects.graph.nn import ConvLikeOp, PoolOp, check_summand
+from infer.dialects.graph.numpy_semantics import conv_nchw
 from infer.dialects.graph.types import int_attr
 
 # ---------------------------------------------------------------------------------------
@@ -58,6 +60,9 @@ class ToNchwcOp(GraphOp):
             raise ValueError(f"channels {x[1]} must be static and divide by the block {c}")
         return [[x[0], x[1] // c, *x[2:], c]]
 
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return to_blocked(x, self.block.value.data)
+
 
 @irdl_op_definition
 class FromNchwcOp(GraphOp):
@@ -75,6 +80,9 @@ class FromNchwcOp(GraphOp):
         if len(x) < 4 or not isinstance(x[1], int) or not isinstance(x[-1], int):
             raise ValueError(f"expects a blocked tensor [N, C/c, ..., c], got {D.format_shape(x)}")
         return [[x[0], x[1] * x[-1], *x[2:-1]]]
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return from_blocked(x)
 
 
 # The register tile a blocked conv's kernel uses, chosen per target (select-conv-tile),
@@ -144,6 +152,16 @@ class ConvNchwcOp(ConvLikeOp):
         check_summand(dims, out)
         return [out]
 
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        """Converted to NCHW, evaluated as graph.conv, and blocked back."""
+        block = x[1].shape[-1]
+        # X of rank W's - 2 is already NCHW (the image stem's form).
+        data = x[0] if x[0].ndim == x[1].ndim - 2 else from_blocked(x[0])
+        plain = [data, unpack_conv_weights(x[1]), *x[2:3]]
+        if len(x) > 3:
+            plain.append(from_blocked(x[3]))
+        return to_blocked(apply_activation(self, conv_nchw(self, plain)), block)
+
 
 class PoolNchwcOp(PoolOp, ABC):
     """A pool of PoolOp's attributes on a blocked tensor [N, C/c, *sp, c]."""
@@ -156,11 +174,18 @@ class PoolNchwcOp(PoolOp, ABC):
         (y,) = super().output_dims(props, [x[:-1]], consts)
         return [[*y, x[-1]]]
 
+    def pooled_blocked(self, x: np.ndarray, is_max: bool) -> np.ndarray:
+        """The pool of blocked x: converted to NCHW, pooled, and blocked back."""
+        return to_blocked(self.pooled(from_blocked(x), is_max), x.shape[-1])
+
 
 @irdl_op_definition
 class MaxPoolNchwcOp(PoolNchwcOp):
     name = "graph.max_pool_nchwc"
     ONNX_OP: ClassVar[str | None] = None
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return self.pooled_blocked(x, True)
 
 
 @irdl_op_definition
@@ -168,6 +193,9 @@ class AveragePoolNchwcOp(PoolNchwcOp):
     name = "graph.average_pool_nchwc"
     ONNX_OP: ClassVar[str | None] = None
     count_include_pad = prop_def(IntegerAttr, default_value=int_attr(0))
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return self.pooled_blocked(x, False)
 
 
 # ---------------------------------------------------------------------------------------
