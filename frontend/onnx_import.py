@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import inspect
 import os
-import re
 from collections.abc import Sequence
 from functools import cache
 from typing import cast
@@ -58,12 +57,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.ir.core import _VALUE_NAME_PATTERN  # the rule name hints must follow
 from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import graph as G
-from infer.dialects.dims import DYN, Dim
 from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.import_context import (
+    graph_tensor_type,
+    name_hint,
+    node_error,
+    node_ref,
+    one_line,
+)
 from infer.frontend.onnx_ops import (
     ONNX_ELEMENT_TYPES,
     OPS,
@@ -84,16 +88,17 @@ from infer.frontend.onnx_ops.functions import (
 from infer.frontend.onnx_ops.quantize import MICROSOFT_DOMAIN, MICROSOFT_OPS
 from infer.frontend.onnx_ops.random import U64
 from infer.frontend.onnx_ops.sequences import Sequences, Strings
-from infer.frontend.onnx_packed_sequences import PackedSequence
-from infer.frontend.onnx_sequences import (
-    SequenceImport,
+from infer.frontend.onnx_sequences import SequenceImport
+from infer.frontend.onnx_strings import StringImport
+from infer.frontend.onnx_subgraphs import SubgraphImport
+from infer.frontend.onnx_values import (
+    PackedSequence,
     StaticOptional,
     StaticSequence,
+    StringTensor,
     Value,
     kind_of,
 )
-from infer.frontend.onnx_strings import StringImport, StringTensor
-from infer.frontend.onnx_subgraphs import SubgraphImport
 
 NAME_ATTR = G.NAME_ATTR
 DIMS_ATTR = G.DIMS_ATTR
@@ -122,13 +127,13 @@ def import_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> Mod
     try:
         onnx.checker.check_model(proto)
     except Exception as e:  # noqa: BLE001 - the checker raises several types
-        raise InvalidModelError(f"invalid model: {_one_line(str(e))}") from None
+        raise InvalidModelError(f"invalid model: {one_line(str(e))}") from None
     module = _Importer(graph, opset, variants).run()
     try:
         module.verify()
     except VerifyException as e:
         raise InvalidModelError(
-            f"imported module does not verify: {_one_line(str(e))}") from None
+            f"imported module does not verify: {one_line(str(e))}") from None
     return module
 
 
@@ -156,10 +161,6 @@ def unsupported_ops(model: onnx.ModelProto) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def load_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> onnx.ModelProto:
     """The ModelProto of a proto, serialized bytes or a path; InvalidModelError when it is
     not an ONNX model."""
@@ -175,7 +176,7 @@ def load_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> onnx.
                 proto = onnx.load(os.fspath(model))
         except Exception as e:  # noqa: BLE001 - protobuf and file errors alike
             raise InvalidModelError(
-                f"cannot read {source} as an ONNX model: {_one_line(str(e))}"
+                f"cannot read {source} as an ONNX model: {one_line(str(e))}"
             ) from None
     # Protobuf parses many non-ONNX byte strings without complaint: require a graph.
     if not proto.HasField("graph") or proto.ir_version == 0:
@@ -195,31 +196,16 @@ def _default_opset(proto: onnx.ModelProto) -> int:
     return opset
 
 
-def _node_ref(node: onnx.NodeProto, index: int) -> str:
-    return f"node '{node.name}'" if node.name else f"node #{index}"
-
-
 def _opsets(proto: onnx.ModelProto) -> dict[str, int]:
     """The opset the model imports of each domain ("" for ONNX's default)."""
     return {("" if o.domain == "ai.onnx" else o.domain): o.version for o in proto.opset_import}
-
-
-def _node_error(
-    node: onnx.NodeProto, index: int, opset: int, reason: str,
-    error: type[InferError] = InvalidModelError,
-) -> InferError:
-    what = "unsupported op" if issubclass(error, UnsupportedError) else "op"
-    return error(
-        f"{what} '{node.op_type}' ({_node_ref(node, index)}, opset {opset}): "
-        f"{_one_line(reason)}"
-    )
 
 
 def _describe_op(node: onnx.NodeProto, index: int, opsets: dict[str, int]) -> str:
     """`'Op' (node 'n', domain 'd' opset 3)`: the op's type, node and its domain's opset."""
     domain = "" if node.domain == "ai.onnx" else node.domain
     version = f"opset {opsets[domain]}" if domain in opsets else "not imported"
-    return (f"'{node.op_type}' ({_node_ref(node, index)}, domain '{domain or 'ai.onnx'}' "
+    return (f"'{node.op_type}' ({node_ref(node, index)}, domain '{domain or 'ai.onnx'}' "
             f"{version})")
 
 
@@ -321,13 +307,13 @@ def _check_structure(graph: onnx.GraphProto) -> None:
                     else "is not defined by any node, initializer or graph input"
                 )
                 raise InvalidModelError(
-                    f"invalid graph: input '{name}' of {_node_ref(node, i)} "
+                    f"invalid graph: input '{name}' of {node_ref(node, i)} "
                     f"('{node.op_type}') {what}"
                 )
         for name in node.output:
             if name and name in defined:
                 raise InvalidModelError(
-                    f"invalid graph: '{name}' is defined twice ({_node_ref(node, i)}, "
+                    f"invalid graph: '{name}' is defined twice ({node_ref(node, i)}, "
                     f"'{node.op_type}')"
                 )
             defined.add(name)
@@ -339,13 +325,6 @@ def _check_structure(graph: onnx.GraphProto) -> None:
 # ---------------------------------------------------------------------------------------
 # Building
 # ---------------------------------------------------------------------------------------
-
-
-def _name_hint(name: str) -> str | None:
-    hint = re.sub(r"[^\w$.-]", "_", name)
-    if hint and not _VALUE_NAME_PATTERN.fullmatch(hint):
-        hint = "v" + hint
-    return hint if hint and _VALUE_NAME_PATTERN.fullmatch(hint) else None
 
 
 def _attr_value(attr: onnx.AttributeProto) -> object:
@@ -398,26 +377,6 @@ def _call(fn: OpFn, b: OpBuilder, inputs: list[SSAValue | None], attrs: dict[str
     return [out] if isinstance(out, SSAValue) else list(out)
 
 
-def _tensor_type(vi: onnx.ValueInfoProto, what: str) -> tuple[TensorType, list[str]]:
-    """The builtin type of a graph input/output and its dims' dim_param names."""
-    if not vi.type.HasField("tensor_type"):
-        kind = vi.type.WhichOneof("value")
-        raise UnsupportedError(f"{what} '{vi.name}' is not a tensor ({kind})")
-    tt = vi.type.tensor_type
-    try:
-        elem = element_type(tt.elem_type)
-    except Unsupported as e:
-        raise UnsupportedError(f"{what} '{vi.name}': {e}") from None
-    if not tt.HasField("shape"):
-        raise UnsupportedError(f"{what} '{vi.name}' has an unknown rank (no shape)")
-    shape: list[Dim] = []
-    params: list[str] = []
-    for d in tt.shape.dim:
-        shape.append(d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else DYN)
-        params.append(d.dim_param)
-    return G.tensor_type(shape, elem), params
-
-
 def _type_proto(t: TensorType) -> onnx.TypeProto:
     """The ONNX type of a value, for the function bodies that depend on their inputs'."""
     onnx_type = next(k for k, v in ONNX_ELEMENT_TYPES.items() if v == t.element_type)
@@ -425,10 +384,10 @@ def _type_proto(t: TensorType) -> onnx.TypeProto:
     return onnx.helper.make_tensor_type_proto(onnx_type, shape)
 
 
-class _Importer(SubgraphImport, SequenceImport, StringImport):
-    _error = staticmethod(_node_error)
-    _hint = staticmethod(_name_hint)
-    _tensor_type = staticmethod(_tensor_type)
+class _Importer(SubgraphImport, SequenceImport):
+    _error = staticmethod(node_error)
+    _hint = staticmethod(name_hint)
+    _tensor_type = staticmethod(graph_tensor_type)
 
     def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[Variant]):
         self.graph = graph
@@ -447,6 +406,7 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
         self.prefixes: set[str] = set()
         self.names = ({v.name for v in graph.input} | set(self.initializers)
                       | {o for node in graph.node for o in node.output})
+        self.strings = StringImport(self)
 
     def run(self) -> ModuleOp:
         inputs = [v for v in self.graph.input if v.name not in self.initializers]
@@ -457,7 +417,7 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
             if strings or vi.type.WhichOneof("value") in ("sequence_type", "optional_type"):
                 before = len(self.block.args)
                 self.values[vi.name], structured_inputs[vi.name] = (
-                    self._string_input(vi, at) if strings else self._structured_input(vi, at))
+                    self.strings.graph_input(vi, at) if strings else self._structured_input(vi, at))
                 # a string tensor's offsets have its shape, and its dims' names
                 params = [d.dim_param for d in vi.type.tensor_type.shape.dim]
                 for k, a in enumerate(self.block.args[before:]):
@@ -467,9 +427,9 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
                     arg_types.append(a.type)
                     arg_attrs.append(DictionaryAttr(attrs))
                 continue
-            t, params = _tensor_type(vi, "graph input")
+            t, params = graph_tensor_type(vi, "graph input")
             arg = self.block.insert_arg(t, len(self.block.args))
-            arg.name_hint = _name_hint(vi.name)
+            arg.name_hint = name_hint(vi.name)
             self.values[vi.name] = arg
             attrs = {NAME_ATTR: StringAttr(vi.name)}
             if any(params):
@@ -493,7 +453,7 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
                 results += tensors
                 res_attrs += [DictionaryAttr({NAME_ATTR: StringAttr(o.name)}) for _ in tensors]
                 continue
-            r = self._value(o.name, "graph output")
+            r = self.value(o.name, "graph output")
             params = self._check_output(o, cast(TensorType, r.type))
             attrs = {NAME_ATTR: StringAttr(o.name)}
             if any(params):
@@ -521,7 +481,7 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
             self.counter.name_hint = "run"
         return self.counter
 
-    def _value(self, name: str, what: str) -> SSAValue:
+    def value(self, name: str, what: str) -> SSAValue:
         """The tensor named `name`; initializers become constants at their first use."""
         if name in self.values:
             value = self.values[name]
@@ -535,8 +495,8 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
             array = numpy_helper.to_array(self.initializers[name])
             op = G.ConstantOp(np.asarray(array))
         except Exception as e:  # noqa: BLE001 - external data, strings, odd dtypes
-            raise UnsupportedError(f"initializer '{name}': {_one_line(str(e))}") from None
-        op.output.name_hint = _name_hint(name)
+            raise UnsupportedError(f"initializer '{name}': {one_line(str(e))}") from None
+        op.output.name_hint = name_hint(name)
         self.block.add_op(op)
         self.values[name] = op.output
         return op.output
@@ -556,10 +516,10 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
             return
         if isinstance(fn, Strings) or any(isinstance(self.values.get(n), StringTensor)
                                           for n in node.input if n):
-            self._string_op(index, node, opset)
+            self.strings.op(index, node, opset)
             return
         try:
-            inputs = [self._value(n, "input") if n else None for n in node.input]
+            inputs = [self.value(n, "input") if n else None for n in node.input]
             attrs = {a.name: _attr_value(a) for a in node.attribute}
             used = [bool(n) and n in self.consumed for n in node.output]
             b = OpBuilder(self.block, len(node.output), used, self._run_counter)
@@ -578,24 +538,24 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
                         raise Unsupported(f"output #{i} ('{name}') is not supported")
                     continue
                 self.values[name] = results[i]
-                results[i].name_hint = _name_hint(name)
+                results[i].name_hint = name_hint(name)
         except Unsupported as e:
-            raise _node_error(node, index, opset, str(e), UnsupportedError) from None
+            raise node_error(node, index, opset, str(e), UnsupportedError) from None
         except InferError as e:
-            raise _node_error(node, index, opset, str(e), type(e)) from None
+            raise node_error(node, index, opset, str(e), type(e)) from None
         except Exception as e:  # noqa: BLE001 - any failure is reported against its node
-            raise _node_error(node, index, opset, str(e) or type(e).__name__) from None
+            raise node_error(node, index, opset, str(e) or type(e).__name__) from None
 
-    def _import_node(self, index: int, node: onnx.NodeProto, opset: int) -> None:
+    def import_node(self, index: int, node: onnx.NodeProto, opset: int) -> None:
         """Import a node of a function body or subgraph (the graph's own are checked for
         support all at once first)."""
         fn, why = (_variant(node.op_type, opset) if node.domain in ("", "ai.onnx")
                    and node.op_type in OPS else (None, f"domain '{node.domain}'"))
         if fn is None:
-            raise _node_error(node, index, opset, why or "no importer", UnsupportedError)
+            raise node_error(node, index, opset, why or "no importer", UnsupportedError)
         self._node(index, node, fn, opset)
 
-    def _prefix(self, label: str) -> str:
+    def prefix(self, label: str) -> str:
         """A prefix for the names of nodes the importer adds, met by no name of the graph."""
         prefix, k = f"{label}/", 1
         while prefix in self.prefixes or any(n.startswith(prefix) for n in self.names):
@@ -606,28 +566,28 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
 
     def _expand(self, index: int, node: onnx.NodeProto, fn: Expansion, opset: int) -> None:
         """Import `node` as its function body, each body node through `_node`."""
-        prefix = self._prefix(node.name or f"{node.op_type}{index}")
+        prefix = self.prefix(node.name or f"{node.op_type}{index}")
         try:
             try:
-                types = [_type_proto(cast(TensorType, self._value(n, "input").type))
+                types = [_type_proto(cast(TensorType, self.value(n, "input").type))
                          if n else onnx.TypeProto() for n in node.input]
                 function = fn.body(node, opset, types)
                 inner = body_opset(function, opset)
                 body = instantiate(function, node, fn.defaults(), prefix)
             except Unsupported as e:
-                raise _node_error(node, index, opset, str(e), UnsupportedError) from None
+                raise node_error(node, index, opset, str(e), UnsupportedError) from None
             except NodeError as e:
-                raise _node_error(node, index, opset, str(e)) from None
+                raise node_error(node, index, opset, str(e)) from None
             except Exception as e:  # noqa: BLE001 - onnx's body builders raise several types
-                raise _node_error(node, index, opset, str(e) or type(e).__name__,
+                raise node_error(node, index, opset, str(e) or type(e).__name__,
                                   UnsupportedError) from None
             self.consumed |= {n for sub in body for n in sub.input if n}
             for j, sub in enumerate(body):
-                self._import_node(j, sub, inner)
+                self.import_node(j, sub, inner)
         except InferError as e:
-            if f"({_node_ref(node, index)}, opset {opset})" in str(e):
+            if f"({node_ref(node, index)}, opset {opset})" in str(e):
                 raise  # its own failure, named already
-            raise _node_error(node, index, opset, f"expanded body: {e}", type(e)) from None
+            raise node_error(node, index, opset, f"expanded body: {e}", type(e)) from None
 
     def _check_output(self, vi: onnx.ValueInfoProto, ours: TensorType) -> list[str]:
         """A declared output type must agree with ours where both are known; returns the
@@ -645,7 +605,7 @@ class _Importer(SubgraphImport, SequenceImport, StringImport):
             )
         if not tt.HasField("shape"):
             return []
-        declared, params = _tensor_type(vi, "graph output")
+        declared, params = graph_tensor_type(vi, "graph output")
         if not G.compatible(ours, declared):
             raise InvalidModelError(
                 f"graph output '{vi.name}' is declared {declared} but computes {ours}"

@@ -19,8 +19,7 @@ Loop importer, which carries packed sequences.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 import onnx
@@ -29,10 +28,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, SSAValue
 
 from infer.dialects import graph as G
-
-if TYPE_CHECKING:
-    from infer.frontend.onnx_import import _Importer
-    from infer.frontend.onnx_sequences import StaticSequence
+from infer.frontend.import_context import ImportContext
+from infer.frontend.onnx_values import PackedSequence, Sequence, StaticSequence
 
 # The opset of the nodes built here (Reshape's allowzero, ReduceProd's axes input).
 HELPER_OPSET = 21
@@ -41,28 +38,6 @@ PACKED_TENSORS = 4
 # The rank of a sequence known to have no elements (or a Loop's, known so far only to
 # start with none): joined with any rank, that rank.
 NO_ELEMENTS = -1
-
-
-@dataclass(frozen=True)
-class PackedSequence:
-    """A sequence of `element` tensors known at run time (see runtime/structured.py);
-    `rank` is its elements' rank when known to be one, None when not (or NO_ELEMENTS)."""
-
-    data: SSAValue
-    offsets: SSAValue
-    dims: SSAValue
-    dim_offsets: SSAValue
-    element: Attribute
-    rank: int | None
-
-    @property
-    def tensors(self) -> list[SSAValue]:
-        return [self.data, self.offsets, self.dims, self.dim_offsets]
-
-    @staticmethod
-    def of(tensors: list[SSAValue], element: Attribute, rank: int | None) -> PackedSequence:
-        data, offsets, dims, dim_offsets = tensors
-        return PackedSequence(data, offsets, dims, dim_offsets, element, rank)
 
 
 def rank_of(t: SSAValue) -> int:
@@ -80,9 +55,9 @@ class Emit:
     """ONNX nodes of HELPER_OPSET added on the importer's values, named under one prefix
     (so that a run-time error names the sequence op they are built for)."""
 
-    def __init__(self, imp: _Importer, label: str):
-        self.imp = imp
-        self.prefix = imp._prefix(label)
+    def __init__(self, ctx: ImportContext, label: str):
+        self.ctx = ctx
+        self.prefix = ctx.prefix(label)
         self.count = 0
 
     def fresh(self) -> str:
@@ -92,12 +67,12 @@ class Emit:
     def bind(self, value: object) -> str:
         """`value` (a tensor, sequence or optional) under a fresh name."""
         name = self.fresh()
-        self.imp.values[name] = value  # type: ignore[assignment]
+        self.ctx.values[name] = value  # type: ignore[assignment]
         return name
 
     def const(self, value: np.ndarray) -> str:
         """A constant under a fresh name."""
-        return self.bind(self.imp._constant(value))
+        return self.bind(self.ctx.constant(value))
 
     def ints(self, *values: int) -> str:
         return self.const(np.array(values, np.int64))
@@ -117,14 +92,14 @@ class Emit:
         """The node's outputs; its name is the prefix and `label` (what a run-time check
         in it is about), else its first output's."""
         names = [self.fresh() for _ in range(outputs)]
-        self.imp.consumed |= set(names)
+        self.ctx.consumed |= set(names)
         name = self.prefix + label if label else names[0]
-        self.imp._import_node(0, helper.make_node(op_type, inputs, names, name=name,
+        self.ctx.import_node(0, helper.make_node(op_type, inputs, names, name=name,
                                                   **attrs), HELPER_OPSET)
         return names
 
     def value(self, name: str) -> SSAValue:
-        return cast(SSAValue, self.imp.values[name])
+        return cast(SSAValue, self.ctx.values[name])
 
     def packed(self, names: list[str], element: Attribute, rank: int | None
                ) -> PackedSequence:
@@ -156,6 +131,11 @@ def pack(e: Emit, seq: StaticSequence) -> PackedSequence:
     dim_offsets = e.ints(*np.cumsum([0, *(rank_of(t) for t in seq.elements)]).tolist())
     return e.packed([e("Concat", *flat, axis=0), offsets, dims, dim_offsets],
                     seq.element, rank)
+
+
+def as_packed(e: Emit, seq: Sequence) -> PackedSequence:
+    """`seq` packed (itself when it is already)."""
+    return seq if isinstance(seq, PackedSequence) else pack(e, seq)
 
 
 def length(e: Emit, seq: PackedSequence) -> str:
@@ -309,14 +289,14 @@ def split_to(e: Emit, x: str, starts: str, ends: str, count: str, axis: int,
         part = squeezed
     nodes.append(helper.make_node("SequenceInsert", [acc, part], [out]))
     result = loop_over(e, count, [e.bind(empty(e, element))], nodes, i, [acc], [out])[0]
-    return cast(PackedSequence, e.imp.values[result])
+    return cast(PackedSequence, e.ctx.values[result])
 
 
 def sequence_map(e: Emit, inputs: list[str], sequences: list[bool], body: onnx.GraphProto,
                  elements: list[Attribute]) -> list[PackedSequence]:
     """SequenceMap: per position of the (packed) sequence inputs, the body on their
     elements and the tensor inputs; each output inserted into a sequence of `elements`."""
-    first = cast(PackedSequence, e.imp.values[inputs[0]])
+    first = cast(PackedSequence, e.ctx.values[inputs[0]])
     i = e.fresh()
     ins = [e.fresh() for _ in body.output]
     outs = [e.fresh() for _ in body.output]
@@ -328,7 +308,7 @@ def sequence_map(e: Emit, inputs: list[str], sequences: list[bool], body: onnx.G
               for acc, o, out in zip(ins, body.output, outs, strict=True)]
     results = loop_over(e, length(e, first), [e.bind(empty(e, t)) for t in elements],
                          nodes, i, ins, outs, list(body.initializer))
-    return [cast(PackedSequence, e.imp.values[r]) for r in results]
+    return [cast(PackedSequence, e.ctx.values[r]) for r in results]
 
 
 def empty(e: Emit, element: Attribute) -> PackedSequence:

@@ -41,57 +41,31 @@ from infer.frontend.onnx_packed_sequences import (
     NO_ELEMENTS,
     PACKED_TENSORS,
     Emit,
-    PackedSequence,
+    as_packed,
     concat_from,
     element_at,
     erase,
     insert,
     joined_rank,
     length,
-    pack,
     rank_of,
     require,
     sequence_map,
     split_to,
 )
-from infer.frontend.onnx_strings import StringTensor, string_entry
+from infer.frontend.onnx_strings import string_entry
+from infer.frontend.onnx_values import (
+    PackedSequence,
+    Sequence,
+    StaticOptional,
+    StaticSequence,
+    StringTensor,
+    Value,
+    kind_of,
+)
 
 if TYPE_CHECKING:
     from infer.frontend.onnx_import import _Importer
-
-
-
-@dataclass(frozen=True)
-class StaticSequence:
-    """A sequence whose tensors are known at import; all have `element`'s element type."""
-
-    elements: tuple[SSAValue, ...]
-    element: Attribute
-
-
-@dataclass(frozen=True)
-class StaticOptional:
-    """An optional known at import to hold `value` (a tensor or sequence), or nothing; or,
-    with `present` (one i1 computed at run time, as an If on a run-time condition gives
-    it), one that holds `value` when `present` is true (`value` is then placeholders)."""
-
-    value: SSAValue | StaticSequence | None
-    present: SSAValue | None = None
-
-
-Value = SSAValue | StaticSequence | PackedSequence | StaticOptional
-Sequence = StaticSequence | PackedSequence
-
-
-def kind_of(value: object) -> str:
-    if value is None:
-        return "missing"
-    if isinstance(value, StaticSequence):
-        n = len(value.elements)
-        return f"a sequence of {n} tensor{'' if n == 1 else 's'}"
-    if isinstance(value, PackedSequence):
-        return "a sequence of a length known at run time"
-    return "an optional" if isinstance(value, StaticOptional) else "a tensor"
 
 
 def tensors_of(value: SSAValue | Sequence) -> list[SSAValue]:
@@ -255,10 +229,10 @@ class Carry:
             if not self.optional or value.value is None:
                 raise UnsupportedError(f"{where} is {kind_of(value)} where the Loop carries "
                                        "a value (or an empty optional)")
-            flag = [value.present or imp._constant(np.array(True))]
+            flag = [value.present or imp.constant(np.array(True))]
             value = value.value
         elif self.optional:
-            flag = [imp._constant(np.array(True))]
+            flag = [imp.constant(np.array(True))]
         if self.packed != isinstance(value, StaticSequence | PackedSequence):
             raise InvalidModelError(f"{where} is {kind_of(value)} where the Loop carries "
                                     f"{'a sequence' if self.packed else 'a tensor'}")
@@ -266,7 +240,7 @@ class Carry:
             if value.element != self.element:
                 raise InvalidModelError(f"{where} is a sequence of {value.element} where "
                                         f"the Loop carries one of {self.element}")
-            return flag + imp._packed(Emit(imp, "loop_carried"), value).tensors
+            return flag + as_packed(Emit(imp, "loop_carried"), value).tensors
         return flag + [cast(SSAValue, value)]
 
     def value(self, tensors: list[SSAValue]) -> Value:
@@ -287,7 +261,7 @@ class SequenceImport:
 
     def _sequence_op(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
         if node.op_type == "SequenceMap":  # imports a subgraph: errors are named there
-            self._name_results(node, self._sequence_map(index, node, opset))
+            self.name_results(node, self._sequence_map(index, node, opset))
             return
         try:
             results = getattr(self, f"_op_{node.op_type}")(node, opset)
@@ -297,7 +271,7 @@ class SequenceImport:
             if f"node '{node.name}'" in str(e) or f"(node #{index}" in str(e):
                 raise  # a helper node's error, named already
             raise self._error(node, index, opset, str(e), type(e)) from None
-        self._name_results(node, results)
+        self.name_results(node, results)
 
     def _sequence_map(self: _Importer, index: int, node: onnx.NodeProto, opset: int
                       ) -> list[Value]:
@@ -327,14 +301,14 @@ class SequenceImport:
                 raise self._error(node, index, opset, str(e), UnsupportedError) from None
             emit = self._emit(node)
             sequences = [isinstance(v, StaticSequence | PackedSequence) for v in inputs]
-            names = [emit.bind(self._packed(emit, cast(Sequence, v)) if seq else v)
+            names = [emit.bind(as_packed(emit, cast(Sequence, v)) if seq else v)
                      for v, seq in zip(inputs, sequences, strict=True)]
             return list(sequence_map(emit, names, sequences, body, elements))
         rows = []
         for i in range(lengths.pop()):
             names = {vi.name: cast(SSAValue, v.elements[i] if isinstance(v, StaticSequence)
                                    else v) for vi, v in zip(body.input, inputs, strict=True)}
-            rows.append(self._in_scope(index, node, opset, "body", self.block, names, body))
+            rows.append(self.in_scope(index, node, opset, "body", self.block, names, body))
         outputs: list[Value] = []
         for k, t in enumerate(declared):
             tensors = tuple(cast(SSAValue, row[k]) for row in rows)
@@ -351,7 +325,7 @@ class SequenceImport:
             return value.tensors, string_entry(at)
         optional = isinstance(value, StaticOptional)
         if isinstance(value, StaticOptional):
-            flag = value.present or self._constant(np.array(value.value is not None))
+            flag = value.present or self.constant(np.array(value.value is not None))
             if value.value is None:  # empty: its type as the model declares it
                 declared = o.type.optional_type.elem_type
                 sequence = declared.HasField("sequence_type")
@@ -415,7 +389,7 @@ class SequenceImport:
         name = node.input[k]
         if name in self.values:
             return self.values[name]
-        return self._value(name, "input")
+        return self.value(name, "input")
 
     def _sequence(self: _Importer, node: onnx.NodeProto, k: int) -> Sequence:
         value = self._raw(node, k)
@@ -424,7 +398,7 @@ class SequenceImport:
         return value
 
     def _tensor(self: _Importer, node: onnx.NodeProto, k: int) -> SSAValue:
-        return self._value(node.input[k], "input")
+        return self.value(node.input[k], "input")
 
     def _given_position(self: _Importer, node: onnx.NodeProto, k: int) -> int | str | None:
         """Input #k, a position: its value when a constant, its name when computed at run
@@ -451,9 +425,6 @@ class SequenceImport:
                                     f"{length}")
         return position + length if position < 0 else position
 
-    def _packed(self: _Importer, e: Emit, seq: Sequence) -> PackedSequence:
-        return seq if isinstance(seq, PackedSequence) else pack(e, seq)
-
     def _emit(self: _Importer, node: onnx.NodeProto) -> Emit:
         return Emit(self, node.name or node.op_type)
 
@@ -476,7 +447,7 @@ class SequenceImport:
                     continue
                 for side, (v, block) in enumerate(zip(seqs, blocks, strict=True)):
                     self.block = block
-                    packed = self._packed(Emit(self, f"if_output{k}"), cast(Sequence, v))
+                    packed = as_packed(Emit(self, f"if_output{k}"), cast(Sequence, v))
                     opt = pair[side]
                     yielded[side][k] = (StaticOptional(packed, opt.present)
                                         if isinstance(opt, StaticOptional) else packed)
@@ -496,7 +467,7 @@ class SequenceImport:
         return [e.value(n) for n in e.node(op_type, names, outputs, **attrs)]
 
     def _ints(self: _Importer, values: list[int]) -> SSAValue:
-        return self._constant(np.array(values, np.int64))
+        return self.constant(np.array(values, np.int64))
 
     # -- the ops --------------------------------------------------------------------------
 
@@ -523,7 +494,7 @@ class SequenceImport:
             k = self._in_range(at, n, n, end_allowed=True)
             return [StaticSequence((*seq.elements[:k], t, *seq.elements[k:]), seq.element)]
         e = self._emit(node)
-        return [insert(e, self._packed(e, seq), e.bind(t),
+        return [insert(e, as_packed(e, seq), e.bind(t),
                        node.input[2] if at is not None else None)]
 
     def _op_SequenceAt(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
@@ -533,7 +504,7 @@ class SequenceImport:
         if isinstance(seq, StaticSequence) and isinstance(at, int):
             return [seq.elements[self._in_range(at, len(seq.elements), 0, False)]]
         e = self._emit(node)
-        packed = self._packed(e, seq)
+        packed = as_packed(e, seq)
         return [e.value(element_at(e, packed, node.input[1], self._element_rank(packed)))]
 
     def _op_SequenceErase(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
@@ -545,12 +516,12 @@ class SequenceImport:
             k = self._in_range(at, n, n - 1, end_allowed=False)
             return [StaticSequence(seq.elements[:k] + seq.elements[k + 1:], seq.element)]
         e = self._emit(node)
-        return [erase(e, self._packed(e, seq), node.input[1] if at is not None else None)]
+        return [erase(e, as_packed(e, seq), node.input[1] if at is not None else None)]
 
     def _op_SequenceLength(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
         seq = self._sequence(node, 0)
         if isinstance(seq, StaticSequence):
-            return [self._constant(np.array(len(seq.elements), np.int64))]
+            return [self.constant(np.array(len(seq.elements), np.int64))]
         e = self._emit(node)
         return [e.value(length(e, seq))]
 
@@ -651,7 +622,7 @@ class SequenceImport:
             return [value.present]
         has = value is not None and (not isinstance(value, StaticOptional)
                                      or value.value is not None)
-        return [self._constant(np.array(has))]
+        return [self.constant(np.array(has))]
 
     def _op_OptionalGetElement(self: _Importer, node: onnx.NodeProto, opset: int
                                ) -> list[Value]:

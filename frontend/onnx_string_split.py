@@ -20,11 +20,10 @@ import onnx
 from onnx import helper
 
 from infer.frontend.onnx_packed_sequences import Emit, loop_body, loop_over
+from infer.frontend.onnx_values import StringTensor
 
 if TYPE_CHECKING:
     from xdsl.ir import SSAValue
-
-    from infer.frontend.onnx_strings import StringTensor
 
 # Unicode whitespace beyond ASCII's as UTF-8: (lead bytes..., (low, high) of the last)
 _WIDE_SPACES = [((0xC2,), (0x85, 0x85)), ((0xC2,), (0xA0, 0xA0)),
@@ -74,8 +73,6 @@ def _whitespace(n: _Body, e: Emit, b: str, length: str) -> str:
 
 def split(e: Emit, x: StringTensor, delimiter: bytes, maxsplit: int | None
           ) -> tuple[StringTensor, SSAValue]:
-    from infer.frontend.onnx_strings import StringTensor
-
     flat = e.ints(-1)
     data = e.bind(x.data)
     starts, ends = e("Reshape", e.bind(x.starts), flat), e("Reshape", e.bind(x.ends), flat)

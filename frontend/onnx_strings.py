@@ -18,8 +18,7 @@ tensors, which the runtime returns as a numpy array of str.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 import onnx
@@ -30,12 +29,16 @@ from xdsl.ir import Attribute, SSAValue
 from infer.abi import encode_strings
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.import_context import (
+    ImportContext,
+    graph_tensor_type,
+    name_hint,
+    node_error,
+)
 from infer.frontend.onnx_packed_sequences import Emit, loop_over, require
 from infer.frontend.onnx_regex import RegexError, dfa
 from infer.frontend.onnx_string_split import split
-
-if TYPE_CHECKING:
-    from infer.frontend.onnx_import import _Importer
+from infer.frontend.onnx_values import StringTensor
 
 BYTES = IntegerType(8, Signedness.UNSIGNED)
 STRING_TENSORS = 3
@@ -44,50 +47,45 @@ MOVING = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose",
           "Slice", "Expand"}
 
 
-@dataclass(frozen=True)
-class StringTensor:
-    data: SSAValue
-    starts: SSAValue
-    ends: SSAValue
-
-    @property
-    def tensors(self) -> list[SSAValue]:
-        return [self.data, self.starts, self.ends]
-
-
-def strings_of(imp: _Importer, values: np.ndarray) -> StringTensor:
+def strings_of(ctx: ImportContext, values: np.ndarray) -> StringTensor:
     """A constant string tensor (str or bytes elements)."""
     data, starts, ends = encode_strings(values)
-    return StringTensor(imp._constant(data), imp._constant(starts), imp._constant(ends))
+    return StringTensor(ctx.constant(data), ctx.constant(starts), ctx.constant(ends))
 
 
 class StringImport:
-    """The string ops of `_Importer` (see the module docstring)."""
+    """The string ops and string graph inputs, for the importer `ctx` (see the module
+    docstring)."""
 
-    def _string_input(self: _Importer, vi: onnx.ValueInfoProto, at: int
-                      ) -> tuple[StringTensor, Attribute]:
+    def __init__(self, ctx: ImportContext):
+        self.ctx = ctx
+
+    def graph_input(self, vi: onnx.ValueInfoProto, at: int
+                    ) -> tuple[StringTensor, Attribute]:
         """A string graph input: its bytes, starts and ends, arguments of the function;
         its entry of graph.STRUCTURED_INPUTS_ATTR."""
-        t, _ = self._tensor_type(helper.make_tensor_value_info(
+        t, _ = graph_tensor_type(helper.make_tensor_value_info(
             vi.name, onnx.TensorProto.INT64, _declared_shape(vi)), "graph input")
-        args = [self.block.insert_arg(a, len(self.block.args))
+        block = self.ctx.block
+        args = [block.insert_arg(a, len(block.args))
                 for a in (TensorType(BYTES, [DYNAMIC_INDEX]), t, t)]
         for a in args:
-            a.name_hint = self._hint(vi.name)
+            a.name_hint = name_hint(vi.name)
         return StringTensor(*args), string_entry(at)
 
-    def _string_op(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
+    def op(self, index: int, node: onnx.NodeProto, opset: int) -> None:
+        """Import `node`, an op on strings (or one of the ops that only move elements)."""
         try:
             results = self._strings(node)
         except InferError as e:
             if f"node '{node.name}'" in str(e) or f"(node #{index}" in str(e):
                 raise
-            raise self._error(node, index, opset, str(e), type(e)) from None
-        self._name_results(node, results)  # type: ignore[arg-type]
+            raise node_error(node, index, opset, str(e), type(e)) from None
+        self.ctx.name_results(node, results)  # type: ignore[arg-type]
 
-    def _strings(self: _Importer, node: onnx.NodeProto) -> list[object]:
-        inputs = [self.values.get(n) if n else None for n in node.input]
-        e = Emit(self, node.name or node.op_type)
+    def _strings(self, node: onnx.NodeProto) -> list[object]:
+        inputs = [self.ctx.values.get(n) if n else None for n in node.input]
+        e = Emit(self.ctx, node.name or node.op_type)
         op = node.op_type
         if op in MOVING:
             x = _string(inputs[0], op)
@@ -127,7 +125,7 @@ class StringImport:
             return [_full_match(e, _string(inputs[0], op), table, accepting)]
         if op == "StringNormalizer":
             attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
-            return [_normalized(self, e, _string(inputs[0], op), attrs)]
+            return [_normalized(self.ctx, e, _string(inputs[0], op), attrs)]
         raise UnsupportedError(f"'{op}' on strings is not supported")
 
 
@@ -167,7 +165,7 @@ def _ascii_case(e: Emit, data: str, upper: bool) -> str:
     return e("Where", letter, e("Sub" if upper else "Add", data, e.byte(32)), data)
 
 
-def _normalized(imp: _Importer, e: Emit, x: StringTensor, attrs: dict[str, object]
+def _normalized(ctx: ImportContext, e: Emit, x: StringTensor, attrs: dict[str, object]
                 ) -> StringTensor:
     """StringNormalizer as its specification says: stopwords removed (compared ignoring
     case unless is_case_sensitive), then the case changed; [""] when nothing is left.
@@ -193,7 +191,7 @@ def _normalized(imp: _Importer, e: Emit, x: StringTensor, attrs: dict[str, objec
         words = stops if sensitive else [w.lower() for w in stops]
         column = StringTensor(e.value(seen), e.value(e("Unsqueeze", starts, e.ints(1))),
                               e.value(e("Unsqueeze", ends, e.ints(1))))
-        hits = _pairwise(e, column, strings_of(imp, np.array(words, object)), "Equal")
+        hits = _pairwise(e, column, strings_of(ctx, np.array(words, object)), "Equal")
         stopped = e("ReduceMax", e("Cast", e.bind(hits), to=onnx.TensorProto.INT32),
                     e.ints(1), keepdims=0)
         keep = e("Not", e("Cast", stopped, to=onnx.TensorProto.BOOL))

@@ -38,16 +38,18 @@ from xdsl.ir import Block, Region, SSAValue
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
 from infer.frontend.onnx_attrs import graph_attr, int_attr, ints_attr
-from infer.frontend.onnx_packed_sequences import PackedSequence
 from infer.frontend.onnx_sequences import (
     Carry,
+    constant_in,
+    flatten_branches,
+    tensors_of,
+)
+from infer.frontend.onnx_values import (
+    PackedSequence,
     StaticOptional,
     StaticSequence,
     Value,
-    constant_in,
-    flatten_branches,
     kind_of,
-    tensors_of,
 )
 
 if TYPE_CHECKING:
@@ -170,7 +172,7 @@ def _scan_axes(node: onnx.NodeProto, batched: bool, m: int, k: int, ranks: list[
 class SubgraphImport:
     """If, Loop and Scan for `_Importer` (which this mixes into)."""
 
-    def _name_results(self: _Importer, node: onnx.NodeProto,
+    def name_results(self: _Importer, node: onnx.NodeProto,
                       values: Sequence[SSAValue | StaticSequence | StaticOptional]) -> None:
         for name, v in zip(node.output, values, strict=False):
             if name:
@@ -178,7 +180,7 @@ class SubgraphImport:
                 if isinstance(v, SSAValue):
                     v.name_hint = v.name_hint or self._hint(name)
 
-    def _in_scope(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+    def in_scope(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
                   which: str, block: Block, names: dict[str, Value],
                   subgraph: onnx.GraphProto, sequences: bool = False,
                   finish: Callable[[list[Value]], list[SSAValue]] | None = None) -> list[Value]:
@@ -212,14 +214,14 @@ class SubgraphImport:
         self.consumed |= {n for sub in subgraph.node for n in sub.input if n}
         self.consumed |= {o.name for o in subgraph.output}
         for j, sub in enumerate(subgraph.node):
-            self._import_node(j, sub, opset)
+            self.import_node(j, sub, opset)
         return [self.values[o.name] if o.name in self.values
-                else self._value(o.name, f"{which} output") for o in subgraph.output]
+                else self.value(o.name, f"{which} output") for o in subgraph.output]
 
     # -- If ------------------------------------------------------------------------------
 
     def _if(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
-        cond = self._value(node.input[0], "input")
+        cond = self.value(node.input[0], "input")
         known = G.constant_value(cond)
         if known is not None and known.size == 1:
             taken = "then_branch" if known.reshape(-1)[0] else "else_branch"
@@ -227,7 +229,7 @@ class SubgraphImport:
                 outs = self._import_subgraph(self._branch(node, taken), opset, taken)
             except InferError as e:
                 raise self._error(node, index, opset, f"{taken}: {e}", type(e)) from None
-            self._name_results(node, outs)
+            self.name_results(node, outs)
             return
         t = cast(TensorType, cond.type)
         if t.element_type != i1 or not all(d == 1 for d in t.get_shape()):
@@ -241,7 +243,7 @@ class SubgraphImport:
             except InferError as e:
                 raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
             blocks.append(Block())
-            yielded.append(self._in_scope(index, node, opset, which, blocks[-1], {}, branch,
+            yielded.append(self.in_scope(index, node, opset, which, blocks[-1], {}, branch,
                                           sequences=True))
         try:  # a sequence or optional is its tensors, one result each (onnx_sequences)
             self._same_forms(yielded, blocks)
@@ -278,7 +280,7 @@ class SubgraphImport:
         if node.name:
             op.location = NameLoc(StringAttr(node.name), NoneAttr())
         self.block.add_op(op)
-        self._name_results(node, op.results if outputs is None else outputs)
+        self.name_results(node, op.results if outputs is None else outputs)
 
     # -- Loop ----------------------------------------------------------------------------
 
@@ -303,10 +305,10 @@ class SubgraphImport:
         if len(body.output) < n + 1 or len(node.output) != len(body.output) - 1:
             raise fail(f"the body gives {len(body.output)} outputs and the Loop "
                        f"{len(node.output)} for {n} carried values")
-        trip = (self._value(inputs[0], "input") if inputs[0]
-                else self._constant(np.array(NO_TRIP_COUNT, np.int64)))
-        go = (self._value(inputs[1], "input") if inputs[1]
-              else self._constant(np.array(True)))
+        trip = (self.value(inputs[0], "input") if inputs[0]
+                else self.constant(np.array(NO_TRIP_COUNT, np.int64)))
+        go = (self.value(inputs[1], "input") if inputs[1]
+              else self.constant(np.array(True)))
         for v, what in ((trip, "trip count"), (go, "condition")):
             t = cast(TensorType, v.type)
             want = i64 if what == "trip count" else i1
@@ -385,7 +387,7 @@ class SubgraphImport:
             for vi, v in zip(body.input, values, strict=True):
                 for a in tensors_of(v.value if isinstance(v, StaticOptional) else v):
                     a.name_hint = self._hint(vi.name)
-            outs = cast(list[SSAValue], self._in_scope(index, node, opset, "body", block,
+            outs = cast(list[SSAValue], self.in_scope(index, node, opset, "body", block,
                                                        names, body, finish=finish))
             nxt = []
             for k, (t, v) in enumerate(zip(carried, next_of(outs), strict=True)):
@@ -401,7 +403,7 @@ class SubgraphImport:
                 TensorType(t.element_type, [DYNAMIC_INDEX] * t.get_num_dims()) for t in nxt]
         return block, outs, carried
 
-    def _constant(self: _Importer, value: np.ndarray) -> SSAValue:
+    def constant(self: _Importer, value: np.ndarray) -> SSAValue:
         return constant_in(self.block, value)
 
     # -- Scan ----------------------------------------------------------------------------
@@ -440,7 +442,7 @@ class SubgraphImport:
             raise fail(f"the body takes {len(body.input)} inputs and gives "
                        f"{len(body.output)} outputs for {n} states, {m} scan inputs and "
                        f"{len(node.output)} outputs")
-        ranks = [cast(TensorType, self._value(x, "input").type).get_num_dims() - batched
+        ranks = [cast(TensorType, self.value(x, "input").type).get_num_dims() - batched
                  for x in inputs[n:]]
         axes = _scan_axes(node, batched, m, k, ranks, fail)
         return _ScanForm(batched, inputs, body, n, m, k, *axes)
@@ -449,7 +451,7 @@ class SubgraphImport:
                       form: _ScanForm) -> None:
         """Scan 8: a loop over the batch rows, each row's scan inside it."""
         n, inputs = form.n, form.inputs
-        p = self._prefix(node.name or f"Scan{index}")
+        p = self.prefix(node.name or f"Scan{index}")
         rows = [p + f"row{j}" for j in range(n + form.m)]
         cond = [helper.make_node("Identity", [p + "b_cond"], [p + "b_cond_out"])]
         take = [helper.make_node("Gather", [v, p + "b"], [r], axis=0)
@@ -465,7 +467,7 @@ class SubgraphImport:
              for v in (p + "b_cond_out", *loop.output)])
         count = helper.make_node("Gather", [p + "shape", p + "zero"], [p + "batch"])
         for j, sub in enumerate([*_shape_dim(p, inputs[n], 0), count]):
-            self._import_node(j, sub, opset)
+            self.import_node(j, sub, opset)
         self._loop(index, helper.make_node("Loop", [p + "batch", ""], list(node.output),
                                            body=batch_body), opset, named=node)
 
@@ -473,7 +475,7 @@ class SubgraphImport:
                  form: _ScanForm, fail: Callable[..., InferError]) -> None:
         """Scan 9 and later: `graph.scan`, its body typed by a fixed point."""
         n, in_axes = form.n, form.in_axes
-        values = [self._value(x, "input") for x in form.inputs]
+        values = [self.value(x, "input") for x in form.inputs]
         slices = []
         for v, ax in zip(values[n:], in_axes, strict=True):
             t = cast(TensorType, v.type)
