@@ -84,8 +84,8 @@ def test_op_is_evaluable_or_marked(cls: type[Operation]) -> None:
     foldable = getattr(cls, "FOLDABLE", True)
     has_numpy = evaluator_of(cls) is not None
     assert foldable == has_numpy, (
-        f"{cls.name}: define its numpy form (a `numpy` method, or an entry in "
-        "dialects/graph/evaluate.py EVALUATORS), or mark it FOLDABLE = False"
+        f"{cls.name}: define its numpy form (a `numpy` method on the op), or mark it "
+        "FOLDABLE = False"
         if foldable else f"{cls.name} is marked FOLDABLE = False but has numpy semantics"
     )
 

@@ -1,8 +1,8 @@
 """Constant folding: a graph op whose operands are all `graph.constant` becomes a constant.
 
-The values come from the numpy semantics in `dialects/graph/evaluate.py`. This also turns the
-light models' `ConstantOfShape` weights into real constants: a fill that ran on every
-inference becomes a weight bound once.
+The values come from the ops' numpy semantics (their `numpy` methods, called by
+`dialects/graph/evaluate.py`). This also turns the light models' `ConstantOfShape` weights
+into real constants: a fill that ran on every inference becomes a weight bound once.
 
     infer-opt model.onnx -p constant-folding
 """

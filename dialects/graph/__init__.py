@@ -18,7 +18,8 @@ op bases), then the ops by ONNX category as onnx-mlir groups them: `elementwise`
 `tensor` (shapes, concatenation), `indexing` (gathers, scatters), `nchwc` (the blocked
 channel layout), `signal` (DFT, STFT), `quantize` (QuantizeLinear,
 DequantizeLinear) and `control_flow` (If, Loop and Scan, their subgraphs as regions).
-Canonicalization patterns are in `canonicalize`, numpy semantics in `evaluate`.
+Canonicalization patterns are in `canonicalize`; numpy semantics are each op's `numpy`
+method (helpers several ops share in `numpy_semantics`), called by `evaluate`.
 """
 
 from __future__ import annotations

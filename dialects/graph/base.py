@@ -88,8 +88,8 @@ class GraphOp(IRDLOperation, ABC):
     `FLOAT_ONLY`, whether its first operand must be a float tensor (checked here);
     `F16_WEIGHT`, the operand its lowering may read as f16 and compute with in f32 (a
     weight stored as f16: `store-weights-f16`), None for none; and its numpy semantics,
-    either a `numpy(self, *operands)` method (elementwise ops), an entry
-    in `evaluate.EVALUATORS`, or `FOLDABLE = False` (never constant-folded).
+    either a `numpy(self, *operands)` method (which `evaluate` calls; helpers several
+    ops share are in `numpy_semantics`) or `FOLDABLE = False` (never constant-folded).
     """
 
     ONNX_OP: ClassVar[str | None]

@@ -1,101 +1,32 @@
 """Numpy semantics of graph ops: `evaluate(op, inputs) -> outputs`.
 
-Elementwise ops carry their numpy form as their `numpy` method (dialects/graph/
-elementwise.py); the larger evaluators are here, one entry per op class in `EVALUATORS`.
+Each op that has numpy semantics carries them as its `numpy(self, *operands)` method, in
+the op's own module (a multi-result op returns a list); the helpers several ops share
+(convolution, pooling, result shapes) are in `numpy_semantics`. Ops marked
+`FOLDABLE = False` (attention, pad, ...) have none and are never folded.
 
 Used by constant folding, and usable as a reference interpreter in tests. Results are cast
 to the op's declared element type and shape, so a folded constant has exactly the type of
 the value it replaces (float32 math stays float32, as in the compiled kernels).
-
-Convolutions and pools (NCHW and blocked NCHWc) are evaluated by the helpers of
-`numpy_semantics`; their fused activation and summand are applied as in the kernels. Ops
-marked `FOLDABLE = False` (attention, pad, ...) have neither and are never folded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation
 
-from infer.dialects import graph as G
-from infer.dialects.graph.numpy_semantics import (
-    result_shape,
-    to_result_shape,
-)
+from infer.dialects.graph.types import numpy_dtype
 
 Result = np.ndarray | list[np.ndarray]
 Evaluator = Callable[[Operation, list[np.ndarray]], Result]
 
 
-def _transpose(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    return np.transpose(x[0], G.TransposeOp.permutation(op.properties, x[0].ndim))
-
-
-def _shape(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    start, end = G.ShapeOp.bounds(op.properties, x[0].ndim)
-    return np.array(x[0].shape[start:end], dtype=np.int64)
-
-
-def _gather(op: G.GatherOp, x: list[np.ndarray]) -> np.ndarray:
-    return np.take(x[0], x[1].astype(np.int64), axis=op.axis.value.data)
-
-
-def _slice(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    consts: list[np.ndarray | None] = list(x)
-    spec = G.SliceOp.normalized(list(x[0].shape), consts) or []
-    index = [slice(None)] * x[0].ndim
-    for axis, start, end, step in spec:
-        index[axis] = slice(*slice(start, end, step).indices(x[0].shape[axis]))
-    return x[0][tuple(index)]
-
-
-def _split(op: G.SplitOp, x: list[np.ndarray]) -> list[np.ndarray]:
-    consts: list[np.ndarray | None] = list(x)
-    sizes = cast(list[int], G.SplitOp.sizes(op.properties, list(x[0].shape), consts))
-    return np.split(x[0], np.cumsum(sizes)[:-1], axis=op.axis.value.data)
-
-
-def _constant_of_shape(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    attr = op.properties.get("value")
-    if attr is None:
-        return np.zeros(result_shape(op, x), np.float32)
-    attr = cast(DenseIntOrFPElementsAttr, attr)
-    dtype = G.numpy_dtype(attr.get_element_type())
-    return np.full(result_shape(op, x), np.frombuffer(attr.data.data, dtype=dtype)[0])
-
-
-def _range(op: Operation, x: list[np.ndarray]) -> np.ndarray:
-    """y[i] = start + i * delta in the element type (as the kernel computes it)."""
-    start, _, delta = (v.reshape(-1)[0] for v in x)
-    (n,) = result_shape(op, x)
-    return start + np.arange(n, dtype=start.dtype) * delta
-
-
-EVALUATORS: dict[type[Operation], Evaluator] = {
-    G.ConstantOfShapeOp: _constant_of_shape,
-    G.RangeOp: _range,
-    G.ReshapeOp: to_result_shape,
-    G.FlattenOp: to_result_shape,
-    G.SqueezeOp: to_result_shape,
-    G.UnsqueezeOp: to_result_shape,
-    G.TransposeOp: _transpose,
-    G.ShapeOp: _shape,
-    G.GatherOp: _gather,
-    G.SliceOp: _slice,
-    G.ConcatOp: lambda op, x: np.concatenate(x, axis=op.axis.value.data),
-    G.ExpandOp: lambda op, x: np.broadcast_to(x[0], result_shape(op, x)),
-    G.SplitOp: _split,
-}
-
-
 def evaluator_of(cls: type[Operation]) -> Evaluator | None:
-    """The registered evaluator of `cls`, else its `numpy` form (elementwise ops)."""
-    if cls in EVALUATORS:
-        return EVALUATORS[cls]
+    """The numpy semantics of `cls` (its `numpy` method) as a function of an op and its
+    operand values, or None."""
     if callable(getattr(cls, "numpy", None)):
         return lambda op, x: op.numpy(*x)  # type: ignore[attr-defined]
     return None
@@ -120,7 +51,7 @@ def evaluate(op: Operation, inputs: list[np.ndarray]) -> list[np.ndarray]:
     for res, value in zip(op.results, outs, strict=True):
         t = res.type
         assert isinstance(t, TensorType)
-        value = np.asarray(value).astype(G.numpy_dtype(t.element_type), copy=False)
+        value = np.asarray(value).astype(numpy_dtype(t.element_type), copy=False)
         declared = t.get_shape()
         if len(declared) != value.ndim or any(
             d not in (value.shape[i], DYNAMIC_INDEX) for i, d in enumerate(declared)

@@ -41,7 +41,8 @@ from infer.dialects.graph.base import (
     normalize_axis,
     symbolic_dims,
 )
-from infer.dialects.graph.types import int_attr
+from infer.dialects.graph.numpy_semantics import result_shape, to_result_shape
+from infer.dialects.graph.types import int_attr, numpy_dtype
 
 
 @irdl_op_definition
@@ -82,6 +83,14 @@ class ConstantOfShapeOp(GraphOp):
     def output_elements(cls, props, elements):
         v = props.get("value")
         return [cast(DenseIntOrFPElementsAttr, v).get_element_type() if v else f32]
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        attr = self.properties.get("value")
+        if attr is None:
+            return np.zeros(result_shape(self, x), np.float32)
+        attr = cast(DenseIntOrFPElementsAttr, attr)
+        dtype = numpy_dtype(attr.get_element_type())
+        return np.full(result_shape(self, x), np.frombuffer(attr.data.data, dtype=dtype)[0])
 
 
 def range_length(start: Dim, limit: Dim, delta: Dim) -> Dim:
@@ -150,6 +159,12 @@ class RangeOp(GraphOp):
             scalars.append(int(a) if a is not None else symbolic)
         return [[range_length(*scalars)]]
 
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        """y[i] = start + i * delta in the element type (as the kernel computes it)."""
+        start, _, delta = (v.reshape(-1)[0] for v in x)
+        (n,) = result_shape(self, x)
+        return start + np.arange(n, dtype=start.dtype) * delta
+
 
 # ---------------------------------------------------------------------------------------
 # Shape manipulation
@@ -185,6 +200,9 @@ class ReshapeOp(GraphOp):
                 raise ValueError("shape operand of unknown length")
             return [[DYN] * n]
         return [reshape_dims(x, shape, bool(cls.prop(props, "allowzero")))]
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return to_result_shape(self, x)
 
 
 def reshape_dims(x: Sequence[Dim], shape: Sequence[Dim], allowzero: bool = False) -> list[Dim]:
@@ -244,6 +262,9 @@ class FlattenOp(GraphOp):
         axis = axis + len(x) if axis < 0 else axis
         return [[D.product(x[:axis]), D.product(x[axis:])]]
 
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return to_result_shape(self, x)
+
 
 @irdl_op_definition
 class TransposeOp(GraphOp):
@@ -266,6 +287,9 @@ class TransposeOp(GraphOp):
         if sorted(perm) != list(range(len(x))):
             raise ValueError(f"perm {perm} is not a permutation of {len(x)} axes")
         return [[x[p] for p in perm]]
+
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        return np.transpose(x, self.permutation(self.properties, x.ndim))
 
 
 @irdl_op_definition
@@ -326,6 +350,10 @@ class ShapeOp(GraphOp):
     def output_elements(cls, props, elements):
         return [i64]
 
+    def numpy(self, x: np.ndarray) -> np.ndarray:
+        start, end = self.bounds(self.properties, x.ndim)
+        return np.array(x.shape[start:end], dtype=np.int64)
+
 
 @irdl_op_definition
 class SizeOp(GraphOp):
@@ -370,6 +398,9 @@ class GatherOp(GraphOp):
         x, idx = dims
         axis = normalize_axis(cls.prop(props, "axis"), len(x), "axis")
         return [[*x[:axis], *idx, *x[axis + 1 :]]]
+
+    def numpy(self, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
+        return np.take(data, indices.astype(np.int64), axis=self.axis.value.data)
 
 
 @irdl_op_definition
@@ -431,6 +462,14 @@ class SliceOp(GraphOp):
             x[a] = len(range(*slice(s, e, st).indices(n)))
         return [x]
 
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        consts: list[np.ndarray | None] = list(x)
+        spec = self.normalized(list(x[0].shape), consts) or []
+        index = [slice(None)] * x[0].ndim
+        for axis, start, end, step in spec:
+            index[axis] = slice(*slice(start, end, step).indices(x[0].shape[axis]))
+        return x[0][tuple(index)]
+
 
 @irdl_op_definition
 class ConcatOp(GraphOp):
@@ -467,6 +506,9 @@ class ConcatOp(GraphOp):
             total = total + s[axis]
         out[axis] = total
         return [out]
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return np.concatenate(x, axis=self.axis.value.data)
 
 
 def _axes_count(axes: Sequence[Dim]) -> int:
@@ -507,6 +549,9 @@ class UnsqueezeOp(AxesOp):
             out.append(1 if i in norm else next(it))
         return [out]
 
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return to_result_shape(self, x)
+
 
 @irdl_op_definition
 class SqueezeOp(AxesOp):
@@ -532,6 +577,9 @@ class SqueezeOp(AxesOp):
             D.require(D.EQUAL, x[a], 1, f"squeezed dim {a} and 1")
         return [[d for i, d in enumerate(x) if i not in norm]]
 
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return to_result_shape(self, x)
+
 
 @irdl_op_definition
 class ExpandOp(GraphOp):
@@ -553,6 +601,9 @@ class ExpandOp(GraphOp):
                 raise ValueError("shape must be a 1-D tensor of static length")
             shape = [DYN] * n
         return [D.broadcast([dims[0], shape])]
+
+    def numpy(self, *x: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(x[0], result_shape(self, x))
 
 
 @irdl_op_definition
@@ -601,6 +652,11 @@ class SplitOp(GraphOp):
     @classmethod
     def output_elements(cls, props, elements):
         return [elements[0]] * cls.prop(props, "num_outputs")
+
+    def numpy(self, *x: np.ndarray) -> list[np.ndarray]:
+        consts: list[np.ndarray | None] = list(x)
+        sizes = cast(list[int], self.sizes(self.properties, list(x[0].shape), consts))
+        return np.split(x[0], np.cumsum(sizes)[:-1], axis=self.axis.value.data)
 
 
 @irdl_op_definition
