@@ -253,3 +253,24 @@ def test_conv_of_constants_folds() -> None:
     m = make_model(nodes, [("x", F, [1, 4, 3, 3])], [("y", F, [1, 4, 3, 3])], inits)
     counts = check(m, {"x": _data(1, 4, 3, 3)}, level=1)
     assert counts == Counter({"graph.constant": 1, "graph.add": 1}), counts
+
+
+# ONNX's clamping for a negative step: start in [0, n - 1], end in [-1, n - 1], where -1
+# (after adding n to a negative end) means before the first element, not the last one.
+SLICES = {
+    "reverse": ([-1], [np.iinfo(np.int64).min], [-1]),
+    "reverse_to_start": ([4], [-9], [-2]),
+    "reverse_part": ([-2], [0], [-1]),
+    "forward": ([1], [-1], [2]),
+}
+
+
+@pytest.mark.parametrize("name", list(SLICES))
+def test_slice(name: str) -> None:
+    starts, ends, steps = (np.array(v, np.int64) for v in SLICES[name])
+    inits = [numpy_helper.from_array(v, n) for v, n in
+             ((starts, "s"), (ends, "e"), (np.array([1], np.int64), "a"), (steps, "p"))]
+    model = make_model([helper.make_node("Slice", ["x", "s", "e", "a", "p"], ["y"])],
+                       [("x", TensorProto.FLOAT, [2, 5])], [("y", TensorProto.FLOAT, [2, "k"])],
+                       inits)
+    check(model, {"x": _data(2, 5)})

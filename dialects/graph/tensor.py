@@ -467,7 +467,9 @@ class SliceOp(GraphOp):
         spec = self.normalized(list(x[0].shape), consts) or []
         index = [slice(None)] * x[0].ndim
         for axis, start, end, step in spec:
-            index[axis] = slice(*slice(start, end, step).indices(x[0].shape[axis]))
+            # Python's slice clamps as ONNX does (its indices() would not round-trip: a
+            # stop of -1 there means before the first element, in a slice the last one)
+            index[axis] = slice(start, end, step)
         return x[0][tuple(index)]
 
 
