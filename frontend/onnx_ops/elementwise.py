@@ -170,14 +170,11 @@ def clip(b: OpBuilder, input: Value, min: Value | None = None, max: Value | None
 
 
 def cast_(
-    b: OpBuilder, input: Value, *, to: int, saturate: int = 1, round_mode: str = "up"
+    b: OpBuilder, input: Value, *, to: int, saturate: int | None = None,
+    round_mode: str | None = None,
 ) -> Value:
-    props: dict[str, object] = {}
-    if saturate != 1:
-        props["saturate"] = saturate
-    if round_mode != "up":
-        props["round_mode"] = round_mode
-    return b.emit1(G.CastOp, input, to=element_type(to), **props)
+    return b.emit1(G.CastOp, input, to=element_type(to), saturate=saturate,
+                   round_mode=round_mode)
 
 
 def where(b: OpBuilder, condition: Value, x: Value, y: Value) -> Value:

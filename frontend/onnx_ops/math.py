@@ -114,8 +114,8 @@ def hardmax(b: OpBuilder, input: Value, *, axis: int = -1) -> Value:
 
 
 def _cumulative(kind: str) -> OpFn:
-    def cumulative(b: OpBuilder, x: Value, axis: Value, *, exclusive: int = 0,
-                   reverse: int = 0) -> Value:
+    def cumulative(b: OpBuilder, x: Value, axis: Value, *, exclusive: int | None = None,
+                   reverse: int | None = None) -> Value:
         return b.emit1(G.CumulativeOp, x, axis, kind=kind, exclusive=exclusive,
                        reverse=reverse)
 
@@ -191,9 +191,11 @@ def einsum(b: OpBuilder, *inputs: Value | None, equation: str) -> Value:
 def linear_attention(b: OpBuilder, query: Value, key: Value, value: Value,
                      past_state: Value | None = None, decay: Value | None = None,
                      beta: Value | None = None, *, q_num_heads: int, kv_num_heads: int,
-                     scale: float = 0.0, update_rule: str = "gated_delta",
+                     scale: float | None = None, update_rule: str | None = None,
                      chunk_size: int = 64) -> list[Value]:
     """`chunk_size` tunes chunked GPU kernels; the recurrence does not need it."""
+    if update_rule is None:
+        update_rule = G.LinearAttentionOp.prop({}, "update_rule")
     gated, delta = update_rule in ("gated", "gated_delta"), update_rule in ("delta",
                                                                              "gated_delta")
     if gated != (decay is not None) or delta != (beta is not None):

@@ -6,18 +6,18 @@ from infer.dialects import graph as G
 from infer.frontend.onnx_ops.builder import OpBuilder, OpFn, Value
 
 
-def top_k_v1(b: OpBuilder, x: Value, *, k: int, axis: int = -1) -> list[Value]:
+def top_k_v1(b: OpBuilder, x: Value, *, k: int, axis: int | None = None) -> list[Value]:
     return b.emit(G.TopKOp, x, b.ints([k]), axis=axis)
 
 
-def top_k(b: OpBuilder, x: Value, k: Value, *, axis: int = -1, largest: int = 1,
-          sorted: int = 1) -> list[Value]:  # noqa: A002 - ONNX's name
+def top_k(b: OpBuilder, x: Value, k: Value, *, axis: int | None = None,
+          largest: int | None = None, sorted: int = 1) -> list[Value]:  # noqa: A002
     """`sorted` = 0 leaves the order unspecified: the results come sorted anyway."""
     return b.emit(G.TopKOp, x, k, axis=axis, largest=largest)
 
 
-def unique(b: OpBuilder, x: Value, *, axis: int | None = None, sorted: int = 1  # noqa: A002
-           ) -> list[Value]:
+def unique(b: OpBuilder, x: Value, *, axis: int | None = None,
+           sorted: int | None = None) -> list[Value]:  # noqa: A002 - ONNX's name
     return b.emit(G.UniqueOp, x, axis=axis, sorted=sorted)
 
 

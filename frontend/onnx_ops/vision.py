@@ -95,10 +95,12 @@ def resize(
     )
 
 
-def resize_v10(b: OpBuilder, X: Value, scales: Value, *, mode: str = "nearest") -> Value:
+def resize_v10(b: OpBuilder, X: Value, scales: Value, *, mode: str | None = None) -> Value:
     """Resize before opset 11 (Upsample's semantics): asymmetric coordinates; nearest
     rounds down when upsampling and up when downsampling (onnxruntime's rule, which the
     spec leaves open), so it needs constant scales that do not do both."""
+    if mode is None:
+        mode = G.ResizeOp.prop({}, "mode")
     if mode not in ("nearest", "linear"):
         raise NodeError(f"mode must be nearest or linear, got '{mode}'")
     nearest = None
@@ -302,7 +304,7 @@ def non_max_suppression(b: OpBuilder, boxes: Value, scores: Value,
                         max_output_boxes_per_class: Value | None = None,
                         iou_threshold: Value | None = None,
                         score_threshold: Value | None = None, *,
-                        center_point_box: int = 0) -> Value:
+                        center_point_box: int | None = None) -> Value:
     """Absent, max_output is 0 (nothing kept) and iou_threshold 0; an absent
     score_threshold filters nothing."""
     dtype = G.numpy_dtype(element(boxes))
