@@ -33,13 +33,18 @@ as its body (see `infer.frontend.onnx_ops.functions`): the body's nodes are name
 node ("n/0", "n/1", ...) and imported at the opset the body declares; an error in one of
 them names the original node first ("... 'Attention' (node 'n', opset 23): expanded body:
 unsupported op 'X' (node 'n/4', opset 23): ...").
+
+The importer calls an op function itself and expands a body; the ops it cannot import by
+one call go to its collaborators, each made with the importer as its `ImportContext`
+(import_context): `SubgraphImport` (If, Loop, Scan), `SequenceImport` (sequences and
+optionals) and `StringImport` (string tensors).
 """
 
 from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import cast
 
@@ -88,7 +93,7 @@ from infer.frontend.onnx_ops.functions import (
 from infer.frontend.onnx_ops.quantize import MICROSOFT_DOMAIN, MICROSOFT_OPS
 from infer.frontend.onnx_ops.random import U64
 from infer.frontend.onnx_ops.sequences import Sequences, Strings
-from infer.frontend.onnx_sequences import SequenceImport
+from infer.frontend.onnx_sequences import SequenceImport, constant_in
 from infer.frontend.onnx_strings import StringImport
 from infer.frontend.onnx_subgraphs import SubgraphImport
 from infer.frontend.onnx_values import (
@@ -384,10 +389,9 @@ def _type_proto(t: TensorType) -> onnx.TypeProto:
     return onnx.helper.make_tensor_type_proto(onnx_type, shape)
 
 
-class _Importer(SubgraphImport, SequenceImport):
-    _error = staticmethod(node_error)
-    _hint = staticmethod(name_hint)
-    _tensor_type = staticmethod(graph_tensor_type)
+class _Importer:
+    """Imports a graph's nodes into `@main`'s block (see `ImportContext`, the part its
+    collaborators see: subgraphs, sequences and optionals, strings)."""
 
     def __init__(self, graph: onnx.GraphProto, opset: int, variants: Sequence[Variant]):
         self.graph = graph
@@ -406,6 +410,8 @@ class _Importer(SubgraphImport, SequenceImport):
         self.prefixes: set[str] = set()
         self.names = ({v.name for v in graph.input} | set(self.initializers)
                       | {o for node in graph.node for o in node.output})
+        self.subgraphs = SubgraphImport(self)
+        self.sequences = SequenceImport(self)
         self.strings = StringImport(self)
 
     def run(self) -> ModuleOp:
@@ -416,8 +422,8 @@ class _Importer(SubgraphImport, SequenceImport):
             strings = vi.type.tensor_type.elem_type == onnx.TensorProto.STRING
             if strings or vi.type.WhichOneof("value") in ("sequence_type", "optional_type"):
                 before = len(self.block.args)
-                self.values[vi.name], structured_inputs[vi.name] = (
-                    self.strings.graph_input(vi, at) if strings else self._structured_input(vi, at))
+                of = self.strings if strings else self.sequences
+                self.values[vi.name], structured_inputs[vi.name] = of.graph_input(vi, at)
                 # a string tensor's offsets have its shape, and its dims' names
                 params = [d.dim_param for d in vi.type.tensor_type.shape.dim]
                 for k, a in enumerate(self.block.args[before:]):
@@ -449,7 +455,7 @@ class _Importer(SubgraphImport, SequenceImport):
         for at, o in enumerate(self.graph.output):
             value = self.values.get(o.name)
             if isinstance(value, StaticSequence | PackedSequence | StaticOptional | StringTensor):
-                tensors, structured[o.name] = self._structured_output(o, value, at)
+                tensors, structured[o.name] = self.sequences.graph_output(o, value, at)
                 results += tensors
                 res_attrs += [DictionaryAttr({NAME_ATTR: StringAttr(o.name)}) for _ in tensors]
                 continue
@@ -501,18 +507,38 @@ class _Importer(SubgraphImport, SequenceImport):
         self.values[name] = op.output
         return op.output
 
+    def constant(self, value: np.ndarray) -> SSAValue:
+        """`value` as a graph.constant at the end of the current block."""
+        return constant_in(self.block, value)
+
+    def name_results(self, node: onnx.NodeProto, values: Sequence[Value]) -> None:
+        """Bind `node`'s output names to `values` (a tensor's SSA value named after it)."""
+        for name, v in zip(node.output, values, strict=False):
+            if name:
+                self.values[name] = v
+                if isinstance(v, SSAValue):
+                    v.name_hint = v.name_hint or name_hint(name)
+
+    def in_scope(self, index: int, node: onnx.NodeProto, opset: int, which: str,
+                 block: Block, names: dict[str, Value], subgraph: onnx.GraphProto,
+                 sequences: bool = False,
+                 finish: Callable[[list[Value]], list[SSAValue]] | None = None
+                 ) -> list[Value]:
+        """Import `subgraph` of `node` into `block`, its inputs bound to `names`."""
+        return self.subgraphs.in_scope(index, node, opset, which, block, names, subgraph,
+                                       sequences, finish)
+
     def _node(self, index: int, node: onnx.NodeProto, fn: Variant, opset: int
               ) -> None:
         if isinstance(fn, Expansion):
             self._expand(index, node, fn, opset)
             return
         if isinstance(fn, Subgraphs):
-            {"If": self._if, "Loop": self._loop, "Scan": self._scan}[fn.op_type](
-                index, node, opset)
+            self.subgraphs.op(fn.op_type, index, node, opset)
             return
         if isinstance(fn, Sequences) or (node.op_type == "Identity" and node.input and isinstance(
                 self.values.get(node.input[0]), StaticSequence | PackedSequence | StaticOptional)):
-            self._sequence_op(index, node, opset)
+            self.sequences.op(index, node, opset)
             return
         if isinstance(fn, Strings) or any(isinstance(self.values.get(n), StringTensor)
                                           for n in node.input if n):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 import onnx
@@ -35,6 +35,12 @@ from xdsl.ir import Attribute, Block, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.import_context import (
+    ImportContext,
+    graph_tensor_type,
+    name_hint,
+    node_error,
+)
 from infer.frontend.onnx_attrs import graph_attr, int_attr
 from infer.frontend.onnx_ops import Unsupported, element_type
 from infer.frontend.onnx_packed_sequences import (
@@ -63,9 +69,6 @@ from infer.frontend.onnx_values import (
     Value,
     kind_of,
 )
-
-if TYPE_CHECKING:
-    from infer.frontend.onnx_import import _Importer
 
 
 def tensors_of(value: SSAValue | Sequence) -> list[SSAValue]:
@@ -121,7 +124,7 @@ def flatten_branches(yielded: list[list[Value]], blocks: list[Block]
                      ) -> tuple[list[list[SSAValue]], Callable[[list[SSAValue]], list[Value]]]:
     """What each branch of an If yields as tensors, and how the If's results make its
     outputs again: a sequence is its tensors (the branches' of one form: see
-    `SequenceImport._same_forms`); an optional is an i1 (whether it holds a value), then its
+    `same_forms`); an optional is an i1 (whether it holds a value), then its
     value's tensors, placeholders in a branch where it is empty."""
     flat: list[list[SSAValue]] = [[], []]
     rebuilds: list[Callable[[list[SSAValue]], Value]] = []
@@ -221,7 +224,7 @@ class Carry:
     def count(self) -> int:
         return self.optional + (PACKED_TENSORS if self.packed else 1)
 
-    def tensors(self, imp: _Importer, value: Value, where: str) -> list[SSAValue]:
+    def tensors(self, ctx: ImportContext, value: Value, where: str) -> list[SSAValue]:
         """`value` (the initial or next value) as this carry's tensors, made in the
         importer's current block."""
         flag: list[SSAValue] = []
@@ -229,10 +232,10 @@ class Carry:
             if not self.optional or value.value is None:
                 raise UnsupportedError(f"{where} is {kind_of(value)} where the Loop carries "
                                        "a value (or an empty optional)")
-            flag = [value.present or imp.constant(np.array(True))]
+            flag = [value.present or ctx.constant(np.array(True))]
             value = value.value
         elif self.optional:
-            flag = [imp.constant(np.array(True))]
+            flag = [ctx.constant(np.array(True))]
         if self.packed != isinstance(value, StaticSequence | PackedSequence):
             raise InvalidModelError(f"{where} is {kind_of(value)} where the Loop carries "
                                     f"{'a sequence' if self.packed else 'a tensor'}")
@@ -240,7 +243,7 @@ class Carry:
             if value.element != self.element:
                 raise InvalidModelError(f"{where} is a sequence of {value.element} where "
                                         f"the Loop carries one of {self.element}")
-            return flag + as_packed(Emit(imp, "loop_carried"), value).tensors
+            return flag + as_packed(Emit(ctx, "loop_carried"), value).tensors
         return flag + [cast(SSAValue, value)]
 
     def value(self, tensors: list[SSAValue]) -> Value:
@@ -256,30 +259,81 @@ class Carry:
                      self.optional)
 
 
-class SequenceImport:
-    """The sequence and optional ops of `_Importer` (see the module docstring)."""
+def raw(ctx: ImportContext, node: onnx.NodeProto, k: int) -> Value | None:
+    """Input #k of `node` as whatever it is (None when omitted)."""
+    if k >= len(node.input) or not node.input[k]:
+        return None
+    name = node.input[k]
+    if name in ctx.values:
+        return ctx.values[name]
+    return ctx.value(name, "input")
 
-    def _sequence_op(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
+
+def same_forms(ctx: ImportContext, yielded: list[list[Value]], blocks: list[Block]) -> None:
+    """Where an If's branches give sequences of different lengths, or one a packed
+    sequence, both become packed (in their own blocks), so that the If gives one."""
+    saved = ctx.block
+    try:
+        for k, pair in enumerate(zip(*yielded, strict=True)):
+            seqs = [v.value if isinstance(v, StaticOptional) else v for v in pair]
+            if not all(isinstance(v, StaticSequence | PackedSequence) for v in seqs):
+                continue
+            if len({_shape_of(cast(Sequence, v))[:2] for v in seqs}) == 1:
+                continue
+            for side, (v, block) in enumerate(zip(seqs, blocks, strict=True)):
+                ctx.block = block
+                packed = as_packed(Emit(ctx, f"if_output{k}"), cast(Sequence, v))
+                opt = pair[side]
+                yielded[side][k] = (StaticOptional(packed, opt.present)
+                                    if isinstance(opt, StaticOptional) else packed)
+    finally:
+        ctx.block = saved
+
+
+class SequenceImport:
+    """The sequence and optional ops, and sequence and optional graph inputs and outputs,
+    for the importer `ctx` (see the module docstring)."""
+
+    def __init__(self, ctx: ImportContext):
+        self.ctx = ctx
+        # op type -> its import (SequenceMap, which imports a subgraph, is `op`'s own)
+        self.ops: dict[str, Callable[[onnx.NodeProto, int], list[Value]]] = {
+            "SequenceEmpty": self._op_SequenceEmpty,
+            "SequenceConstruct": self._op_SequenceConstruct,
+            "SequenceInsert": self._op_SequenceInsert,
+            "SequenceAt": self._op_SequenceAt,
+            "SequenceErase": self._op_SequenceErase,
+            "SequenceLength": self._op_SequenceLength,
+            "SplitToSequence": self._op_SplitToSequence,
+            "ConcatFromSequence": self._op_ConcatFromSequence,
+            "Optional": self._op_Optional,
+            "OptionalHasElement": self._op_OptionalHasElement,
+            "OptionalGetElement": self._op_OptionalGetElement,
+            "Identity": self._op_Identity,
+        }
+
+    def op(self, index: int, node: onnx.NodeProto, opset: int) -> None:
+        """Import `node`, a sequence or optional op (or an Identity of one)."""
         if node.op_type == "SequenceMap":  # imports a subgraph: errors are named there
-            self.name_results(node, self._sequence_map(index, node, opset))
+            self.ctx.name_results(node, self._sequence_map(index, node, opset))
             return
         try:
-            results = getattr(self, f"_op_{node.op_type}")(node, opset)
+            results = self.ops[node.op_type](node, opset)
         except Unsupported as e:
-            raise self._error(node, index, opset, str(e), UnsupportedError) from None
+            raise node_error(node, index, opset, str(e), UnsupportedError) from None
         except InferError as e:
             if f"node '{node.name}'" in str(e) or f"(node #{index}" in str(e):
                 raise  # a helper node's error, named already
-            raise self._error(node, index, opset, str(e), type(e)) from None
-        self.name_results(node, results)
+            raise node_error(node, index, opset, str(e), type(e)) from None
+        self.ctx.name_results(node, results)
 
-    def _sequence_map(self: _Importer, index: int, node: onnx.NodeProto, opset: int
+    def _sequence_map(self, index: int, node: onnx.NodeProto, opset: int
                       ) -> list[Value]:
         """SequenceMap over sequences known when importing: the body imported once per
         position (the same tensor inputs each time), its outputs gathered into sequences;
         over packed ones, a Loop over positions (onnx_packed_sequences.sequence_map)."""
         def fail(reason: str) -> InferError:
-            return self._error(node, index, opset, reason, InvalidModelError)
+            return node_error(node, index, opset, reason, InvalidModelError)
 
         try:
             body = graph_attr(node, "body")
@@ -287,7 +341,7 @@ class SequenceImport:
             raise fail(str(e)) from None
         if len(body.input) != len(node.input):
             raise fail("the body must take one input per input of the node")
-        inputs = [self._raw(node, k) for k in range(len(node.input))]
+        inputs = [raw(self.ctx, node, k) for k in range(len(node.input))]
         if not isinstance(inputs[0], StaticSequence | PackedSequence):
             raise fail("the first input must be a sequence")
         declared = [vi.type.sequence_type.elem_type.tensor_type.elem_type
@@ -298,7 +352,7 @@ class SequenceImport:
             try:
                 elements = [element_type(t or onnx.TensorProto.FLOAT) for t in declared]
             except Unsupported as e:
-                raise self._error(node, index, opset, str(e), UnsupportedError) from None
+                raise node_error(node, index, opset, str(e), UnsupportedError) from None
             emit = self._emit(node)
             sequences = [isinstance(v, StaticSequence | PackedSequence) for v in inputs]
             names = [emit.bind(as_packed(emit, cast(Sequence, v)) if seq else v)
@@ -308,7 +362,8 @@ class SequenceImport:
         for i in range(lengths.pop()):
             names = {vi.name: cast(SSAValue, v.elements[i] if isinstance(v, StaticSequence)
                                    else v) for vi, v in zip(body.input, inputs, strict=True)}
-            rows.append(self.in_scope(index, node, opset, "body", self.block, names, body))
+            rows.append(self.ctx.in_scope(index, node, opset, "body", self.ctx.block, names,
+                                          body))
         outputs: list[Value] = []
         for k, t in enumerate(declared):
             tensors = tuple(cast(SSAValue, row[k]) for row in rows)
@@ -317,15 +372,15 @@ class SequenceImport:
             outputs.append(StaticSequence(tensors, element))
         return outputs
 
-    def _structured_output(self: _Importer, o: onnx.ValueInfoProto, value: Value, at: int
-                           ) -> tuple[list[SSAValue], Attribute]:
+    def graph_output(self, o: onnx.ValueInfoProto, value: Value, at: int
+                     ) -> tuple[list[SSAValue], Attribute]:
         """The results standing for a sequence, optional or string graph output (an
         optional's presence first) and its entry of graph.STRUCTURED_ATTR."""
         if isinstance(value, StringTensor):
             return value.tensors, string_entry(at)
         optional = isinstance(value, StaticOptional)
         if isinstance(value, StaticOptional):
-            flag = value.present or self.constant(np.array(value.value is not None))
+            flag = value.present or self.ctx.constant(np.array(value.value is not None))
             if value.value is None:  # empty: its type as the model declares it
                 declared = o.type.optional_type.elem_type
                 sequence = declared.HasField("sequence_type")
@@ -342,8 +397,7 @@ class SequenceImport:
         return ([flag] if optional else []) + tensors, _entry(
             at, len(tensors), element, kind != "tensor", optional, kind == "packed")
 
-    def _structured_input(self: _Importer, vi: onnx.ValueInfoProto, at: int
-                          ) -> tuple[Value, Attribute]:
+    def graph_input(self, vi: onnx.ValueInfoProto, at: int) -> tuple[Value, Attribute]:
         """A sequence or optional graph input: the value it is, made of arguments added to
         the function (an optional's presence first; a sequence packed), and its entry of
         graph.STRUCTURED_INPUTS_ATTR."""
@@ -362,15 +416,16 @@ class SequenceImport:
             types = [TensorType(element, [DYNAMIC_INDEX]),
                      *(TensorType(i64, [DYNAMIC_INDEX]) for _ in range(PACKED_TENSORS - 1))]
         elif optional and inner.HasField("tensor_type"):
-            t, _ = self._tensor_type(helper.make_value_info(vi.name, inner), "graph input")
+            t, _ = graph_tensor_type(helper.make_value_info(vi.name, inner), "graph input")
             element, types = t.element_type, [t]
         else:
             raise UnsupportedError(f"graph input '{vi.name}' is an optional of "
                                    f"{inner.WhichOneof('value')}")
-        args = [self.block.insert_arg(t, len(self.block.args))
+        block = self.ctx.block
+        args = [block.insert_arg(t, len(block.args))
                 for t in ([TensorType(i1, [])] if optional else []) + types]
         for a in args:
-            a.name_hint = self._hint(vi.name)
+            a.name_hint = name_hint(vi.name)
         values = args[1:] if optional else args
         value: Value = (PackedSequence.of(list(values), element,
                                           len(shape.dim) if shape is not None else None)
@@ -382,25 +437,16 @@ class SequenceImport:
 
     # -- reading the node's inputs --------------------------------------------------------
 
-    def _raw(self: _Importer, node: onnx.NodeProto, k: int) -> Value | None:
-        """Input #k as whatever it is (None when omitted)."""
-        if k >= len(node.input) or not node.input[k]:
-            return None
-        name = node.input[k]
-        if name in self.values:
-            return self.values[name]
-        return self.value(name, "input")
-
-    def _sequence(self: _Importer, node: onnx.NodeProto, k: int) -> Sequence:
-        value = self._raw(node, k)
+    def _sequence(self, node: onnx.NodeProto, k: int) -> Sequence:
+        value = raw(self.ctx, node, k)
         if not isinstance(value, StaticSequence | PackedSequence):
             raise InvalidModelError(f"input #{k} is {kind_of(value)}, not a sequence")
         return value
 
-    def _tensor(self: _Importer, node: onnx.NodeProto, k: int) -> SSAValue:
-        return self.value(node.input[k], "input")
+    def _tensor(self, node: onnx.NodeProto, k: int) -> SSAValue:
+        return self.ctx.value(node.input[k], "input")
 
-    def _given_position(self: _Importer, node: onnx.NodeProto, k: int) -> int | str | None:
+    def _given_position(self, node: onnx.NodeProto, k: int) -> int | str | None:
         """Input #k, a position: its value when a constant, its name when computed at run
         time, None when omitted."""
         if k >= len(node.input) or not node.input[k]:
@@ -425,57 +471,37 @@ class SequenceImport:
                                     f"{length}")
         return position + length if position < 0 else position
 
-    def _emit(self: _Importer, node: onnx.NodeProto) -> Emit:
-        return Emit(self, node.name or node.op_type)
+    def _emit(self, node: onnx.NodeProto) -> Emit:
+        return Emit(self.ctx, node.name or node.op_type)
 
-    def _element_rank(self: _Importer, seq: PackedSequence) -> int:
+    def _element_rank(self, seq: PackedSequence) -> int:
         if seq.rank is None or seq.rank == NO_ELEMENTS:
             raise UnsupportedError("the rank of the sequence's elements is not known when "
                                    "compiling (the model declares none, or they differ)")
         return seq.rank
 
-    def _same_forms(self: _Importer, yielded: list[list[Value]], blocks: list[Block]) -> None:
-        """Where an If's branches give sequences of different lengths, or one a packed
-        sequence, both become packed (in their own blocks), so that the If gives one."""
-        saved = self.block
-        try:
-            for k, pair in enumerate(zip(*yielded, strict=True)):
-                seqs = [v.value if isinstance(v, StaticOptional) else v for v in pair]
-                if not all(isinstance(v, StaticSequence | PackedSequence) for v in seqs):
-                    continue
-                if len({_shape_of(cast(Sequence, v))[:2] for v in seqs}) == 1:
-                    continue
-                for side, (v, block) in enumerate(zip(seqs, blocks, strict=True)):
-                    self.block = block
-                    packed = as_packed(Emit(self, f"if_output{k}"), cast(Sequence, v))
-                    opt = pair[side]
-                    yielded[side][k] = (StaticOptional(packed, opt.present)
-                                        if isinstance(opt, StaticOptional) else packed)
-        finally:
-            self.block = saved
-
-    def _same_element(self: _Importer, seq: Sequence, t: SSAValue) -> None:
+    def _same_element(self, seq: Sequence, t: SSAValue) -> None:
         got = cast(TensorType, t.type).element_type
         if got != seq.element:
             raise InvalidModelError(f"a {got} tensor in a sequence of {seq.element}")
 
-    def _helper(self: _Importer, node: onnx.NodeProto, op_type: str,
+    def _helper(self, node: onnx.NodeProto, op_type: str,
                 inputs: list[SSAValue | str], outputs: int, **attrs: object) -> list[SSAValue]:
         """Import an ONNX node (Emit's opset) on these values; its outputs."""
         e = self._emit(node)
         names = [v if isinstance(v, str) else e.bind(v) for v in inputs]
         return [e.value(n) for n in e.node(op_type, names, outputs, **attrs)]
 
-    def _ints(self: _Importer, values: list[int]) -> SSAValue:
-        return self.constant(np.array(values, np.int64))
+    def _ints(self, values: list[int]) -> SSAValue:
+        return self.ctx.constant(np.array(values, np.int64))
 
     # -- the ops --------------------------------------------------------------------------
 
-    def _op_SequenceEmpty(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+    def _op_SequenceEmpty(self, node: onnx.NodeProto, opset: int) -> list[Value]:
         return [StaticSequence((), element_type(int_attr(node, "dtype",
                                                          onnx.TensorProto.FLOAT)))]
 
-    def _op_SequenceConstruct(self: _Importer, node: onnx.NodeProto, opset: int
+    def _op_SequenceConstruct(self, node: onnx.NodeProto, opset: int
                               ) -> list[Value]:
         tensors = [self._tensor(node, k) for k in range(len(node.input))]
         if not tensors:
@@ -485,7 +511,7 @@ class SequenceImport:
             self._same_element(seq, t)
         return [seq]
 
-    def _op_SequenceInsert(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+    def _op_SequenceInsert(self, node: onnx.NodeProto, opset: int) -> list[Value]:
         seq, t = self._sequence(node, 0), self._tensor(node, 1)
         self._same_element(seq, t)
         at = self._given_position(node, 2)
@@ -497,7 +523,7 @@ class SequenceImport:
         return [insert(e, as_packed(e, seq), e.bind(t),
                        node.input[2] if at is not None else None)]
 
-    def _op_SequenceAt(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+    def _op_SequenceAt(self, node: onnx.NodeProto, opset: int) -> list[Value]:
         seq, at = self._sequence(node, 0), self._given_position(node, 1)
         if at is None:
             raise InvalidModelError("the position is missing")
@@ -507,7 +533,7 @@ class SequenceImport:
         packed = as_packed(e, seq)
         return [e.value(element_at(e, packed, node.input[1], self._element_rank(packed)))]
 
-    def _op_SequenceErase(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+    def _op_SequenceErase(self, node: onnx.NodeProto, opset: int) -> list[Value]:
         seq, at = self._sequence(node, 0), self._given_position(node, 1)
         if isinstance(seq, StaticSequence) and not isinstance(at, str):
             n = len(seq.elements)
@@ -518,14 +544,14 @@ class SequenceImport:
         e = self._emit(node)
         return [erase(e, as_packed(e, seq), node.input[1] if at is not None else None)]
 
-    def _op_SequenceLength(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
+    def _op_SequenceLength(self, node: onnx.NodeProto, opset: int) -> list[Value]:
         seq = self._sequence(node, 0)
         if isinstance(seq, StaticSequence):
-            return [self.constant(np.array(len(seq.elements), np.int64))]
+            return [self.ctx.constant(np.array(len(seq.elements), np.int64))]
         e = self._emit(node)
         return [e.value(length(e, seq))]
 
-    def _op_SplitToSequence(self: _Importer, node: onnx.NodeProto, opset: int
+    def _op_SplitToSequence(self, node: onnx.NodeProto, opset: int
                             ) -> list[Value]:
         x = self._tensor(node, 0)
         t = cast(TensorType, x.type)
@@ -562,7 +588,7 @@ class SequenceImport:
                      for v in parts]
         return [StaticSequence(tuple(parts), t.element_type)]
 
-    def _split_at_run_time(self: _Importer, node: onnx.NodeProto, x: SSAValue, axis: int,
+    def _split_at_run_time(self, node: onnx.NodeProto, x: SSAValue, axis: int,
                            by: str, squeeze: bool) -> PackedSequence:
         """SplitToSequence whose parts are known only at run time, `by` its split input's
         "sizes" (checked to be non-negative and add up to the dim), a "chunk" size
@@ -586,7 +612,7 @@ class SequenceImport:
         ends = e("Min", e("Add", starts, size), d)
         return split_to(e, data, starts, ends, e("Size", starts), axis, squeeze, element)
 
-    def _op_ConcatFromSequence(self: _Importer, node: onnx.NodeProto, opset: int
+    def _op_ConcatFromSequence(self, node: onnx.NodeProto, opset: int
                                ) -> list[Value]:
         seq = self._sequence(node, 0)
         if isinstance(seq, StaticSequence) and not seq.elements:
@@ -609,24 +635,24 @@ class SequenceImport:
                      for v in parts]
         return self._helper(node, "Concat", parts, 1, axis=axis)
 
-    def _op_Optional(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
-        value = self._raw(node, 0)
+    def _op_Optional(self, node: onnx.NodeProto, opset: int) -> list[Value]:
+        value = raw(self.ctx, node, 0)
         if isinstance(value, StaticOptional):
             raise InvalidModelError("an optional of an optional")
         return [StaticOptional(value)]
 
-    def _op_OptionalHasElement(self: _Importer, node: onnx.NodeProto, opset: int
+    def _op_OptionalHasElement(self, node: onnx.NodeProto, opset: int
                                ) -> list[Value]:
-        value = self._raw(node, 0)
+        value = raw(self.ctx, node, 0)
         if isinstance(value, StaticOptional) and value.present is not None:
             return [value.present]
         has = value is not None and (not isinstance(value, StaticOptional)
                                      or value.value is not None)
-        return [self.constant(np.array(has))]
+        return [self.ctx.constant(np.array(has))]
 
-    def _op_OptionalGetElement(self: _Importer, node: onnx.NodeProto, opset: int
+    def _op_OptionalGetElement(self, node: onnx.NodeProto, opset: int
                                ) -> list[Value]:
-        value = self._raw(node, 0)
+        value = raw(self.ctx, node, 0)
         if value is None:
             raise InvalidModelError("input #0 is missing")
         if not isinstance(value, StaticOptional):
@@ -649,5 +675,5 @@ class SequenceImport:
             raise InvalidModelError("the optional holds nothing (it is empty here)")
         return [value.value]
 
-    def _op_Identity(self: _Importer, node: onnx.NodeProto, opset: int) -> list[Value]:
-        return [cast(Value, self._raw(node, 0))]
+    def _op_Identity(self, node: onnx.NodeProto, opset: int) -> list[Value]:
+        return [cast(Value, raw(self.ctx, node, 0))]

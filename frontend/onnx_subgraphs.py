@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 import onnx
@@ -37,11 +37,13 @@ from xdsl.ir import Block, Region, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.import_context import ImportContext, name_hint, node_error
 from infer.frontend.onnx_attrs import graph_attr, int_attr, ints_attr
 from infer.frontend.onnx_sequences import (
     Carry,
-    constant_in,
     flatten_branches,
+    raw,
+    same_forms,
     tensors_of,
 )
 from infer.frontend.onnx_values import (
@@ -51,9 +53,6 @@ from infer.frontend.onnx_values import (
     Value,
     kind_of,
 )
-
-if TYPE_CHECKING:
-    from infer.frontend.onnx_import import _Importer
 
 # ONNX's Loop without a trip count runs until its condition fails: the largest count.
 NO_TRIP_COUNT = np.iinfo(np.int64).max
@@ -170,26 +169,29 @@ def _scan_axes(node: onnx.NodeProto, batched: bool, m: int, k: int, ranks: list[
 
 
 class SubgraphImport:
-    """If, Loop and Scan for `_Importer` (which this mixes into)."""
+    """If, Loop and Scan, and the subgraphs of other ops (SequenceMap's body), for the
+    importer `ctx` (see the module docstring)."""
 
-    def name_results(self: _Importer, node: onnx.NodeProto,
-                      values: Sequence[SSAValue | StaticSequence | StaticOptional]) -> None:
-        for name, v in zip(node.output, values, strict=False):
-            if name:
-                self.values[name] = v
-                if isinstance(v, SSAValue):
-                    v.name_hint = v.name_hint or self._hint(name)
+    def __init__(self, ctx: ImportContext):
+        self.ctx = ctx
+        # op type -> its import
+        self.ops: dict[str, Callable[[int, onnx.NodeProto, int], None]] = {
+            "If": self._if, "Loop": self._loop, "Scan": self._scan}
 
-    def in_scope(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
-                  which: str, block: Block, names: dict[str, Value],
-                  subgraph: onnx.GraphProto, sequences: bool = False,
-                  finish: Callable[[list[Value]], list[SSAValue]] | None = None) -> list[Value]:
+    def op(self, op_type: str, index: int, node: onnx.NodeProto, opset: int) -> None:
+        """Import `node`, an op of type `op_type` with subgraphs (If, Loop or Scan)."""
+        self.ops[op_type](index, node, opset)
+
+    def in_scope(self, index: int, node: onnx.NodeProto, opset: int,
+                 which: str, block: Block, names: dict[str, Value],
+                 subgraph: onnx.GraphProto, sequences: bool = False,
+                 finish: Callable[[list[Value]], list[SSAValue]] | None = None) -> list[Value]:
         """Import `subgraph`'s nodes into `block`, its inputs bound to `names`; its
         outputs (sequences among them only if `sequences`), or what `finish` makes of
         them in the block. The values it defines (constants it materializes too) are its
         own."""
-        saved_block, saved_values = self.block, self.values
-        self.block, self.values = block, {**saved_values, **names}
+        saved_block, saved_values = self.ctx.block, self.ctx.values
+        self.ctx.block, self.ctx.values = block, {**saved_values, **names}
         try:
             outs = self._import_subgraph(subgraph, opset, which)
             if finish is not None:
@@ -203,37 +205,37 @@ class SubgraphImport:
                                            "cannot give here")
             return outs
         except InferError as e:
-            raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
+            raise node_error(node, index, opset, f"{which}: {e}", type(e)) from None
         finally:
-            self.block, self.values = saved_block, saved_values
+            self.ctx.block, self.ctx.values = saved_block, saved_values
 
-    def _import_subgraph(self: _Importer, subgraph: onnx.GraphProto, opset: int, which: str
+    def _import_subgraph(self, subgraph: onnx.GraphProto, opset: int, which: str
                          ) -> list[Value]:
         """Import the nodes of `subgraph` into the current block; its outputs."""
-        self.initializers.update((t.name, t) for t in subgraph.initializer)
-        self.consumed |= {n for sub in subgraph.node for n in sub.input if n}
-        self.consumed |= {o.name for o in subgraph.output}
+        self.ctx.initializers.update((t.name, t) for t in subgraph.initializer)
+        self.ctx.consumed |= {n for sub in subgraph.node for n in sub.input if n}
+        self.ctx.consumed |= {o.name for o in subgraph.output}
         for j, sub in enumerate(subgraph.node):
-            self.import_node(j, sub, opset)
-        return [self.values[o.name] if o.name in self.values
-                else self.value(o.name, f"{which} output") for o in subgraph.output]
+            self.ctx.import_node(j, sub, opset)
+        return [self.ctx.values[o.name] if o.name in self.ctx.values
+                else self.ctx.value(o.name, f"{which} output") for o in subgraph.output]
 
     # -- If ------------------------------------------------------------------------------
 
-    def _if(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
-        cond = self.value(node.input[0], "input")
+    def _if(self, index: int, node: onnx.NodeProto, opset: int) -> None:
+        cond = self.ctx.value(node.input[0], "input")
         known = G.constant_value(cond)
         if known is not None and known.size == 1:
             taken = "then_branch" if known.reshape(-1)[0] else "else_branch"
             try:
                 outs = self._import_subgraph(self._branch(node, taken), opset, taken)
             except InferError as e:
-                raise self._error(node, index, opset, f"{taken}: {e}", type(e)) from None
-            self.name_results(node, outs)
+                raise node_error(node, index, opset, f"{taken}: {e}", type(e)) from None
+            self.ctx.name_results(node, outs)
             return
         t = cast(TensorType, cond.type)
         if t.element_type != i1 or not all(d == 1 for d in t.get_shape()):
-            raise self._error(node, index, opset, f"the condition must be one bool, got {t}",
+            raise node_error(node, index, opset, f"the condition must be one bool, got {t}",
                               InvalidModelError)
         blocks: list[Block] = []
         yielded: list[list[Value]] = []
@@ -241,22 +243,22 @@ class SubgraphImport:
             try:
                 branch = self._branch(node, which)
             except InferError as e:
-                raise self._error(node, index, opset, f"{which}: {e}", type(e)) from None
+                raise node_error(node, index, opset, f"{which}: {e}", type(e)) from None
             blocks.append(Block())
             yielded.append(self.in_scope(index, node, opset, which, blocks[-1], {}, branch,
                                           sequences=True))
         try:  # a sequence or optional is its tensors, one result each (onnx_sequences)
-            self._same_forms(yielded, blocks)
+            same_forms(self.ctx, yielded, blocks)
             flat, rebuild = flatten_branches(yielded, blocks)
         except InferError as e:
-            raise self._error(node, index, opset, str(e), type(e)) from None
+            raise node_error(node, index, opset, str(e), type(e)) from None
         types = []
         for k, (a, b) in enumerate(zip(*flat, strict=True)):
             joined = G.joined_type([a.type, b.type])
             if joined is None:
                 error = (InvalidModelError if cast(TensorType, a.type).element_type
                          != cast(TensorType, b.type).element_type else UnsupportedError)
-                raise self._error(node, index, opset, f"output #{k}: the branches give "
+                raise node_error(node, index, opset, f"output #{k}: the branches give "
                                   f"{a.type} and {b.type}", error)
             types.append(joined)
         for block, outs in zip(blocks, flat, strict=True):
@@ -272,26 +274,26 @@ class SubgraphImport:
                                     f"{len(node.output)}")
         return branch
 
-    def _add_with_results(self: _Importer, op: G.IfOp | G.LoopOp | G.ScanOp,
+    def _add_with_results(self, op: G.IfOp | G.LoopOp | G.ScanOp,
                           node: onnx.NodeProto,
                           outputs: Sequence[SSAValue | StaticSequence | StaticOptional]
                           | None = None) -> None:
         """Add `op` for `node`; its results (or `outputs` made of them) name the node's."""
         if node.name:
             op.location = NameLoc(StringAttr(node.name), NoneAttr())
-        self.block.add_op(op)
-        self.name_results(node, op.results if outputs is None else outputs)
+        self.ctx.block.add_op(op)
+        self.ctx.name_results(node, op.results if outputs is None else outputs)
 
     # -- Loop ----------------------------------------------------------------------------
 
-    def _loop(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+    def _loop(self, index: int, node: onnx.NodeProto, opset: int,
               named: onnx.NodeProto | None = None) -> None:
         """Loop `node`; its errors name `named` (the Scan it is built for) if given. A
         carried sequence or optional is tensors (onnx_sequences.Carry)."""
         named = named or node
 
         def fail(reason: str, error: type[InferError] = InvalidModelError) -> InferError:
-            return self._error(named, index, opset, reason, error)
+            return node_error(named, index, opset, reason, error)
 
         try:
             body = graph_attr(node, "body")
@@ -305,10 +307,10 @@ class SubgraphImport:
         if len(body.output) < n + 1 or len(node.output) != len(body.output) - 1:
             raise fail(f"the body gives {len(body.output)} outputs and the Loop "
                        f"{len(node.output)} for {n} carried values")
-        trip = (self.value(inputs[0], "input") if inputs[0]
-                else self.constant(np.array(NO_TRIP_COUNT, np.int64)))
-        go = (self.value(inputs[1], "input") if inputs[1]
-              else self.constant(np.array(True)))
+        trip = (self.ctx.value(inputs[0], "input") if inputs[0]
+                else self.ctx.constant(np.array(NO_TRIP_COUNT, np.int64)))
+        go = (self.ctx.value(inputs[1], "input") if inputs[1]
+              else self.ctx.constant(np.array(True)))
         for v, what in ((trip, "trip count"), (go, "condition")):
             t = cast(TensorType, v.type)
             want = i64 if what == "trip count" else i1
@@ -316,11 +318,11 @@ class SubgraphImport:
                 raise fail(f"the {what} must be one {want}, got {t}")
         if any(not name for name in inputs[2:]):
             raise fail("a carried value's initial value is missing")
-        starts = [cast(Value, self._raw(node, k)) for k in range(2, len(inputs))]
+        starts = [cast(Value, raw(self.ctx, node, k)) for k in range(2, len(inputs))]
         try:
             carries = [Carry.of(v) for v in starts]
             initial = [t for c, v, name in zip(carries, starts, inputs[2:], strict=True)
-                       for t in c.tensors(self, v, f"'{name}'")]
+                       for t in c.tensors(self.ctx, v, f"'{name}'")]
         except InferError as e:
             raise fail(str(e), type(e)) from None
         # A carried sequence's elements' rank is a fixed point too (the body's inserts).
@@ -351,14 +353,14 @@ class SubgraphImport:
         self._add_with_results(op, node, [*_split(carries, results[:len(initial)]),
                                           *results[len(initial):]])
 
-    def _loop_outputs(self: _Importer, body: onnx.GraphProto, carries: list[Carry],
+    def _loop_outputs(self, body: onnx.GraphProto, carries: list[Carry],
                       outs: list[Value], nexts: list[Value]) -> list[SSAValue]:
         """A Loop body's outputs as tensors (in its block): the condition, each carried
         value's as its carry says (the values themselves go in `nexts`), the scan rows."""
         n = len(carries)
         nexts[:] = outs[1:n + 1]  # the last import of the body is the one kept
         flat = [t for c, v, o in zip(carries, outs[1:n + 1], body.output[1:n + 1], strict=True)
-                for t in c.tensors(self, v, f"output '{o.name}'")]
+                for t in c.tensors(self.ctx, v, f"output '{o.name}'")]
         for o, v in zip([body.output[0], *body.output[n + 1:]], [outs[0], *outs[n + 1:]],
                         strict=True):
             if not isinstance(v, SSAValue):
@@ -366,7 +368,7 @@ class SubgraphImport:
                                        "body cannot give here")
         return [cast(SSAValue, outs[0]), *flat, *cast(list[SSAValue], outs[n + 1:])]
 
-    def _typed_body(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+    def _typed_body(self, index: int, node: onnx.NodeProto, opset: int,
                     body: onnx.GraphProto, carried: list[TensorType],
                     args_of: Callable[[list[TensorType]], list[TensorType]],
                     next_of: Callable[[list[SSAValue]], list[SSAValue]],
@@ -386,7 +388,7 @@ class SubgraphImport:
             names = {vi.name: v for vi, v in zip(body.input, values, strict=True)}
             for vi, v in zip(body.input, values, strict=True):
                 for a in tensors_of(v.value if isinstance(v, StaticOptional) else v):
-                    a.name_hint = self._hint(vi.name)
+                    a.name_hint = name_hint(vi.name)
             outs = cast(list[SSAValue], self.in_scope(index, node, opset, "body", block,
                                                        names, body, finish=finish))
             nxt = []
@@ -403,15 +405,12 @@ class SubgraphImport:
                 TensorType(t.element_type, [DYNAMIC_INDEX] * t.get_num_dims()) for t in nxt]
         return block, outs, carried
 
-    def constant(self: _Importer, value: np.ndarray) -> SSAValue:
-        return constant_in(self.block, value)
-
     # -- Scan ----------------------------------------------------------------------------
 
-    def _scan(self: _Importer, index: int, node: onnx.NodeProto, opset: int) -> None:
+    def _scan(self, index: int, node: onnx.NodeProto, opset: int) -> None:
         """Scan as the Loop its definition describes (module docstring)."""
         def fail(reason: str, error: type[InferError] = InvalidModelError) -> InferError:
-            return self._error(node, index, opset, reason, error)
+            return node_error(node, index, opset, reason, error)
 
         form = self._scan_form(node, opset, fail)
         if form.batched:
@@ -419,7 +418,7 @@ class SubgraphImport:
         else:
             self._scan_op(index, node, opset, form, fail)
 
-    def _scan_form(self: _Importer, node: onnx.NodeProto, opset: int,
+    def _scan_form(self, node: onnx.NodeProto, opset: int,
                    fail: Callable[..., InferError]) -> _ScanForm:
         """The Scan node's form, checked against its body."""
         batched = onnx.defs.get_schema("Scan", opset, "").since_version < 9
@@ -442,16 +441,16 @@ class SubgraphImport:
             raise fail(f"the body takes {len(body.input)} inputs and gives "
                        f"{len(body.output)} outputs for {n} states, {m} scan inputs and "
                        f"{len(node.output)} outputs")
-        ranks = [cast(TensorType, self.value(x, "input").type).get_num_dims() - batched
+        ranks = [cast(TensorType, self.ctx.value(x, "input").type).get_num_dims() - batched
                  for x in inputs[n:]]
         axes = _scan_axes(node, batched, m, k, ranks, fail)
         return _ScanForm(batched, inputs, body, n, m, k, *axes)
 
-    def _batched_scan(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+    def _batched_scan(self, index: int, node: onnx.NodeProto, opset: int,
                       form: _ScanForm) -> None:
         """Scan 8: a loop over the batch rows, each row's scan inside it."""
         n, inputs = form.n, form.inputs
-        p = self.prefix(node.name or f"Scan{index}")
+        p = self.ctx.prefix(node.name or f"Scan{index}")
         rows = [p + f"row{j}" for j in range(n + form.m)]
         cond = [helper.make_node("Identity", [p + "b_cond"], [p + "b_cond_out"])]
         take = [helper.make_node("Gather", [v, p + "b"], [r], axis=0)
@@ -467,15 +466,15 @@ class SubgraphImport:
              for v in (p + "b_cond_out", *loop.output)])
         count = helper.make_node("Gather", [p + "shape", p + "zero"], [p + "batch"])
         for j, sub in enumerate([*_shape_dim(p, inputs[n], 0), count]):
-            self.import_node(j, sub, opset)
+            self.ctx.import_node(j, sub, opset)
         self._loop(index, helper.make_node("Loop", [p + "batch", ""], list(node.output),
                                            body=batch_body), opset, named=node)
 
-    def _scan_op(self: _Importer, index: int, node: onnx.NodeProto, opset: int,
+    def _scan_op(self, index: int, node: onnx.NodeProto, opset: int,
                  form: _ScanForm, fail: Callable[..., InferError]) -> None:
         """Scan 9 and later: `graph.scan`, its body typed by a fixed point."""
         n, in_axes = form.n, form.in_axes
-        values = [self.value(x, "input") for x in form.inputs]
+        values = [self.ctx.value(x, "input") for x in form.inputs]
         slices = []
         for v, ax in zip(values[n:], in_axes, strict=True):
             t = cast(TensorType, v.type)
