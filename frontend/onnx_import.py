@@ -34,17 +34,21 @@ node ("n/0", "n/1", ...) and imported at the opset the body declares; an error i
 them names the original node first ("... 'Attention' (node 'n', opset 23): expanded body:
 unsupported op 'X' (node 'n/4', opset 23): ...").
 
-The importer calls an op function itself and expands a body; the ops it cannot import by
-one call go to its collaborators, each made with the importer as its `ImportContext`
-(import_context): `SubgraphImport` (If, Loop, Scan), `SequenceImport` (sequences and
-optionals) and `StringImport` (string tensors).
+Which variant imports a node is read from `_DOMAINS`, by its domain, op type and the
+domain's opset the model imports (ONNX's `OPS`, the preview domain's function bodies,
+onnxruntime's com.microsoft ops); nodes of function bodies and subgraphs are of ONNX's
+default domain. The importer calls an op function itself and expands a body; the ops it
+cannot import by one call go to its collaborators, each made with the importer as its
+`ImportContext` (import_context): `SubgraphImport` (If, Loop, Scan), `SequenceImport`
+(sequences and optionals) and `StringImport` (string tensors).
 """
 
 from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
@@ -259,27 +263,50 @@ def _preview_variant(op_type: str, version: int | None) -> tuple[Expansion | Non
     return (fn, "") if fn else (None, f"no function body of version {since}")
 
 
+def _default_variant(op_type: str, version: int | None) -> tuple[Variant | None, str]:
+    """An op of ONNX's default domain, whose opset every model imports."""
+    assert version is not None
+    return _variant(op_type, version)
+
+
+def _microsoft_variant(op_type: str, version: int | None) -> tuple[OpFn | None, str]:
+    """One of onnxruntime's own ops: one version of its domain so far."""
+    if version == 1:
+        return MICROSOFT_OPS[op_type], ""
+    return None, f"version {version} of {MICROSOFT_DOMAIN} is not supported (1 is)"
+
+
+@dataclass(frozen=True)
+class _Domain:
+    """The ops the importer takes of one domain, and `variant(op_type, version)`: how it
+    imports one at the version of the domain the model imports (None and why if not)."""
+
+    ops: Collection[str]
+    variant: Callable[[str, int | None], tuple[Variant | None, str]]
+
+
+# The importer's table, by (domain, op type, opset): each domain ("" for ONNX's default,
+# as "ai.onnx") with its ops; an op's variant by the domain's opset the model imports.
+_DOMAINS: dict[str, _Domain] = {
+    "": _Domain(OPS, _default_variant),
+    PREVIEW_DOMAIN: _Domain(PREVIEW_OPS, _preview_variant),
+    MICROSOFT_DOMAIN: _Domain(MICROSOFT_OPS, _microsoft_variant),
+}
+
+
 def _variants(
     graph: onnx.GraphProto, opset: int, opsets: dict[str, int]
 ) -> list[tuple[Variant | None, str]]:
     """Each node's import function, or None and a line saying which op is unsupported."""
     found: list[tuple[Variant | None, str]] = []
     for i, node in enumerate(graph.node):
-        if node.domain == PREVIEW_DOMAIN and node.op_type in PREVIEW_OPS:
-            fn, why = _preview_variant(node.op_type, opsets.get(PREVIEW_DOMAIN))
-            found.append((fn, "" if fn else f"{_describe_op(node, i, opsets)}: {why}"))
-            continue
-        if node.domain == MICROSOFT_DOMAIN and node.op_type in MICROSOFT_OPS:
-            # onnxruntime's own ops: one version of the domain so far
-            version = opsets.get(MICROSOFT_DOMAIN)
-            found.append((MICROSOFT_OPS[node.op_type], "") if version == 1 else (
-                None, f"{_describe_op(node, i, opsets)}: version {version} of "
-                f"{MICROSOFT_DOMAIN} is not supported (1 is)"))
-            continue
-        if node.domain not in ("", "ai.onnx") or node.op_type not in OPS:
+        domain = "" if node.domain == "ai.onnx" else node.domain
+        table = _DOMAINS.get(domain)
+        if table is None or node.op_type not in table.ops:
             found.append((None, _describe_op(node, i, opsets)))
             continue
-        fn, why = _variant(node.op_type, opset)
+        version = opset if domain == "" else opsets.get(domain)
+        fn, why = table.variant(node.op_type, version)
         found.append((fn, "" if fn else f"{_describe_op(node, i, opsets)}: {why}"))
     return found
 
@@ -575,8 +602,9 @@ class _Importer:
     def import_node(self, index: int, node: onnx.NodeProto, opset: int) -> None:
         """Import a node of a function body or subgraph (the graph's own are checked for
         support all at once first)."""
-        fn, why = (_variant(node.op_type, opset) if node.domain in ("", "ai.onnx")
-                   and node.op_type in OPS else (None, f"domain '{node.domain}'"))
+        default = _DOMAINS[""]  # a body's or subgraph's nodes are of the default domain
+        fn, why = (default.variant(node.op_type, opset) if node.domain in ("", "ai.onnx")
+                   and node.op_type in default.ops else (None, f"domain '{node.domain}'"))
         if fn is None:
             raise node_error(node, index, opset, why or "no importer", UnsupportedError)
         self._node(index, node, fn, opset)
