@@ -23,14 +23,29 @@ def sigint_as_a_terminal_sends_it() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _opset_imports(opset: int, domain: str = "", domain_opset: int = 1
+                   ) -> list[onnx.OperatorSetIdProto]:
+    """ONNX's default domain at `opset`, and `domain` at `domain_opset` unless it is the
+    default one ("" or "ai.onnx")."""
+    imports = [helper.make_opsetid("", opset)]
+    if domain not in ("", "ai.onnx"):
+        imports.append(helper.make_opsetid(domain, domain_opset))
+    return imports
+
+
 def make_model(
     nodes: Sequence[onnx.NodeProto],
     inputs: Sequence[tuple[str, int, Sequence[int | str]]],
     outputs: Sequence[tuple[str, int, Sequence[int | str] | None]],
     initializers: Sequence[onnx.TensorProto] = (),
     opset: int = 17,
+    *,
+    domain: str = "",
+    domain_opset: int = 1,
 ) -> onnx.ModelProto:
-    """A model from nodes; inputs/outputs as (name, TensorProto elem type, shape)."""
+    """A model from nodes; inputs/outputs as (name, TensorProto elem type, shape). It
+    imports ONNX's default domain at `opset`, and `domain` (that of nodes of another
+    domain, such as onnxruntime's "com.microsoft") at `domain_opset`."""
     graph = helper.make_graph(
         list(nodes),
         "test",
@@ -39,7 +54,7 @@ def make_model(
          for n, t, s in outputs],
         list(initializers),
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model = helper.make_model(graph, opset_imports=_opset_imports(opset, domain, domain_opset))
     model.ir_version = 8
     onnx.checker.check_model(model)
     return model
@@ -105,12 +120,17 @@ def node_model(
     node_inputs: Sequence[str] | None = None,
     *,
     n_out: int = 1,
+    domain: str = "",
+    domain_opset: int = 1,
 ) -> onnx.ModelProto:
-    """One node reading `inputs` then initializers `inits` (or `node_inputs`)."""
+    """One node reading `inputs` then initializers `inits` (or `node_inputs`), an op of
+    `domain` (ONNX's default, or another imported at `domain_opset`, such as onnxruntime's
+    "com.microsoft"). The outputs' types are ONNX's shape inference's, or for another
+    domain's op, for which ONNX has no schema, onnxruntime's."""
     inits = dict(inits or {})
     outs = ["y"] if n_out == 1 else [f"y{i}" for i in range(n_out)]
     names = node_inputs if node_inputs is not None else [n for n, *_ in inputs] + list(inits)
-    node = helper.make_node(op, list(names), outs, **(attrs or {}))
+    node = helper.make_node(op, list(names), outs, domain=domain or None, **(attrs or {}))
     graph = helper.make_graph(
         [node],
         op,
@@ -118,11 +138,29 @@ def node_model(
         [helper.make_tensor_value_info(o, TP.UNDEFINED, None) for o in outs],
         [numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model = helper.make_model(graph, opset_imports=_opset_imports(opset, domain, domain_opset))
     model.ir_version = 8
     model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    if domain not in ("", "ai.onnx") and not all(
+            o.type.tensor_type.elem_type for o in model.graph.output):
+        _type_outputs_as_onnxruntime_does(model)
     onnx.checker.check_model(model)
     return model
+
+
+def _type_outputs_as_onnxruntime_does(model: onnx.ModelProto) -> None:
+    """Declare the graph outputs' types as onnxruntime infers them (it knows the ops of its
+    own domain, for which ONNX's shape inference has no schema)."""
+    untyped = onnx.ModelProto()
+    untyped.CopyFrom(model)
+    for vi in untyped.graph.output:  # onnxruntime refuses an undefined element type
+        vi.ClearField("type")
+    sess = ort.InferenceSession(untyped.SerializeToString(), providers=["CPUExecutionProvider"])
+    typed = {o.name: o for o in sess.get_outputs()}
+    for vi in model.graph.output:
+        o = typed[vi.name]  # its type is "tensor(uint8)", "tensor(float)", ...
+        elem = getattr(TP, o.type.removeprefix("tensor(").removesuffix(")").upper())
+        vi.CopyFrom(helper.make_tensor_value_info(vi.name, elem, o.shape))
 
 
 def concurrent_run_errors(compiled: infer.CompiledModel, feeds: Sequence[Mapping[str, np.ndarray]],

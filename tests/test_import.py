@@ -28,6 +28,8 @@ from infer.frontend.onnx_import import (
 )
 from infer.frontend.onnx_ops import OPS
 
+from .helpers import node_model
+
 LIGHT = Path(onnx.__file__).parent / "backend/test/data/light"
 INPUTS = Path(__file__).parent.parent / "filecheck_tests/Inputs"
 LIGHT_MODELS = sorted(p.name for p in LIGHT.glob("*.onnx"))
@@ -323,6 +325,29 @@ def test_supported_ops_are_the_importers_table() -> None:
         assert unsupported_ops(m) == [] and import_model(m)
     m = model([h.make_node("LayerNormalization", ["x", "x"], ["y"])], [X], [Y], opset=16)
     assert len(unsupported_ops(m)) == 1
+
+
+def test_one_node_model_of_another_domain() -> None:
+    """A com.microsoft op (onnxruntime's QLinearAdd) from the one-node helper: the importer
+    takes it at version 1 of that domain, as its qnn op, and names the version it refuses;
+    ONNX's default domain has no QLinearAdd."""
+    inits = {"sa": np.array(0.05, np.float32), "za": np.array(131, np.uint8),
+             "b": np.arange(6, dtype=np.uint8).reshape(2, 3),
+             "sb": np.array(0.02, np.float32), "zb": np.array(120, np.uint8),
+             "sy": np.array(0.04, np.float32), "zy": np.array(128, np.uint8)}
+    m = node_model("QLinearAdd", [("a", T.UINT8, [2, 3])], inits=inits, domain="com.microsoft")
+    assert [(o.domain, o.version) for o in m.opset_import] == [("", 17), ("com.microsoft", 1)]
+    assert m.graph.node[0].domain == "com.microsoft"
+    assert m.graph.output[0].type.tensor_type.elem_type == T.UINT8  # onnxruntime's type
+    assert unsupported_ops(m) == []
+    func = main_func(import_model(m))
+    assert [op.name for op in func.body.walk() if op.name != "graph.constant"] == [
+        "qnn.add", "func.return"]
+    m.opset_import[1].version = 2
+    assert unsupported_ops(m) == ["'QLinearAdd' (node #0, domain 'com.microsoft' opset 2): "
+                                  "version 2 of com.microsoft is not supported (1 is)"]
+    m.graph.node[0].domain = ""
+    assert unsupported_ops(m) == ["'QLinearAdd' (node #0, domain 'ai.onnx' opset 17)"]
 
 
 def test_missing_file_is_an_import_error(tmp_path: Path) -> None:
