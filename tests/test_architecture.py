@@ -77,10 +77,14 @@ def _resolve(name: str) -> str | None:
 
 def _imported_modules(path: Path) -> set[str]:
     """The infer modules `path` imports, resolved."""
-    module = _module_name(path)
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return imported_modules(path.read_text(), _module_name(path), path.name == "__init__.py")
+
+
+def imported_modules(source: str, module: str, is_package: bool = False) -> set[str]:
+    """The infer modules that `source` (the text of `module`) imports, resolved."""
+    package = module if is_package else module.rpartition(".")[0]
     names: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(ast.parse(source, module)):
         if isinstance(node, ast.Import):
             names.extend(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):

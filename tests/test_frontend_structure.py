@@ -7,11 +7,12 @@ and a string naming a frontend module."""
 
 from __future__ import annotations
 
-import ast
 import inspect
 from pathlib import Path
 
 import onnx
+
+from . import test_architecture as architecture
 
 ROOT = Path(__file__).resolve().parent.parent
 FRONTEND = ROOT / "frontend"
@@ -28,34 +29,10 @@ def _module_name(path: Path) -> str:
 MODULES = {_module_name(p): p for p in sorted(FRONTEND.rglob("*.py"))}
 
 
-def _resolve(name: str) -> str | None:
-    """The frontend module `name` is or lies in (a name imported from a module is that
-    module), None when it is outside the frontend."""
-    parts = name.split(".")
-    while parts and ".".join(parts) not in MODULES:
-        parts.pop()
-    return ".".join(parts) or None
-
-
 def imported_modules(source: str, module: str, is_package: bool = False) -> set[str]:
     """The frontend modules that `source` (the text of `module`) imports, wherever the
     import is: module level, `if TYPE_CHECKING:`, a function; relative ones resolved."""
-    package = module if is_package else module.rpartition(".")[0]
-    names: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names.extend(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[:len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*up, *([node.module] if node.module else [])])
-            names.extend(f"{base}.{a.name}" for a in node.names)
-        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-              and node.value.startswith("infer.frontend")):
-            names.append(node.value)
-    found = {_resolve(n) for n in names}
-    return {m for m in found if m is not None and m != module}
+    return {m for m in architecture.imported_modules(source, module, is_package) if m in MODULES}
 
 
 def _graph() -> dict[str, set[str]]:
