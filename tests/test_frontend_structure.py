@@ -19,14 +19,7 @@ FRONTEND = ROOT / "frontend"
 IMPORTER = "infer.frontend.onnx_import"
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(["infer", *parts])
-
-
-MODULES = {_module_name(p): p for p in sorted(FRONTEND.rglob("*.py"))}
+MODULES = {architecture._module_name(p): p for p in sorted(FRONTEND.rglob("*.py"))}
 
 
 def imported_modules(source: str, module: str, is_package: bool = False) -> set[str]:
