@@ -54,6 +54,7 @@ for _name, _module, _cls in [
     ("shape-fusion", "infer.transforms.shape_fusion", "ShapeFusionPass"),
     ("nchwc-layout", "infer.transforms.graph_optimize", "NchwcLayoutPass"),
     ("select-conv-tile", "infer.transforms.conv_tile", "SelectConvTilePass"),
+    ("select-conv-rows", "infer.transforms.conv_tile", "SelectConvRowsPass"),
     ("pack-matmul", "infer.transforms.matmul_packing", "PackMatMulPass"),
     ("select-gemm-blocking", "infer.transforms.gemm_blocking", "SelectGemmBlockingPass"),
     ("store-weights-f16", "infer.transforms.weight_storage", "StoreWeightsF16Pass"),

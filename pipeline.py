@@ -15,6 +15,7 @@ result; `infer-opt -p 'compile{level=3 block=8}'` runs the same list on text.
       graph-optimize{level=N block=C qdq=false}
                                         folding, fusions; at level 3 the NCHWc layout
       select-conv-tile{registers=R}     at level 3: each blocked conv's register tile
+      select-conv-rows{edge-width=E}    at level 3: how its output rows are cut into tiles
       pack-matmul{block=C registers=R}  at level 3: constant matmul weights packed in panels
       select-gemm-blocking{l1 l2 l3}    at level 3: their cache blocks, from the cache sizes
       store-weights-f16                 with weights="f16": conv/matmul weights held as f16
@@ -130,7 +131,7 @@ def select_tile_passes(level: int, registers: int | None = None, block: int | No
     registers = REGISTERS if registers is None else registers
     block = BLOCK if block is None else block
     l1, l2, l3 = CACHES if caches is None else caches
-    return [f"select-conv-tile{{registers={registers}}}",
+    return [f"select-conv-tile{{registers={registers}}}", "select-conv-rows",
             f"pack-matmul{{block={block} registers={registers}}}",
             f"select-gemm-blocking{{l1={l1} l2={l2} l3={l3}}}"]
 

@@ -14,6 +14,17 @@ It also writes the register tile of every pointwise graph.conv (the small-GEMM k
 lowering/graph_ops/conv_pointwise.py): `pointwise_tile = array<i64: accumulators, lanes>`,
 all registers but four (the broadcasts and a load) as accumulators, at most 12 (AVX2's,
 the measured one), of 8 lanes.
+
+`select-conv-rows{edge-width=E}` then cuts each static output row of a blocked conv into
+those tiles, `row_tiles = array<i64: size, count, kind, ...>` (graph.conv_nchwc): never a
+tile of one output beside full ones where it can be helped, since one output keeps too
+few FMA chains in flight (at 7x7 and 14x14 the edge outputs taken one at a time were a
+third of a 3x3 conv's time, a 7-wide 1x1 conv's last output a seventh). Interiors are
+split into tiles of about equal size (14 outputs of tiles of 6: 5 + 5 + 4); rows of at
+most E outputs cut their edges into one or two edge tiles whose taps are chosen
+statically (7 outputs: 4 + 3; 14 with a padded edge each side: 4 + 6 + 4); wider rows
+take their few edge outputs one at a time (little of their time, less code to compile).
+A row whose padding reaches deeper than an edge tile keeps no attribute.
 """
 
 from __future__ import annotations
@@ -30,6 +41,10 @@ from infer.dialects import graph as G
 MAX_OUTPUTS, BLOCKS = G.DEFAULT_TILE
 # Vector registers where the target is not given: AVX2's 16.
 REGISTERS = 16
+# Rows of at most this many outputs take edge tiles (the module doc).
+EDGE_WIDTH = 16
+
+Run = tuple[int, int, int]  # (size, count, kind) of graph.conv_nchwc's row_tiles
 
 
 def pointwise_tile(registers: int) -> tuple[int, int]:
@@ -68,3 +83,62 @@ class SelectConvTilePass(ModulePass):
                 conv.attributes[G.TILE_ATTR] = tile
             elif isinstance(conv, G.ConvOp) and conv.is_pointwise():
                 conv.attributes[G.POINTWISE_TILE_ATTR] = pointwise
+
+
+def row_tiles(out_w: int, lo: int, hi: int, outputs: int, edge_width: int = EDGE_WIDTH
+              ) -> list[Run] | None:
+    """A row of `out_w` outputs whose interior is [lo, hi) in tiles of at most `outputs`
+    (the module doc), or None where edge tiles would have to repeat."""
+    if out_w == 0:
+        return None
+    if lo == 0 and hi == out_w:
+        return _even(out_w, outputs)
+    if out_w > edge_width:
+        if hi <= lo:
+            return None
+        return ([(1, lo, G.ROW_SINGLE)] if lo else []) + _even(hi - lo, outputs) + (
+            [(1, out_w - hi, G.ROW_SINGLE)] if hi < out_w else [])
+    # the fewest full tiles that leave at most two tiles' worth for the edges
+    full = max(0, -(-(out_w - 2 * outputs) // outputs))
+    rest = out_w - full * outputs
+    left = rest if rest <= outputs else -(-rest // 2)
+    runs = []
+    for start, size, count in ((0, left, 1), (left, outputs, full),
+                               (left + full * outputs, rest - left, 1)):
+        if size and count:
+            edge = start < lo or start + size * count > hi
+            if edge and count > 1:
+                return None
+            runs.append((size, count, G.ROW_EDGE if edge else G.ROW_TILE))
+    return runs
+
+
+def _even(outputs: int, tile: int) -> list[Run]:
+    """`outputs` interior outputs in tiles of about equal size: two runs at most."""
+    n = -(-outputs // tile)
+    size, extra = divmod(outputs, n)
+    return [run for run in ((size + 1, extra, G.ROW_TILE), (size, n - extra, G.ROW_TILE))
+            if run[1]]
+
+
+@dataclass(frozen=True)
+class SelectConvRowsPass(ModulePass):
+    """Write `row_tiles` on every graph.conv_nchwc of a static row, for its register tile
+    (see the module doc); rows of at most `edge_width` outputs take edge tiles."""
+
+    name = "select-conv-rows"
+
+    edge_width: int = EDGE_WIDTH
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for conv in op.walk():
+            if not isinstance(conv, G.ConvNchwcOp):
+                continue
+            row = conv.row_interior()
+            runs = None if row is None else row_tiles(*row, conv.tile_shape()[1],
+                                                       self.edge_width)
+            if runs is None:
+                conv.attributes.pop(G.ROW_TILES_ATTR, None)
+            else:
+                conv.attributes[G.ROW_TILES_ATTR] = DenseArrayBase.from_list(
+                    i64, [v for run in runs for v in run])

@@ -8,6 +8,7 @@ from typing import ClassVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     IntegerAttr,
     TensorType,
 )
@@ -17,6 +18,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
 )
+from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN
@@ -90,6 +92,14 @@ class FromNchwcOp(GraphOp):
 # on AVX2 (12 accumulators, 2 weight vectors and one broadcast input in 16 registers).
 TILE_ATTR = "tile"
 DEFAULT_TILE = (6, 2)
+# How each output row (along the last spatial dim) is cut into register tiles, chosen by
+# select-conv-rows: `row_tiles = array<i64: size, count, kind, ...>`, runs from output 0
+# on of `count` tiles of `size` outputs, of a kind: ROW_TILE (interior outputs, every tap
+# inside the input), ROW_EDGE (one tile touching the padding, its taps chosen statically)
+# or ROW_SINGLE (outputs of size 1 touching the padding, taps computed per output). A
+# conv without it (a dynamic row) takes single outputs at its ends and tiles between.
+ROW_TILES_ATTR = "row_tiles"
+ROW_TILE, ROW_EDGE, ROW_SINGLE = 0, 1, 2
 
 
 @irdl_op_definition
@@ -108,11 +118,102 @@ class ConvNchwcOp(ConvLikeOp):
     reads its input as is and writes blocked.
 
     The discardable attribute `tile = array<i64: outputs, blocks>` (TILE_ATTR), written by
-    select-conv-tile for the target, is the kernel's register tile.
+    select-conv-tile for the target, is the kernel's register tile; `row_tiles`
+    (ROW_TILES_ATTR, select-conv-rows) how each output row is cut into such tiles.
     """
 
     name = "graph.conv_nchwc"
     ONNX_OP: ClassVar[str | None] = None
+
+    def _shapes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        x, w = (cast(TensorType, v.type).get_shape() for v in (self.X, self.W))
+        return x, w
+
+    def is_plain(self) -> bool:
+        """X is NCHW (the image stem), not blocked."""
+        x, w = self._shapes()
+        return len(x) == len(w) - 2
+
+    def is_depthwise(self) -> bool:
+        """One blocked input channel per group and as many outputs as inputs."""
+        x, w = self._shapes()
+        group = self.group.value.data
+        return (not self.is_plain() and w[-2] == 1 and x[1] * x[-1] == group
+                and w[0] * w[-1] == group)
+
+    def register_tile(self) -> tuple[int, int]:
+        """(outputs, output blocks) of the register tile: accumulators for that many outputs
+        of that many channel blocks, their weight vectors and one broadcast input. The
+        `tile` attribute (select-conv-tile), else DEFAULT_TILE."""
+        attr = self.attributes.get(TILE_ATTR)
+        if attr is None:
+            return DEFAULT_TILE
+        values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+        if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
+            raise VerifyException(f"'{self.name}' {TILE_ATTR} must be array<i64: outputs, "
+                                  f"blocks> of positive sizes, got {attr}")
+        return int(values[0]), int(values[1])
+
+    def tile_shape(self) -> tuple[int, int]:
+        """(output blocks, outputs) of one tile of this conv. Blocks share each broadcast
+        input, so a depthwise conv (no input to share) takes one, as does a group whose
+        blocks do not divide by the tile's; with fewer blocks, more outputs keep as many
+        FMA chains in flight (one block x 12: +9% measured), but a depthwise conv is bound
+        by its input loads and keeps the tile's outputs."""
+        outputs, blocks = self.register_tile()
+        if self.is_depthwise():
+            return 1, outputs
+        w = self._shapes()[1]
+        per_group = w[0] // self.group.value.data if not self.is_plain() else w[0]
+        ob = blocks if per_group % blocks == 0 else 1
+        return ob, outputs * blocks // ob
+
+    def row_interior(self) -> tuple[int, int, int] | None:
+        """(outputs, lo, hi) of a static output row: outputs [lo, hi) have every tap of the
+        last spatial dim inside the input (ow*s - pad >= 0, ow*s - pad + (k-1)*d < in_w).
+        None when the row or the input's width is dynamic."""
+        x, w = self._shapes()
+        y = cast(TensorType, self.Y.type).get_shape()
+        n = len(w) - 4
+        last = -1 if self.is_plain() else -2
+        in_w, out_w = x[last], y[-2]
+        if in_w < 0 or out_w < 0:  # dynamic
+            return None
+        kernel = list(w[2:-2])
+        strides, dilations, pads = spatial_attrs(self.properties, n, kernel)
+        k, s, d, pad = kernel[-1], strides[-1], dilations[-1], pads[n - 1]
+        lo = min(-(-pad // s), out_w)
+        hi = max(lo, min(out_w, (in_w - 1 + pad - (k - 1) * d) // s + 1))
+        return out_w, lo, hi
+
+    def row_tiles(self) -> list[tuple[int, int, int]] | None:
+        """The `row_tiles` runs as (size, count, kind), or None without the attribute."""
+        attr = self.attributes.get(ROW_TILES_ATTR)
+        if attr is None:
+            return None
+        values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+        runs = [cast(tuple[int, int, int], tuple(values[i:i + 3]))
+                for i in range(0, len(values), 3)]
+        row = self.row_interior()
+        problem = (
+            "needs a static row" if row is None
+            else "is not array<i64: size, count, kind, ...>" if not values or len(values) % 3
+            else "has a run of size or count < 1 or an unknown kind"
+            if any(size < 1 or count < 1 or kind not in (ROW_TILE, ROW_EDGE, ROW_SINGLE)
+                   for size, count, kind in runs)
+            else "has an edge run of several tiles or single outputs of size > 1"
+            if any((kind == ROW_EDGE and count > 1) or (kind == ROW_SINGLE and size > 1)
+                   for size, count, kind in runs)
+            else f"covers {sum(s * c for s, c, _ in runs)} outputs of a row of {row[0]}"
+            if sum(s * c for s, c, _ in runs) != row[0] else None)
+        if problem is not None:
+            raise VerifyException(f"'{self.name}' {ROW_TILES_ATTR} {problem}, got {attr}")
+        return runs
+
+    def verify_(self) -> None:
+        super().verify_()
+        self.register_tile()
+        self.row_tiles()
 
     @classmethod
     def output_dims(cls, props, dims, consts):
@@ -230,6 +331,10 @@ def unpack_conv_weights(w: np.ndarray) -> np.ndarray:
 __all__ = [
     "TILE_ATTR",
     "DEFAULT_TILE",
+    "ROW_TILES_ATTR",
+    "ROW_TILE",
+    "ROW_EDGE",
+    "ROW_SINGLE",
     "ToNchwcOp",
     "FromNchwcOp",
     "ConvNchwcOp",

@@ -16,7 +16,7 @@ accumulators live in registers (a group of an odd number of blocks: one block, T
 12 accumulators + 2 weights + a broadcast fill 15 of AVX2's 16 ymm registers, and 12
 independent FMA chains cover the FMA latency (6 did not: 88 vs 120 GFLOP/s measured for
 a 3x3 64->64 conv at 56x56). An op may choose another tile for its target with the
-attribute `tile = array<i64: T, blocks>` (`register_tile`).
+attribute `tile = array<i64: T, blocks>` (`graph.conv_nchwc.register_tile`).
 
 A depthwise conv (one input channel per group, as many outputs as inputs) has no input
 to share: one block per tile and no ii loop, the input is a vector too,
@@ -28,10 +28,11 @@ keeps in registers. A dense tile is unrolled here already: its loops are marked 
 loops (NO_UNROLL_ATTR), since LLVM unrolling the ii loop of constant trip count again
 doubled ResNet-50's code generation time for no measured speed.
 
-Only the interior tiles (every kw tap inside the input) take that path; outputs whose
-window touches the left or right padding take a T = 1 path whose kw range is computed
-per output, so the interior never bounds-checks. A static remainder of the interior is
-one shorter tile (a dynamic one takes the T = 1 path). The outer dims' valid tap ranges
+How a row is cut into tiles is the op's `row_tiles` (select-conv-rows): interior tiles
+(every kw tap inside the input), edge tiles whose taps inside the input are chosen
+statically, and single outputs whose kw range is computed per output, so the interior
+never bounds-checks. A dynamic row takes single outputs wherever the window touches the
+padding and tiles of T between, the remainder single outputs again. The outer dims' valid tap ranges
 are computed once per output row, like in conv.py. Activations made of min/max/mul/add
 are applied to the accumulators; the others run over the finished rows as conv.py's
 scalar epilogue. The block size is read from the types: nothing here assumes c = 8.
@@ -47,7 +48,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import cast
 
-from xdsl.dialects.builtin import DenseArrayBase, MemRefType, TensorType, VectorType
+from xdsl.dialects.builtin import MemRefType, TensorType, VectorType
 from xdsl.ir import Attribute, SSAValue
 
 from infer.dialects import graph
@@ -59,23 +60,6 @@ from infer.lowering.graph_ops.index import as_dim, ceil_div, floor_div, imax, im
 from infer.lowering.graph_ops.pool import include_pad
 from infer.lowering.graph_ops.window import Taps, Window
 from infer.lowering.loop_builder import LoopBuilder
-
-
-def register_tile(op: graph.ConvNchwcOp) -> tuple[int, int]:
-    """(outputs, output blocks) of the conv's register tile: accumulators for that many
-    outputs of that many channel blocks, their weight vectors and one broadcast input. Its
-    `tile` attribute (chosen for the target by select-conv-tile), else graph.DEFAULT_TILE."""
-    attr = op.attributes.get(graph.TILE_ATTR)
-    if attr is None:
-        return graph.DEFAULT_TILE
-    values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
-    if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
-        raise UnsupportedError(
-            f"graph.conv_nchwc: {graph.TILE_ATTR} must be array<i64: outputs, blocks> of positive "
-            f"sizes, got {attr}"
-        )
-    return cast(int, values[0]), cast(int, values[1])
-
 
 # ---------------------------------------------------------------------------------------
 # Layout conversions
@@ -115,56 +99,6 @@ def _from_nchwc(s: Lowering, op: graph.FromNchwcOp, ins: list[SSAValue]) -> list
 # ---------------------------------------------------------------------------------------
 
 
-# Rows of at most this many outputs take edge tiles; wider ones take their few edge
-# outputs one at a time (little of their time, and less code to compile).
-EDGE_TILE_WIDTH = 16
-
-
-def row_tiles(out_w: Dim, lo: Dim, hi: Dim, t_w: int) -> list[tuple[int, int, int, str]] | None:
-    """A static row of `out_w` outputs whose interior is [lo, hi) as register tiles of at
-    most `t_w` outputs, never a tile of one output beside full ones where it can be
-    helped: it keeps too few FMA chains in flight (at 7x7 and 14x14 the edge outputs
-    taken one at a time were a third of a 3x3 conv's time, a 7-wide 1x1 conv's last
-    output a seventh). As (start, size, count, kind) runs of `count` tiles of `size`:
-    kind "tile" (the interior), "edge" (outputs outside it: its taps chosen statically)
-    or "single" (one output, its taps computed). Interiors are split into tiles of about
-    equal size; narrow rows' edges into one or two edge tiles (7 outputs: 4 + 3, 14:
-    4 + 6 + 4). None for a dynamic row, or padding deeper than an edge tile."""
-    if not all(isinstance(v, int) for v in (out_w, lo, hi)) or out_w == 0:
-        return None
-    out_w, lo, hi = cast(int, out_w), cast(int, lo), cast(int, hi)
-    if lo == 0 and hi == out_w:
-        return _even(0, out_w, t_w)
-    if out_w > EDGE_TILE_WIDTH:
-        if hi <= lo:
-            return None
-        return ([(0, 1, lo, "single")] if lo else []) + _even(lo, hi - lo, t_w) + (
-            [(hi, 1, out_w - hi, "single")] if hi < out_w else [])
-    # the fewest full tiles that leave at most two tiles' worth for the edges
-    full = max(0, -(-(out_w - 2 * t_w) // t_w))
-    rest = out_w - full * t_w
-    left = rest if rest <= t_w else -(-rest // 2)
-    runs = []
-    for start, size, count in ((0, left, 1), (left, t_w, full),
-                               (left + full * t_w, rest - left, 1)):
-        if size and count:
-            edge = start < lo or start + size * count > hi
-            if edge and count > 1:
-                return None
-            runs.append((start, size, count, "edge" if edge else "tile"))
-    return runs
-
-
-def _even(start: int, outputs: int, t_w: int) -> list[tuple[int, int, int, str]]:
-    """`outputs` interior outputs from `start` in tiles of about equal size: two runs at
-    most (14 outputs: 5 + 5 + 4)."""
-    n = -(-outputs // t_w)
-    size, extra = divmod(outputs, n)
-    runs = [(start, size + 1, extra, "tile"),
-            (start + extra * (size + 1), size, n - extra, "tile")]
-    return [run for run in runs if run[2]]
-
-
 def _input_blocks_at_run_time(op: graph.ConvNchwcOp) -> dict[int, tuple[int, ...]]:
     """A dense conv of blocked input takes its input blocks at run time (x's and w's dim 1):
     DenseNet's 1x1 convs, one per input width, share a kernel per image size."""
@@ -193,6 +127,7 @@ class ConvPlan:
     outputs: int  # outputs per tile
     in_w: Dim
     out_w: Dim
+    row_tiles: list[tuple[int, int, int]] | None  # (size, count, kind) runs of a row
 
     @property
     def last(self) -> int:
@@ -231,20 +166,14 @@ def conv_plan(op: graph.ConvNchwcOp, xd: list[Dim], wd: list[Dim], yd: list[Dim]
             "channel multiplier are supported)"
         )
     blocks_per_group = mg // c
-    tile_w, tile_blocks = register_tile(op)
-    # Output blocks per tile: they share each broadcast input (a depthwise conv has no
-    # input to share); all of them must be in one group.
-    ob = tile_blocks if not depthwise and blocks_per_group % tile_blocks == 0 else 1
-    # Outputs per tile: with fewer blocks, more outputs keep as many FMA chains in flight
-    # (one block x 12: +9% measured); a depthwise conv is bound by its input loads and
-    # stays at tile_w.
-    t_w = tile_w if depthwise else tile_w * tile_blocks // ob
+    ob, t_w = op.tile_shape()
     return ConvPlan(
         plain=plain, depthwise=depthwise, c=c, ci=ci,
         window=Window.of_conv(op, cast(list[int], wd[2:-2])), group=group,
         blocks_per_group=blocks_per_group, channels_per_group=cg,
         input_blocks=1 if depthwise or plain else xd[1] if group == 1 else cg // c,
-        blocks=ob, outputs=t_w, in_w=xd[1 + n_sp], out_w=yd[1 + n_sp])
+        blocks=ob, outputs=t_w, in_w=xd[1 + n_sp], out_w=yd[1 + n_sp],
+        row_tiles=op.row_tiles())
 
 
 @dataclass(frozen=True)
@@ -321,35 +250,37 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
 
 
 def _conv_row(r: ConvRow) -> None:
-    """The row's outputs: interior tiles, edge tiles or single outputs at its ends."""
+    """The row's outputs: the op's `row_tiles` runs, else (a dynamic row) single outputs
+    at its ends and tiles between."""
     b, p = r.b, r.plan
     win, last = p.window, p.last
     k_w, s_w, d_w, pl = win.kernel[last], win.strides[last], win.dilations[last], win.pads[last]
-    # Interior outputs [lo, hi): ow*s - pl >= 0 and ow*s - pl + (k-1)*d <= in_w - 1.
-    lo = imin(b, ceil_div(b, pl, s_w), p.out_w)
-    reach = p.in_w - 1 + pl - (k_w - 1) * d_w
-    hi = imax(b, lo, imin(b, p.out_w, floor_div(b, reach, s_w) + 1))
-    tiles = row_tiles(p.out_w, lo, hi, p.outputs)
     # The dense tiles, unrolled here, stay loops in LLVM (module doc).
     with b.kept_loops() if not p.depthwise else nullcontext():
-        if tiles is not None:  # a static row: tiles of about equal size, the edges static
-            for start, size, count, kind in tiles:
-                if kind == "single":
+        if p.row_tiles is not None:
+            start = 0
+            for size, count, kind in p.row_tiles:
+                if kind == graph.ROW_SINGLE:
                     with b.loop(start, start + count) as ow:
                         _single_output(r, ow)
                 elif count == 1:
-                    _conv_tile(r, RowTile(start, size, (0, k_w), kind == "edge"))
+                    _conv_tile(r, RowTile(start, size, (0, k_w), kind == graph.ROW_EDGE))
                 else:
                     with b.loop(start, start + count * size, size) as ow:
                         _conv_tile(r, RowTile(ow, size, (0, k_w)))
-        else:
-            tiles_end = lo + floor_div(b, hi - lo, p.outputs) * p.outputs
-            with b.loop(0, lo) as ow:
-                _single_output(r, ow)
-            with b.loop(lo, tiles_end, p.outputs) as ow:
-                _conv_tile(r, RowTile(ow, p.outputs, (0, k_w)))
-            with b.loop(tiles_end, p.out_w) as ow:
-                _single_output(r, ow)
+                start += size * count
+            return
+        # Interior outputs [lo, hi): ow*s - pl >= 0 and ow*s - pl + (k-1)*d <= in_w - 1.
+        lo = imin(b, ceil_div(b, pl, s_w), p.out_w)
+        reach = p.in_w - 1 + pl - (k_w - 1) * d_w
+        hi = imax(b, lo, imin(b, p.out_w, floor_div(b, reach, s_w) + 1))
+        tiles_end = lo + floor_div(b, hi - lo, p.outputs) * p.outputs
+        with b.loop(0, lo) as ow:
+            _single_output(r, ow)
+        with b.loop(lo, tiles_end, p.outputs) as ow:
+            _conv_tile(r, RowTile(ow, p.outputs, (0, k_w)))
+        with b.loop(tiles_end, p.out_w) as ow:
+            _single_output(r, ow)
 
 
 def _single_output(r: ConvRow, ow: SSAValue) -> None:

@@ -375,3 +375,39 @@ func.func @matmul_packed_tile(%a: tensor<3x5xf32>, %w: tensor<2x5x32xf32>) {
   func.return
 }
 // CHECK: 'graph.matmul_packed' tile must be array<i64> of 2 positive sizes, got array<i64: 6, 0>
+
+// -----
+
+func.func @conv_nchwc_tile(%x: tensor<1x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.conv_nchwc' tile must be array<i64: outputs, blocks> of positive sizes, got array<i64: 6>}}
+  %0 = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, tile = array<i64: 6>} : (tensor<1x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x8x14x8xf32>
+  func.return
+}
+// CHECK: 'graph.conv_nchwc' tile must be array<i64: outputs, blocks> of positive sizes, got array<i64: 6>
+
+// -----
+
+func.func @conv_nchwc_row_tiles_cover(%x: tensor<1x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.conv_nchwc' row_tiles covers 12 outputs of a row of 14, got array<i64: 6, 2, 0>}}
+  %0 = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, row_tiles = array<i64: 6, 2, 0>} : (tensor<1x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x8x14x8xf32>
+  func.return
+}
+// CHECK: 'graph.conv_nchwc' row_tiles covers 12 outputs of a row of 14, got array<i64: 6, 2, 0>
+
+// -----
+
+func.func @conv_nchwc_row_tiles_kind(%x: tensor<1x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.conv_nchwc' row_tiles has an edge run of several tiles or single outputs of size > 1, got array<i64: 7, 2, 1>}}
+  %0 = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, row_tiles = array<i64: 7, 2, 1>} : (tensor<1x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x8x14x8xf32>
+  func.return
+}
+// CHECK: 'graph.conv_nchwc' row_tiles has an edge run of several tiles or single outputs of size > 1, got array<i64: 7, 2, 1>
+
+// -----
+
+func.func @conv_nchwc_row_tiles_dynamic(%x: tensor<1x2x8x?x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.conv_nchwc' row_tiles needs a static row, got array<i64: 1, 14, 2>}}
+  %0 = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, row_tiles = array<i64: 1, 14, 2>} : (tensor<1x2x8x?x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x8x?x8xf32>
+  func.return
+}
+// CHECK: 'graph.conv_nchwc' row_tiles needs a static row, got array<i64: 1, 14, 2>

@@ -1,5 +1,5 @@
-// RUN: infer-opt %s -p graph-to-loops | filecheck %s
-// RUN: infer-opt %s -p "plan-loops{outline=true},graph-to-loops" | filecheck %s --check-prefix=OUTLINE
+// RUN: infer-opt %s -p select-conv-rows,graph-to-loops | filecheck %s
+// RUN: infer-opt %s -p "select-conv-rows,plan-loops{outline=true},graph-to-loops" | filecheck %s --check-prefix=OUTLINE
 
 // The register tile of a blocked conv is 6 outputs x 2 output blocks (conv-nchwc.mlir)
 // unless the op carries another for its target, `tile = array<i64: outputs, blocks>`:

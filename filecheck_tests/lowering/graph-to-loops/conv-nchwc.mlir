@@ -1,4 +1,4 @@
-// RUN: infer-opt %s -p graph-to-loops | filecheck %s
+// RUN: infer-opt %s -p select-conv-rows,graph-to-loops | filecheck %s
 
 // Blocked conv (NCHWc, c = 8): one parallel loop over (n, output blocks two at a time,
 // oh), here n x 1 x 8 rows, each on any thread; the bias of each block is one vector
