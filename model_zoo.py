@@ -95,3 +95,77 @@ def with_random_weights(model: onnx.ModelProto, seed: int = 0) -> onnx.ModelProt
     m.graph.initializer.extend(new_inits)
     m.ir_version = max(m.ir_version, 4)  # IR >= 4: initializers need not be graph inputs
     return shape_inference.infer_shapes(m)
+
+
+# -- the architectures people deploy --------------------------------------------------------
+# Exported by torch.onnx (TorchScript and dynamo) from torchvision and transformers modules
+# with random weights, stored as statistics (benchmarks/zoo/README.md): `zoo_model` fills
+# them, `zoo_inputs` makes the inputs they are measured at.
+ZOO_DIR = Path(__file__).resolve().parent / "benchmarks" / "zoo"
+
+ZOO_MODELS = [
+    "mobilenet_v3_large",
+    "efficientnet_b0",
+    "convnext_tiny",
+    "resnet50",
+    "resnet50_dynamo",
+    "vit_b_16",
+    "distilbert",
+    "bert_base",
+    "bert_base_dynamo",
+    "minilm_l6",
+    "minilm_l6_dynamo",
+]
+
+
+def zoo_model_path(name: str) -> Path:
+    return ZOO_DIR / f"{name}.onnx"
+
+
+def zoo_model(name: str, seed: int = 0) -> onnx.ModelProto:
+    """The zoo model `name` with each initializer stored as `refill mean=M std=S` filled
+    with seeded normal samples of that mean and deviation (0.02 where both are 0: a
+    zero-initialized classifier would make every output 0)."""
+    model = onnx.load(zoo_model_path(name))
+    rng = np.random.default_rng(seed)
+    for t in model.graph.initializer:
+        if not t.doc_string.startswith("refill "):
+            continue
+        stats = dict(p.split("=") for p in t.doc_string.split()[1:])
+        mean, std = float(stats["mean"]), float(stats["std"])
+        std = std or (0.02 if mean == 0 else 0.0)
+        dtype = onnx.helper.tensor_dtype_to_np_dtype(t.data_type)
+        filled = rng.normal(mean, std, tuple(t.dims)).astype(dtype)
+        t.CopyFrom(numpy_helper.from_array(filled, t.name))
+    return model
+
+
+def zoo_inputs(model: onnx.ModelProto, batch: int = 1, tokens: int = 128,
+               seed: int = 0) -> dict[str, np.ndarray]:
+    """Inputs a zoo model is measured at: images of `batch` x 3 x 224 x 224 (normal), or
+    `batch` x `tokens` token ids below 1000 with an all-ones attention mask."""
+    rng = np.random.default_rng(seed)
+    feeds = {}
+    for info in graph_inputs(model):
+        t = info.type.tensor_type
+        if t.elem_type == onnx.TensorProto.FLOAT:
+            feeds[info.name] = rng.standard_normal((batch, 3, 224, 224)).astype(np.float32)
+        elif "mask" in info.name:
+            feeds[info.name] = np.ones((batch, tokens), np.int64)
+        else:
+            feeds[info.name] = rng.integers(0, 1000, (batch, tokens)).astype(np.int64)
+    return feeds
+
+
+def with_static_inputs(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> onnx.ModelProto:
+    """The model with its inputs' dims fixed to those of `feeds`, intermediate shapes
+    dropped (a dynamic model's static twin)."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for info in graph_inputs(m):
+        dims = info.type.tensor_type.shape.dim
+        for d, size in zip(dims, feeds[info.name].shape, strict=True):
+            d.Clear()
+            d.dim_value = size
+    del m.graph.value_info[:]
+    return m
