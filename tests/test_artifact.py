@@ -118,6 +118,7 @@ def _same(ours: object, theirs: object) -> None:
     np.testing.assert_array_equal(ours, theirs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_loaded_model_gives_the_jit_models_outputs(compiled, name: str) -> None:
     jit, path = compiled[name]
@@ -520,6 +521,7 @@ def _run(tool: str, *args: str) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
+@pytest.mark.slow
 def test_infer_compile_then_infer_run(tmp_path: Path) -> None:
     model = tmp_path / "conv.onnx"
     onnx.save(_conv_model(), model)
@@ -539,6 +541,7 @@ def test_infer_compile_then_infer_run(tmp_path: Path) -> None:
             == from_onnx.stdout.split("outputs:")[1])
 
 
+@pytest.mark.slow
 def test_command_line_errors_are_one_line(tmp_path: Path, compiled) -> None:
     bad = tmp_path / "bad.infer"
     bad.write_bytes(compiled["conv"][1].read_bytes()[:-10])
@@ -561,6 +564,7 @@ def test_command_line_errors_are_one_line(tmp_path: Path, compiled) -> None:
         "bad.infer", "junk.onnx"]
 
 
+@pytest.mark.slow
 def test_signed_portable_f16_artifact_from_the_command_line(tmp_path: Path) -> None:
     model = tmp_path / "conv.onnx"
     onnx.save(_conv_model(), model)

@@ -68,6 +68,7 @@ def test_a_second_compile_is_a_load(cache_dir: Path, monkeypatch: pytest.MonkeyP
     assert _entries(cache_dir) == [entry]
 
 
+@pytest.mark.slow
 def test_other_options_models_and_targets_are_other_entries(cache_dir: Path) -> None:
     infer.compile(_model())
     infer.compile(_model(), opt_level=1)
@@ -76,6 +77,7 @@ def test_other_options_models_and_targets_are_other_entries(cache_dir: Path) -> 
     assert len(_entries(cache_dir)) == 4
 
 
+@pytest.mark.slow
 def test_an_edited_compiler_is_another_entry(cache_dir: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A working tree edited between two compiles keeps its version: its sources' hash
@@ -98,6 +100,7 @@ def test_the_compiler_fingerprint_is_its_sources(tmp_path: Path) -> None:
     assert cache_module.sources_fingerprint(tmp_path) != before
 
 
+@pytest.mark.slow
 def test_off_switches(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     infer.compile(_model(), cache=False)
     infer.InferenceSession(_model().SerializeToString(), cache=False)
@@ -107,6 +110,7 @@ def test_off_switches(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not cache_dir.exists()
 
 
+@pytest.mark.slow
 def test_a_damaged_entry_is_compiled_again(cache_dir: Path) -> None:
     expected = infer.compile(_model()).run(FEEDS)["z"]
     (entry,) = _entries(cache_dir)
@@ -117,6 +121,7 @@ def test_a_damaged_entry_is_compiled_again(cache_dir: Path) -> None:
         np.testing.assert_array_equal(infer.load(entry).run(FEEDS)["z"], expected)
 
 
+@pytest.mark.slow
 def test_least_recently_used_entries_go_over_the_cap(cache_dir: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     infer.compile(_model(1.0))
@@ -148,6 +153,7 @@ np.save(sys.argv[1], z)
 """
 
 
+@pytest.mark.slow
 def test_processes_compiling_the_same_model_at_once(cache_dir: Path, tmp_path: Path) -> None:
     root = str(Path(__file__).parents[1])  # the repository, whose tests/ this is
     script = _WORKER.format(root=root)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from infer.model_zoo import light_model_path
@@ -50,6 +51,7 @@ def _one_line_error(r: subprocess.CompletedProcess, message: str) -> None:
     assert r.stderr == f"infer-run: error: {message}\n"
 
 
+@pytest.mark.slow
 def test_compare_and_bench(tmp_path: Path) -> None:
     path = _relu_model(tmp_path)
     x = _save(tmp_path, "x", np.array([[-1, 2, -3], [4, -5, 6]], np.float32))
@@ -75,6 +77,7 @@ def test_compare_and_bench(tmp_path: Path) -> None:
     assert any(s.startswith("  median ratio infer/onnxruntime: ") for s in lines)
 
 
+@pytest.mark.slow
 def test_nan_and_inf_compare_equal(tmp_path: Path) -> None:
     """x/x is NaN and log(x) is -inf where x is 0 (the default input starts at 0): both
     sides agree there, so both outputs PASS, with no RuntimeWarning."""
@@ -96,6 +99,7 @@ def _write_reference(model: Path, ref: np.ndarray) -> None:
         numpy_helper.from_array(ref).SerializeToString())
 
 
+@pytest.mark.slow
 def test_reference_outputs_fail_with_status_2(tmp_path: Path) -> None:
     """Reference outputs next to the model are compared; a mismatch is FAIL, exit 2."""
     path = _relu_model(tmp_path)
@@ -113,6 +117,7 @@ def test_reference_outputs_fail_with_status_2(tmp_path: Path) -> None:
     assert "  y: PASS  max abs diff 0.5, max rel diff 0.375" in r.stdout.splitlines()
 
 
+@pytest.mark.slow
 def test_reference_of_another_shape_fails(tmp_path: Path) -> None:
     path = _relu_model(tmp_path)
     _write_reference(path, np.zeros((3, 2), np.float32))
@@ -136,6 +141,7 @@ def _unsupported_model(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_inputs_checked_before_compiling(tmp_path: Path) -> None:
     path = str(_unsupported_model(tmp_path))
     a = _save(tmp_path, "a", np.zeros((2, 3), np.float32))
@@ -158,6 +164,7 @@ def test_inputs_checked_before_compiling(tmp_path: Path) -> None:
     assert r.returncode == 1 and "ImageDecoder" in r.stderr
 
 
+@pytest.mark.slow
 def test_bad_input_arguments(tmp_path: Path) -> None:
     path = str(_relu_model(tmp_path))
     _one_line_error(run("infer-run", path, "--input", "x"),
@@ -178,6 +185,7 @@ def test_broken_model(tmp_path: Path) -> None:
     assert len(r.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_usage_errors_are_one_line(tmp_path: Path) -> None:
     path = str(_relu_model(tmp_path))
     _one_line_error(run("infer-run", path, "--rtol", "-1"),
@@ -189,6 +197,7 @@ def test_usage_errors_are_one_line(tmp_path: Path) -> None:
     _one_line_error(run("infer-run"), "the following arguments are required: model (see --help)")
 
 
+@pytest.mark.slow
 def test_report(tmp_path: Path) -> None:
     r = run("infer-run", str(_relu_model(tmp_path)), "--opt-level", "1", "--report")
     assert r.returncode == 0, r.stderr
@@ -196,6 +205,7 @@ def test_report(tmp_path: Path) -> None:
     assert "graph.relu" in r.stdout
 
 
+@pytest.mark.slow
 def test_interrupt_during_compile() -> None:
     """Ctrl-C while the light DenseNet-121 compiles (a minute and more) exits 130 with one line."""
     p = subprocess.Popen([str(BIN / "infer-run"), str(light_model_path("densenet121"))],
@@ -208,6 +218,7 @@ def test_interrupt_during_compile() -> None:
     assert err == "infer-run: interrupted\n"
 
 
+@pytest.mark.slow
 def test_verbose_prints_stage_times(tmp_path: Path) -> None:
     from infer import progress
 
@@ -217,6 +228,7 @@ def test_verbose_prints_stage_times(tmp_path: Path) -> None:
     assert stages == [*progress.STAGES, "total"]
 
 
+@pytest.mark.slow
 def test_a_reader_that_leaves_early_is_no_error(tmp_path: Path) -> None:
     """`infer-run ... | head`: the output's reader goes away; no traceback, status 141."""
     model = make_model([helper.make_node("Relu", ["x"], ["y"])],

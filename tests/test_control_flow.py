@@ -50,6 +50,7 @@ def _if_model(then, els, outputs, elem: int = TP.FLOAT, extra_nodes: tuple = (),
     return make_model(nodes, [("x", TP.FLOAT, ["N", 4])], outputs, [ZERO, *inits])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
 def test_branches_of_different_sizes(opt_level: int) -> None:
     """Relu(x) [N, 4] or Concat(x, x) * w [2N, 4], then Neg after the If."""
@@ -170,6 +171,7 @@ def test_a_failing_check_after_the_if() -> None:
                                       {"x": -x, "b": np.ones((3, 4), np.float32)}])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opt_level", [0, 3])
 def test_convolutions_in_branches(opt_level: int) -> None:
     """Conv + Relu in one branch, a pool in the other, on a value computed before the If:

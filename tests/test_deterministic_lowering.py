@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
@@ -46,6 +47,7 @@ def _model(path: Path) -> None:
     path.write_bytes(model.SerializeToString())
 
 
+@pytest.mark.slow
 def test_loop_ir_is_the_same_under_any_hash_seed(tmp_path: Path) -> None:
     path = tmp_path / "model.onnx"
     _model(path)
@@ -59,6 +61,7 @@ def test_loop_ir_is_the_same_under_any_hash_seed(tmp_path: Path) -> None:
     assert texts[0] == texts[1] == texts[2]
 
 
+@pytest.mark.slow
 def test_buffers_are_freed_in_the_order_they_were_made(tmp_path: Path) -> None:
     path = tmp_path / "model.onnx"
     _model(path)

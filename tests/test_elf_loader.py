@@ -81,16 +81,19 @@ def _close_to_onnxruntime(model: onnx.ModelProto, feeds: dict[str, np.ndarray],
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.slow
 def test_conv_net_matches_onnxruntime() -> None:
     _close_to_onnxruntime(_conv_net(), {"x": R.standard_normal((2, 3, 32, 32), np.float32)})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sequence", [5, 17])
 def test_dynamic_attention_like_model_matches_onnxruntime(sequence: int) -> None:
     _close_to_onnxruntime(_attention_like(),
                           {"x": R.standard_normal((1, sequence, 32), np.float32)})
 
 
+@pytest.mark.slow
 def test_transformer_encoder_matches_onnxruntime() -> None:
     """benchmarks/encoder_model.py's encoder, small: embeddings (Gather), attention with
     the padding mask, layer norms, GELU; batch and sequence dynamic."""
@@ -109,6 +112,7 @@ def test_transformer_encoder_matches_onnxruntime() -> None:
             np.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-3)
 
 
+@pytest.mark.slow
 def test_parallel_model_on_two_threads_matches_onnxruntime() -> None:
     model = _conv_net()
     compiled = infer.compile(model, cache=False, threads=2)
@@ -122,6 +126,7 @@ def test_parallel_model_on_two_threads_matches_onnxruntime() -> None:
                                atol=1e-4)
 
 
+@pytest.mark.slow
 def test_int8_model_matches_onnxruntime() -> None:
     model = quantized(FLOAT_MODELS["small_cnn"](), QuantFormat.QOperator, True,
                       QuantType.QUInt8)
@@ -131,6 +136,7 @@ def test_int8_model_matches_onnxruntime() -> None:
         np.testing.assert_array_equal(compiled.run(feeds)["y"], run_onnxruntime(model, feeds)[0])
 
 
+@pytest.mark.slow
 def test_same_bits_as_mcjit(monkeypatch: pytest.MonkeyPatch) -> None:
     compiled = infer.compile(_conv_net(), cache=False)
     _elf(compiled)
@@ -182,6 +188,7 @@ def _with_relocation_type(obj: bytes, typ: int) -> bytes:
     return bytes(out)
 
 
+@pytest.mark.slow
 def test_the_parts_map_and_export_their_entries(parts: list[bytes]) -> None:
     code = load_objects(parts, _resolve_c)
     assert code.address_of("_infer_packed_main") and code.address_of("_infer_num_threads")

@@ -51,6 +51,7 @@ def _loop_module(seed: int):
     return module
 
 
+@pytest.mark.slow
 def test_forked_compile_matches_onnxruntime_and_one_process(
         forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     model, feeds = _convs(4, layers=6)
@@ -131,6 +132,7 @@ def test_a_child_that_dies_is_an_internal_error(forks: list[int]) -> None:
         forked.collect()
 
 
+@pytest.mark.slow
 def test_nothing_forks_while_another_thread_runs(forks: list[int]) -> None:
     model, feeds = _convs(9)
     release = threading.Event()

@@ -113,6 +113,7 @@ def _activation_node(name: str) -> tuple[onnx.NodeProto, list[onnx.TensorProto]]
     return helper.make_node(onnx_op, ["a", *operands], ["y"], **attrs), inits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(graph.ACTIVATIONS))
 def test_conv_bias_add_activation(name: str) -> None:
     """conv (no bias) + per-channel constant Add + each fusable activation: one conv."""
@@ -232,6 +233,7 @@ def _residual(kernel: int, bias: bool, relu: bool, conv_first: bool) -> tuple[li
     return nodes, inits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", [1, 3], ids=["pointwise", "3x3"])
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "nobias"])
 @pytest.mark.parametrize("relu,conv_first", [(True, True), (True, False), (False, True)],
@@ -243,6 +245,7 @@ def test_residual_add(kernel, bias, relu, conv_first):
     _check_batches(model, [_x(1, 8, 6, 7), _x(3, 8, 6, 7)], {"graph.conv": 1})
 
 
+@pytest.mark.slow
 def test_resnet_blocks():
     """A bottleneck block with a projection shortcut (both Add operands are convs, one
     strided) then an identity block, as in ResNet-50 after BN folding: each block ends in
@@ -305,6 +308,7 @@ def _pad_model(pads: list[int], mode: str = "constant", value: float | None = No
     return make_model(nodes, CONV_IN, [_out()], inits, opset=opset)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pads,mode", [
     ([0, 0, 1, 2, 0, 1, 3, 0], "constant"),
     ([1, 0, 0, -1, 0, 2, -2, 1], "constant"),
@@ -390,6 +394,7 @@ def test_elementwise_chain_one_loop_nest():
 # ConvTranspose whose kernel is its stride → conv 1x1 + DepthToSpace
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("k", "bias"), [(2, True), (3, False), (1, True)])
 def test_conv_transpose_with_kernel_stride_is_a_conv(k: int, bias: bool) -> None:
     nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"] if bias else ["x", "w"], ["y"],

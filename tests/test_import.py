@@ -66,6 +66,7 @@ def test_nine_light_models() -> None:
     assert len(LIGHT_MODELS) == 9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", LIGHT_MODELS)
 def test_light_model_imports_verifies_and_round_trips(name: str) -> None:
     m = import_model(LIGHT / name)
@@ -77,6 +78,7 @@ def test_light_model_imports_verifies_and_round_trips(name: str) -> None:
     assert func.function_type.inputs.data[0] == G.tensor_type([1, 3, 224, 224], f32)
 
 
+@pytest.mark.slow
 def test_resnet50_round_trip_elided_weights() -> None:
     m = import_model(LIGHT / "light_resnet50.onnx")
     printed = text(m, 64)

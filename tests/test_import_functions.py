@@ -63,6 +63,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_expanded_op_matches_onnxruntime(case: tuple) -> None:
     _, node, inputs, opset = case
@@ -106,6 +107,7 @@ def test_native_importer_wins_over_the_body() -> None:
     assert G.SoftmaxOp in kinds and G.ExpOp not in kinds
 
 
+@pytest.mark.slow
 def test_previewed_op_is_imported_by_its_body() -> None:
     """FlexAttention (domain ai.onnx.preview) has a body stated in the model's default
     opset: imported by expanding it, it matches ONNX's reference at two sequence lengths."""

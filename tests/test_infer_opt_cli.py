@@ -11,6 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from infer.model_zoo import light_model_path
 from infer.pipeline import compile_passes
 from infer.tools.infer_opt import ALL_PASSES
@@ -49,6 +51,7 @@ def test_nesting_too_deep() -> None:
     assert lines[2] == "^^^^^^^^^" and len(lines) == 3
 
 
+@pytest.mark.slow
 def test_literals_out_of_range() -> None:
     cases = {
         "arith.constant 1.0e39 : f32":
@@ -97,6 +100,7 @@ def test_version() -> None:
                         r.stdout)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_help_lists_every_pass_with_options() -> None:
     r = run("infer-opt", "--help")
     assert r.returncode == 0
@@ -109,6 +113,7 @@ def test_help_lists_every_pass_with_options() -> None:
     assert "      outline: bool = False" in listing
 
 
+@pytest.mark.slow
 def test_time_passes_to_stderr(tmp_path: Path) -> None:
     """The table goes to stderr (the IR on stdout is unchanged) and covers the import, each
     pass `compile` runs and, with `-t llvm`, the LLVM stage."""
@@ -139,6 +144,7 @@ def test_time_passes_text_input() -> None:
     assert r.stdout.startswith("builtin.module {")
 
 
+@pytest.mark.slow
 def test_compile_pipeline(tmp_path: Path) -> None:
     """`-p compile` runs infer.compile's pipeline: the graph comes out as the llvm dialect."""
     r = run("infer-opt", str(_relu_model(tmp_path)), "-p", "compile{level=2 block=8}")
@@ -154,6 +160,7 @@ def test_llvm_target_needs_the_llvm_dialect() -> None:
                         " lower it first (-p compile, or -p lower-to-llvm for loop-level IR)\n")
 
 
+@pytest.mark.slow
 def test_interrupt() -> None:
     """Ctrl-C while the light DenseNet-121 compiles (a minute and more) exits 130 with one line."""
     p = subprocess.Popen([str(BIN / "infer-opt"), str(light_model_path("densenet121")),

@@ -83,6 +83,7 @@ def _check(model: onnx.ModelProto, blocked_convs: int, channels: int, block: int
     check_against_onnxruntime(model, feeds, opt_level=3, nchwc_block=block)
 
 
+@pytest.mark.slow
 def test_residual_block(block: int) -> None:
     """conv-BN-relu-conv + shortcut, relu, max pool, global pool, flatten, gemm."""
     g = Net(16)
@@ -95,6 +96,7 @@ def test_residual_block(block: int) -> None:
     _check(g.model(y, rank=2), 2, 16, block)
 
 
+@pytest.mark.slow
 def test_depthwise_separable(block: int) -> None:
     """Pointwise, depthwise 3x3 stride 2 with ReLU6, pointwise 16 -> 32, average pool
     with pads. A depthwise conv on the model input stays NCHW (it would be a region alone)."""
@@ -108,6 +110,7 @@ def test_depthwise_separable(block: int) -> None:
     _check(g.model(y, lone), 3, 16, block, 11)
 
 
+@pytest.mark.slow
 def test_dense_block(block: int) -> None:
     """DenseNet: concat(x, conv(relu(bn(x)))), then BN-relu-conv on the concat."""
     g = Net(16)
@@ -119,6 +122,7 @@ def test_dense_block(block: int) -> None:
     _check(g.model(y), 2, 16, block)
 
 
+@pytest.mark.slow
 def test_inception_branches(block: int) -> None:
     """Parallel 1x1 / 3x3 / 5x5 / pool branches concatenated, grouped conv after."""
     g = Net(16)
@@ -131,6 +135,7 @@ def test_inception_branches(block: int) -> None:
     _check(g.model(y), 6, 16, block)
 
 
+@pytest.mark.slow
 def test_boundaries(block: int) -> None:
     """An image stem (3 channels) is blocked reading its NCHW input; an LRN and a
     12-channel conv stay NCHW between blocked convs; a per-channel Mul and a broadcast Add
@@ -146,6 +151,7 @@ def test_boundaries(block: int) -> None:
     _check(g.model(b, added), 3, 3, block)
 
 
+@pytest.mark.slow
 def test_image_stem(block: int) -> None:
     """ResNet's stem: a 7x7 stride-2 conv of the 3-channel image, BN, ReLU, max pool,
     then a residual conv. The stem conv reads the image as NCHW: nothing is reordered in."""

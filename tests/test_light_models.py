@@ -10,7 +10,9 @@ import pytest
 import infer
 from infer.model_zoo import dummy_inputs, light_model_path, reference_outputs
 
-MODELS = ["squeezenet", "resnet50"]
+# Their shipped weights are all 0.02, which hides transposed weights: one model here, every
+# light model with random weights in test_graph_optimize.
+MODELS = ["squeezenet"]
 
 
 @pytest.mark.slow

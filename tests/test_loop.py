@@ -38,6 +38,7 @@ def _trip(n: int) -> dict[str, np.ndarray]:
     return {"n": np.array(n, np.int64)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
 def test_run_time_trip_count_and_scan_rows(opt_level: int) -> None:
     """acc += x * i for n iterations (n a graph input); each iteration's acc a scan row.
@@ -102,6 +103,7 @@ def test_a_carried_value_that_grows() -> None:
     check_against_onnxruntime(model, [{**_trip(n), "x": x} for n in (0, 1, 5)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opt_level", [0, 3])
 def test_nested_loops_and_a_loop_in_a_branch(opt_level: int) -> None:
     """An outer Loop whose body runs an inner Loop (reading the outer body's carried
@@ -186,6 +188,7 @@ def _scan_model(directions: list[int], axes: list[int], out_directions: list[int
                       opset=opset)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("directions", "axes", "out_directions", "out_axes"), [
     ([0, 0], [0, 0], [0, 0], [0, 0]),
     ([1, 0], [0, 1], [0, 1], [1, 0]),
@@ -203,6 +206,7 @@ def test_scan_directions_and_axes(directions, axes, out_directions, out_axes) ->
     check_against_onnxruntime(model, feeds)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("directions", [[0, 0], [1, 0]])
 def test_scan_of_opset_8_runs_each_batch_row(directions: list[int]) -> None:
     """Scan 8: a batch axis before the scan axis, a reversed scan input."""

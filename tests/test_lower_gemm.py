@@ -82,6 +82,7 @@ SHAPES = [(1, 1, 1), (3, 7, 17), (7, 3, 1), (17, 17, 48), (6, 33, 32), (255, 65,
           (13, 255, 100), (1000, 17, 3), (40, 1000, 65)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
@@ -94,6 +95,7 @@ def test_matmul_constant_weights(shape: tuple[int, int, int], target: str, dtype
     _close(_compile(model, target).run({"a": a})["y"], a @ w, k)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("caches", [TINY, HOST_LIKE], ids=["tiny", "host"])
 def test_matmul_dynamic_m(caches: tuple[int, int, int]) -> None:
     """One compiled model for every M: whole tiles, each run-time remainder kernel."""
@@ -130,6 +132,7 @@ def test_matmul_wrong_inner_dim_is_an_error() -> None:
 GEMM_BIAS = {"none": None, "row": (29,), "row_2d": (1, 29), "scalar": (1,)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bias", GEMM_BIAS)
 @pytest.mark.parametrize("trans_b", [0, 1])
 def test_gemm_constant_weights(trans_b: int, bias: str) -> None:
@@ -147,6 +150,7 @@ def test_gemm_constant_weights(trans_b: int, bias: str) -> None:
     _close(_compile(model).run({"a": a})["y"], theirs, k)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("act", ["Relu", "Sigmoid"])
 def test_fused_activation(act: str) -> None:
     """Gemm + activation, fused at level 2, runs the activation over the finished rows."""
@@ -171,6 +175,7 @@ RUNTIME = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", RUNTIME)
 def test_matmul_runtime_weights(case: str) -> None:
     a_shape, b_shape, feeds = RUNTIME[case]
@@ -182,6 +187,7 @@ def test_matmul_runtime_weights(case: str) -> None:
         _close(compiled.run({"a": a, "b": b})["y"], a @ b, a_dims[-1])
 
 
+@pytest.mark.slow
 def test_gemm_runtime_weights_transposed() -> None:
     """Gemm(transB) of two run-time operands: B's rows packed as panel columns."""
     node = helper.make_node("Gemm", ["a", "b", "c"], ["y"], transB=1, beta=0.5)

@@ -229,6 +229,7 @@ POOL_CASES: dict[str, tuple[tuple[int, ...], dict[str, Any]]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["max", "average"])
 @pytest.mark.parametrize("case", list(POOL_CASES))
 def test_pool_nchwc(kind: str, case: str) -> None:
@@ -313,6 +314,7 @@ NCHW_INPUT_CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...], bool, dict[s
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", [8, 16])
 @pytest.mark.parametrize("case", list(NCHW_INPUT_CASES))
 def test_conv_nchwc_nchw_input(case: str, block: int) -> None:

@@ -136,6 +136,7 @@ def _runtime_axes_model(op: str, rank: int, keepdims: int) -> onnx.ModelProto:
                       [("y", TP.FLOAT, [f"y{i}" for i in range(out_rank)])], opset=18)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("op", ["ReduceSum", "ReduceMax", "ReduceLogSumExp", "ReduceL2"])
 @pytest.mark.parametrize("keepdims", [0, 1])
 def test_reduce_runtime_axes(op, keepdims):

@@ -488,6 +488,7 @@ def test_chunk_bounds_from_shape_at_every_level(level: int) -> None:
         np.testing.assert_array_equal(compiled.run({"x": x})["y"], x[:, : (shape[1] + 1) // 2])
 
 
+@pytest.mark.slow
 def test_onnx_slice_cases() -> None:
     """ONNX's Slice node cases (their bounds, axes and steps are graph inputs). ONNX
     collects its cases once per process, filtered by the first call's op type: ask for

@@ -9,6 +9,7 @@ import tomllib
 from importlib.metadata import version
 from pathlib import Path
 
+import pytest
 from onnx import TensorProto as TP
 from onnx import helper
 
@@ -44,6 +45,7 @@ def test_usage_and_unknown_command() -> None:
                            "compile)\n")
 
 
+@pytest.mark.slow
 def test_commands_dispatch(tmp_path: Path) -> None:
     model = make_model([helper.make_node("Relu", ["x"], ["y"])], [("x", TP.FLOAT, [2, 3])],
                        [("y", TP.FLOAT, [2, 3])])

@@ -133,6 +133,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("level", [2, 3])
 def test_matches_onnxruntime(name: str, level: int) -> None:

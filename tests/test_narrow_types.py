@@ -125,6 +125,7 @@ def test_e8m0_encodes_by_onnx_rule(round_mode: str, saturate: int) -> None:
     np.testing.assert_array_equal(back, codes.astype(np.float32))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("to", list(INTS), ids=TensorProto.DataType.Name)
 def test_sub_byte_integers_wrap_and_truncate(to: int) -> None:
     dtype = INTS[to]
@@ -142,6 +143,7 @@ def test_sub_byte_integers_wrap_and_truncate(to: int) -> None:
         np.testing.assert_array_equal(got, codes.astype(got.dtype))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("elem", [TensorProto.FLOAT8E4M3FN, TensorProto.BFLOAT16,
                                   TensorProto.INT4, TensorProto.UINT2])
 def test_ops_on_narrow_types_compute_wide(elem: int) -> None:

@@ -94,6 +94,7 @@ def model_cases() -> dict[str, Any]:
             for case in conformance.model_group_cases(group)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", LISTED_MODELS)
 def test_onnx_model_case(name: str) -> None:
     case = model_cases().get(name)

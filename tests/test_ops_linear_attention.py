@@ -50,6 +50,7 @@ def _feeds(model, t: int, dtype: type) -> dict[str, np.ndarray]:
     return feeds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rule", "hq", "hkv", "past", "decay_last", "beta_last"), [
     ("linear", 2, 2, False, 0, 0),
     ("gated", 2, 2, True, 2, 0),

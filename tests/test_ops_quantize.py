@@ -62,6 +62,7 @@ def _run_both(m, feeds_list):
         np.testing.assert_array_equal(folded, want)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", SCALES)
 @pytest.mark.parametrize("qtype", QTYPES, ids=lambda t: np.dtype(t).name)
 @pytest.mark.parametrize("with_zp", [True, False])

@@ -70,12 +70,14 @@ def _feeds(kind: str, direction: str, extra: tuple[str, ...], layout: int = 0
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("direction", ["forward", "reverse", "bidirectional"])
 @pytest.mark.parametrize("kind", ["RNN", "GRU", "LSTM"])
 def test_defaults(kind: str, direction: str) -> None:
     check_against_onnxruntime(_model(kind, direction), _feeds(kind, direction, ()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("direction", ["forward", "reverse", "bidirectional"])
 @pytest.mark.parametrize("kind", ["RNN", "GRU", "LSTM"])
 def test_every_option(kind: str, direction: str) -> None:
@@ -99,6 +101,7 @@ def test_other_activations() -> None:
     check_against_onnxruntime(model, _feeds("GRU", "bidirectional", ()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["GRU", "LSTM"])
 def test_batchwise_layout_is_the_transposed_sequencewise(kind: str) -> None:
     extra = ("lens", "h0") + (("c0",) if kind == "LSTM" else ())

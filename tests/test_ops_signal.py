@@ -135,6 +135,7 @@ def _stft_expected(x, step, length, window, onesided):
     return np.stack((y.real, y.imag), -1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("onesided", [0, 1])
 @pytest.mark.parametrize("last", [1, 2])
 def test_stft(onesided, last):

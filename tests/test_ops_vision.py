@@ -97,6 +97,7 @@ RUNTIME = ["nearest_down_round_prefer_ceil", "linear_half_pixel", "crop_and_resi
            "linear_antialias", "sizes_not_larger_axes"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, runtime", [(n, False) for n in RESIZE]
                          + [(n, True) for n in RUNTIME])
 def test_resize_matches_onnxruntime(name: str, runtime: bool) -> None:
@@ -314,6 +315,7 @@ def _window_out(size: int, k: int, stride: int, dilation: int, pad: int) -> int:
     return (size + pad - dilation * (k - 1) - 1) // stride + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", DEFORM)
 @pytest.mark.parametrize("with_mask", [False, True])
 def test_deform_conv_matches_onnxruntime(name: str, with_mask: bool) -> None:

@@ -91,6 +91,7 @@ def test_a_sequence_graph_input_of_any_length_and_shapes() -> None:
         compiled.run({"s": _floats(2, 3), "x": x})
 
 
+@pytest.mark.slow
 def test_positions_computed_at_run_time() -> None:
     """SequenceInsert, SequenceErase and SequenceAt at positions given as inputs, on a
     sequence made in the model; a position out of range fails the run."""
@@ -114,6 +115,7 @@ def test_positions_computed_at_run_time() -> None:
         compiled.run(feeds(4, 0, 0))  # an insert past the back
 
 
+@pytest.mark.slow
 def test_a_loop_carrying_a_sequence() -> None:
     """The body inserts a slice one longer each iteration into a sequence that starts
     empty: elements of several shapes, a length set by the trip count."""
@@ -136,6 +138,7 @@ def test_a_loop_carrying_a_sequence() -> None:
     _check(model, {"m": np.array(1), "x": x}, {"m": np.array(4), "x": x})
 
 
+@pytest.mark.slow
 def test_sequence_map_over_a_graph_input() -> None:
     body = helper.make_graph(
         [helper.make_node("Add", ["e", "b"], ["o"]), helper.make_node("Shape", ["e"], ["sh"])],
@@ -153,6 +156,7 @@ def _branch(*names: str) -> onnx.GraphProto:
                              [], [_seq("s")])
 
 
+@pytest.mark.slow
 def test_an_if_whose_branches_give_sequences_of_different_lengths() -> None:
     nodes = [helper.make_node("If", ["c"], ["seq"], then_branch=_branch("x"),
                               else_branch=_branch("x", "y", "x")),
@@ -164,6 +168,7 @@ def test_an_if_whose_branches_give_sequences_of_different_lengths() -> None:
            {"c": np.array(False), "x": x, "y": y})
 
 
+@pytest.mark.slow
 def test_split_to_sequence_with_run_time_sizes() -> None:
     """A dim known only at run time, sizes of a run-time length, a run-time chunk size;
     sizes that do not add up to the dim and a chunk size of 0 fail the run."""

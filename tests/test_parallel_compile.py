@@ -58,6 +58,7 @@ def test_models_compiled_in_parts_match_onnxruntime(in_parts: None) -> None:
                                    rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("parts", [1, 3])
 def test_compiles_in_several_threads_at_once_match_onnxruntime(
         parts: int, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,6 +45,7 @@ def _scalar(value: float, dtype: type = np.float32) -> np.ndarray:
     return np.array(value, dtype)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", [0, 2, 3])
 def test_qlinear_conv_per_channel_with_bias(level: int) -> None:
     """u8 activations, s8 weights with a scale per output channel, int32 bias, padding

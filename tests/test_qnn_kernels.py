@@ -127,6 +127,10 @@ CONVS = [
 ]
 # (x, w) types: onnxruntime's QLinearConv takes these pairs
 TYPES = [(np.uint8, np.int8), (np.uint8, np.uint8), (np.int8, np.int8)]
+# The fast subset (`-m "not slow"`) runs every case and form with the first pair only.
+TYPE_PARAMS = [pytest.param(t, id=f"{t[0].__name__}x{t[1].__name__}",
+                            marks=() if i == 0 else pytest.mark.slow)
+               for i, t in enumerate(TYPES)]
 
 
 def _conv_model(case: tuple, types: tuple[type, type], per_channel: bool, bias: bool
@@ -151,7 +155,7 @@ def _conv_model(case: tuple, types: tuple[type, type], per_channel: bool, bias: 
 
 
 @pytest.mark.parametrize("form", FORMS, ids=_ids)
-@pytest.mark.parametrize("types", TYPES, ids=lambda t: f"{t[0].__name__}x{t[1].__name__}")
+@pytest.mark.parametrize("types", TYPE_PARAMS)
 @pytest.mark.parametrize("case", range(len(CONVS)))
 def test_conv(case: int, types: tuple[type, type], form: tuple[bool, int]) -> None:
     c, h, w = CONVS[case][:3]
@@ -167,7 +171,7 @@ MATMULS = [((), 1, 2048, 1000), ((), 5, 7, 3), ((2,), 9, 33, 70), ((), 17, 64, 1
 
 
 @pytest.mark.parametrize("form", FORMS, ids=_ids)
-@pytest.mark.parametrize("types", TYPES, ids=lambda t: f"{t[0].__name__}x{t[1].__name__}")
+@pytest.mark.parametrize("types", TYPE_PARAMS)
 @pytest.mark.parametrize("case", range(len(MATMULS)))
 def test_matmul(case: int, types: tuple[type, type], form: tuple[bool, int]) -> None:
     batch, m, k, n = MATMULS[case]

@@ -69,6 +69,7 @@ def _check(name: str, fmt: str, granularity: str, activations: str, level: int) 
         assert equal == 1.0, f"{equal:.2%} equal"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", [0, 3])
 @pytest.mark.parametrize(("fmt", "granularity", "activations"), VARIANTS)
 @pytest.mark.parametrize("name", sorted(FLOAT_MODELS))
@@ -77,6 +78,7 @@ def test_against_onnxruntime(name: str, fmt: str, granularity: str, activations:
     _check(name, fmt, granularity, activations, level)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize(("fmt", "granularity", "activations"), VARIANTS)
 def test_small_cnn_at_every_level(fmt: str, granularity: str, activations: str,

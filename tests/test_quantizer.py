@@ -95,6 +95,7 @@ def _snr(ref: np.ndarray, q: np.ndarray) -> float:
     return float(10 * np.log10((ref**2).sum() / ((ref - q) ** 2).sum()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_as_close_as_onnxruntimes_quantizer(name: str, tmp_path: Path) -> None:
     model, shape = MODELS[name]
@@ -134,6 +135,7 @@ def test_as_close_as_onnxruntimes_quantizer(name: str, tmp_path: Path) -> None:
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("method", "activations"), [("percentile", "uint8"),
                                                       ("entropy", "uint8"),
                                                       ("minmax", "int8")])
@@ -234,6 +236,7 @@ def test_a_folder_of_npz_files(tmp_path: Path) -> None:
     assert sum(n.op_type == "QuantizeLinear" for n in q.graph.node) == 4  # x, h, r, y
 
 
+@pytest.mark.slow
 def test_command_line(tmp_path: Path) -> None:
     model, shape = MODELS["cnn"]
     path, cal, out = tmp_path / "m.onnx", tmp_path / "cal.npz", tmp_path / "q.onnx"

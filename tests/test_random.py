@@ -46,6 +46,7 @@ def test_uniform_and_normal() -> None:
     assert compiled.input_names == []
 
 
+@pytest.mark.slow
 def test_a_seed_repeats_its_sequence_across_compiles() -> None:
     node = helper.make_node("RandomUniformLike", ["x"], ["u"], seed=7.0)
     model = _model([node], [("x", TP.FLOAT, ["N", 3])], [("u", TP.FLOAT, ["N", 3])])

@@ -34,6 +34,7 @@ def _exact(name: str, inputs: list[np.ndarray]) -> np.ndarray:
     return _causal_attention(*inputs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(conformance.CLOSER_THAN_REFERENCE))
 def test_infer_is_closer_to_exact_than_the_reference(name: str) -> None:
     case = onnx_cases()[name]

@@ -63,6 +63,7 @@ def test_shufflenet_shape_chains_fold_away(passes: list[str]) -> None:
     assert after["graph.concat"] == before["Concat"] - 8  # the 4 feature-map concats stay
 
 
+@pytest.mark.slow
 def test_shufflenet_numerics_dynamic_batch() -> None:
     model = onnx.load(SHUFFLENET)
     rng = np.random.default_rng(0)

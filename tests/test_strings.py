@@ -44,6 +44,7 @@ def _words(*shape: int) -> np.ndarray:
     return np.array(rng.choice(pool, size=shape), dtype=object)
 
 
+@pytest.mark.slow
 def test_concat_and_equal_broadcast() -> None:
     nodes = [helper.make_node("StringConcat", ["x", "s"], ["xs"]),
              helper.make_node("Equal", ["xs", "y"], ["same"])]
@@ -79,6 +80,7 @@ def test_ops_that_move_elements() -> None:
     np.testing.assert_array_equal(got, expected)
 
 
+@pytest.mark.slow
 def test_string_normalizer() -> None:
     """Stopwords removed ignoring case, then the case changed (the specification's
     order); nothing left gives [""]; text that is not ASCII fails the run where case
@@ -130,6 +132,7 @@ def test_string_split_is_str_split(delimiter: str | None, maxsplit: int | None) 
     np.testing.assert_array_equal(y, want_y)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pattern", [
     r"www\.[\w.-]+\.\bcom\b", r"(\W|^)[\w.\-]{0,25}@(yahoo|gmail)\.com(\W|$)",
     r"(ab|a)*c?", r"[^abc]+", r".*東京.*", r"\d{2,3}-\d+", r"x\By|^$", r"(?:na)+ïve\s?"])

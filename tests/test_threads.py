@@ -106,6 +106,7 @@ MODELS: dict[str, tuple[Callable[[], onnx.ModelProto], dict[str, int]]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MODELS))
 @pytest.mark.parametrize("level", [2, 3])
 def test_two_threads_match_onnxruntime_and_one_thread(name: str, level: int) -> None:
@@ -123,6 +124,7 @@ def test_two_threads_match_onnxruntime_and_one_thread(name: str, level: int) -> 
             np.testing.assert_array_equal(values, two[out], err_msg=f"{out} at {threads}")
 
 
+@pytest.mark.slow
 def test_light_model_at_two_threads() -> None:
     """A model-zoo CNN with seeded random weights: onnxruntime's outputs at 2 threads."""
     from infer.model_zoo import dummy_inputs, light_model_path, with_random_weights
@@ -174,6 +176,7 @@ def test_native_code_runs_without_the_gil() -> None:
     assert count > 100_000  # with the GIL held throughout, a few hundred at most
 
 
+@pytest.mark.slow
 def test_thread_count_api(tmp_path: Path) -> None:
     model = _cnn()
     feeds = _feeds(model, {"N": 1})
@@ -245,6 +248,7 @@ print(before, one, len(os.listdir("/proc/self/task")))
 """
 
 
+@pytest.mark.slow
 def test_one_thread_starts_no_team(tmp_path: Path) -> None:
     """At one thread the outlined loops are called directly: the pool starts no thread
     (in a process of its own, where no loop ran on it before); at two it starts one."""
@@ -275,6 +279,7 @@ def _int8_net() -> onnx.ModelProto:
                      QuantFormat.QOperator, per_channel=True)
 
 
+@pytest.mark.slow
 def test_int8_kernels_run_on_threads() -> None:
     """The int8 conv (in place and packed) and matmul kernels' loops run on the pool: the
     same bits at 1, 2 and 3 threads, and regions in a profiled run."""

@@ -372,6 +372,7 @@ def transformer_block(s: int = 6, e: int = 16, heads: int = 2) -> onnx.ModelProt
     return model(nodes, [("x", ["B", s, e])], inits)
 
 
+@pytest.mark.slow
 def test_transformer_block() -> None:
     m = transformer_block()
     feeds = {"x": f32(3, 6, 16)}

@@ -66,6 +66,7 @@ def _weight_bytes(compiled: infer.CompiledModel) -> dict[str, int]:
     return sizes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", [2, 3])
 def test_f16_weights_compute_in_f32_on_the_rounded_weights(level: int) -> None:
     model = _net()
@@ -108,6 +109,7 @@ def test_weights_beyond_f16_stay_f32() -> None:
                                rtol=1e-5)
 
 
+@pytest.mark.slow
 def test_an_f16_compiled_model_saves_and_loads_its_f16_weights(tmp_path: Path) -> None:
     model = _net()
     half, full = tmp_path / "half.infer", tmp_path / "full.infer"
@@ -124,6 +126,7 @@ def test_an_f16_compiled_model_saves_and_loads_its_f16_weights(tmp_path: Path) -
     np.testing.assert_array_equal(loaded.run(feeds)["y"], compiled.run(feeds)["y"])
 
 
+@pytest.mark.slow
 def test_f16_weights_are_their_own_cache_entry(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INFER_CACHE_DIR", str(tmp_path))
