@@ -3,7 +3,7 @@ CNNs, ConvNeXt, ResNet-50, ViT, BERT-style encoders, by both torch.onnx exporter
 the nine light models: latency at 1 and 2 threads, the dynamic models against their static
 twins, compile time, peak memory and the largest error, as a markdown table and a chart.
 
-    python benchmarks/zoo.py [--models mobilenet_v3_large,...,squeezenet] [--reps 11]
+    python benchmarks/zoo.py [--models mobilenet_v3_large,...,light_squeezenet] [--reps 11]
                              [--no-static] [--no-rss] [--write]
 
 Each model is compiled (no compile cache) and both engines run it in this process on the
@@ -54,9 +54,12 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC, CHART = ROOT / "docs" / "zoo.md", ROOT / "docs" / "zoo.png"
 
 
+LIGHT = [f"light_{name}" for name in LIGHT_MODELS]  # as their files are named
+
+
 def _model(name: str) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
-    if name in LIGHT_MODELS:
-        model = with_random_weights(onnx.load(light_model_path(name)))
+    if name in LIGHT:
+        model = with_random_weights(onnx.load(light_model_path(name.removeprefix("light_"))))
         return model, dummy_inputs(model)
     model = zoo_model(name)
     return model, zoo_inputs(model)
@@ -82,7 +85,7 @@ def measure(name: str, reps: int, static: bool, rss: bool, work: Path) -> dict[s
         return compiled.run(feeds)
 
     fns = {"infer1": lambda: ours(1), "ort1": lambda: sessions[1].run(None, feeds)}
-    if static and name not in LIGHT_MODELS:
+    if static and name in ZOO_MODELS:
         twin = infer.compile(with_static_inputs(model, feeds), cache=False, verbose=False,
                              threads=1)
         fns["static1"] = lambda: twin.run(feeds)
@@ -120,7 +123,7 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{_cell(r, 'ort_rss', '.0f')} | {_cell(r, 'error', '.1e')} |")
     lines.append("")
     for label, group in (("shared zoo", [r for r in rows if r["model"] in ZOO_MODELS]),
-                         ("light", [r for r in rows if r["model"] in LIGHT_MODELS])):
+                         ("light", [r for r in rows if r["model"] in LIGHT])):
         if not group:
             continue
         for t in (1, 2):
@@ -153,17 +156,17 @@ def chart(rows: list[dict[str, object]], path: Path) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--models", default=",".join([*ZOO_MODELS, *LIGHT_MODELS]))
+    p.add_argument("--models", default=",".join([*ZOO_MODELS, *LIGHT]))
     p.add_argument("--reps", type=int, default=11)
     p.add_argument("--no-static", action="store_true", help="no static twins")
     p.add_argument("--no-rss", action="store_true", help="no peak-memory children")
     p.add_argument("--write", action="store_true")
     args = p.parse_args()
     names = args.models.split(",")
-    unknown = sorted(set(names) - set(ZOO_MODELS) - set(LIGHT_MODELS))
+    unknown = sorted(set(names) - set(ZOO_MODELS) - set(LIGHT))
     if unknown:
         p.error(f"unknown models {', '.join(unknown)} (zoo: {', '.join(ZOO_MODELS)}; "
-                f"light: {', '.join(LIGHT_MODELS)})")
+                f"light: {', '.join(LIGHT)})")
     work = Path(tempfile.mkdtemp())
     rows = []
     for name in names:
