@@ -1,6 +1,8 @@
 """Numerics of the blocked-layout (NCHWc) lowerings: each graph.*_nchwc op written as IR,
 compiled without graph optimization and run on random data, against onnxruntime run on
-the plain NCHW tensors (dialects/graph/nchwc.py converts between the two)."""
+the plain NCHW tensors (dialects/graph/nchwc.py converts between the two). The convs'
+rows are cut into tiles by select-conv-rows first, as the pipeline does at level 3 (a
+dynamic row keeps the generic path: test_static_spatial_and_dynamic_spatial)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from infer.dialects import graph as G
 from infer.errors import UnsupportedError
 from infer.runtime.compiled_model import CompiledModel
 from infer.transforms import nchwc_packing
+from infer.transforms.conv_tile import SelectConvRowsPass
 
 from .helpers import node_model, run_onnxruntime
 
@@ -62,7 +65,12 @@ def _compile(op: str, args: Sequence[Sequence[int | str]], result: Sequence[int 
         f"  %y = {op} {operands}{_attrs(attrs)} : ({types}) -> {_t(result)}\n"
         f"  func.return %y : {_t(result)}\n}}\n"
     )
+    return _compile_text(text)
+
+
+def _compile_text(text: str) -> CompiledModel:
     module: ModuleOp = Parser(make_context(), text).parse_module()
+    SelectConvRowsPass().apply(make_context(), module)
     return compile_module(module, opt_level=0)
 
 
@@ -280,7 +288,7 @@ def test_conv_nchwc_constant_weights() -> None:
         f"({xt}, {_t(packed.shape)}, {_t(bias.shape)}) -> {yt}\n"
         f"  func.return %y : {yt}\n}}\n"
     )
-    compiled = compile_module(Parser(make_context(), text).parse_module(), opt_level=0)
+    compiled = _compile_text(text)
     x = _rand(2, 8, 6, 9)
     y = _onnx("Conv", {"x": x, "w": w, "b": bias}, {"pads": [1, 1, 1, 1]})
     ours = _run(compiled, G.to_blocked(x, C))
