@@ -109,13 +109,23 @@ def test_matmul_dynamic_m(caches: tuple[int, int, int]) -> None:
 
 
 def test_matmul_batched_lhs_and_broadcast_batch() -> None:
-    """A [B1, B2, M, K] (dynamic B1) over one constant B: the batch dims loop."""
+    """A [B1, B2, M, K] (dynamic B1) over one constant B: one GEMM over the batch dims'
+    rows and M's; a seq-first [L, N, K] (dynamic N, as exported attention writes it) with a
+    fused bias: L x N rows, past the register tile and a row block."""
     w = _rand((19, 37))
     model = _model([helper.make_node("MatMul", ["a", "w"], ["y"])], ["b", 3, 5, 19], {"w": w})
     compiled = _compile(model)
     for batch in (1, 2):
         a = _rand((batch, 3, 5, 19))
         _close(compiled.run({"a": a})["y"], a @ w, 19)
+    bias = _rand((37,))
+    model = _model([helper.make_node("MatMul", ["a", "w"], ["t"]),
+                    helper.make_node("Add", ["t", "bias"], ["y"])], [197, "n", 19],
+                   {"w": w, "bias": bias})
+    compiled = _compile(model, caches=TINY)
+    for n in (1, 2):
+        a = _rand((197, n, 19))
+        _close(compiled.run({"a": a})["y"], a @ w + bias, 19)
 
 
 def test_matmul_wrong_inner_dim_is_an_error() -> None:

@@ -43,6 +43,7 @@ from infer.errors import UnsupportedError
 from infer.lowering.graph_ops.base import Lowering, element_type, lowers, optional
 from infer.lowering.graph_ops.elementwise import Epilogue, epilogue, result_dims
 from infer.lowering.graph_ops.index import as_dim, broadcast_index, ceil_div, floor_div, imin
+from infer.lowering.graph_ops.window import collapse
 from infer.lowering.loop_builder import LoopBuilder, static_product
 
 # Where vector v of a kernel's tile lives: a buffer and the index of row r's vector.
@@ -93,8 +94,16 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
     (bias,) = optional(ins, 2)
     ad, pd = b.dims(a), b.dims(bp)
     yd = result_dims(s, op, [ad, pd])
-    y = s.alloc(yd, element_type(op))
-    gemm = _PackedMatMul.of(b, op, a, bp, bias, y, ad, pd, yd)
+    y = y_rows = s.alloc(yd, element_type(op))
+    if len(ad) > 2 and len(pd) == 3:
+        # Weights without batch dims: one GEMM over A's batch dims and rows together, not a
+        # GEMM per batch position (a [L, N, K] activation of batch N = 1 would make L
+        # one-row products, each reading every panel).
+        flat_a = collapse(b, a, 0, len(ad) - 1)
+        if flat_a is not None:  # y is a new buffer: contiguous
+            y_rows = cast(SSAValue, collapse(b, y, 0, len(yd) - 1))
+            a, ad, yd = flat_a, b.dims(flat_a), b.dims(y_rows)
+    gemm = _PackedMatMul.of(b, op, a, bp, bias, y_rows, ad, pd, yd)
     if gemm.full_panels:
         gemm.full_panel_groups()
     if gemm.full_panels < gemm.panels:

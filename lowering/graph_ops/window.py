@@ -135,18 +135,26 @@ def flatten_from(b: LoopBuilder, buf: SSAValue, axis: int) -> SSAValue | None:
     Small spatial planes (7x7 in ResNet's last stage) make short rows; one flattened loop
     of 49 vectorizes where seven loops of 7 do not.
     """
+    rank = len(cast(MemRefType, buf.type).get_shape())
+    return collapse(b, buf, axis, rank) if rank - axis >= 2 else None
+
+
+def collapse(b: LoopBuilder, buf: SSAValue, first: int, end: int) -> SSAValue | None:
+    """A view of `buf` with dims first..end-1 collapsed into one, or None if it has a
+    layout (a strided view is not contiguous across those dims)."""
     t = buf.type
     assert isinstance(t, MemRefType)
     shape = list(t.get_shape())
-    if not isinstance(t.layout, NoneAttr) or len(shape) - axis < 2:
+    if not isinstance(t.layout, NoneAttr):
         return None
-    tail = shape[axis:]
-    flat = DYNAMIC_INDEX if DYNAMIC_INDEX in tail else cast(int, product(tail))
-    groups = [[i] for i in range(axis)] + [list(range(axis, len(shape)))]
+    group = shape[first:end]
+    flat = DYNAMIC_INDEX if DYNAMIC_INDEX in group else cast(int, product(group))
+    groups = [[i] for i in range(first)] + [list(range(first, end))] + [
+        [i] for i in range(end, len(shape))]
     reassoc = ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
     op = memref.CollapseShapeOp.build(
         operands=[buf],
-        result_types=[MemRefType(t.element_type, [*shape[:axis], flat])],
+        result_types=[MemRefType(t.element_type, [*shape[:first], flat, *shape[end:]])],
         properties={"reassociation": reassoc},
     )
     return b.insert(op).results[0]

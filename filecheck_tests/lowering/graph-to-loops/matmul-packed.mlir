@@ -78,3 +78,21 @@ func.func @dynamic(%a: tensor<?x5xf32>, %w: tensor<2x5x32xf32>) -> tensor<?x64xf
   %y = graph.matmul_packed %a, %w {n = 64 : i64, tile = array<i64: 3, 2>} : (tensor<?x5xf32>, tensor<2x5x32xf32>) -> tensor<?x64xf32>
   func.return %y : tensor<?x64xf32>
 }
+
+// A's batch dims with weights that have none (a [L, N, K] activation, as an exporter's
+// seq-first attention writes it): one GEMM over A's batch dims and rows together, the
+// collapsed views of A and Y, so that the row blocks and tiles run over all L x N rows
+// (not L products of N rows each, every one reading all the panels).
+// CHECK-LABEL: func.func @batch_rows
+// CHECK:         %y = memref.alloc(%{{.*}}) {{.*}} : memref<197x?x32xf32>
+// CHECK-NEXT:    %[[A:.*]] = memref.collapse_shape %a {{\[}}[0 : i64, 1 : i64], [2 : i64]] : memref<197x?x16xf32> into memref<?x16xf32>
+// CHECK-NEXT:    %[[Y:.*]] = memref.collapse_shape %y {{\[}}[0 : i64, 1 : i64], [2 : i64]] : memref<197x?x32xf32> into memref<?x32xf32>
+// CHECK:         %[[M:.*]] = memref.dim %[[A]], %{{.*}} : memref<?x16xf32>
+// CHECK-NEXT:    %[[MC:.*]] = arith.constant 126 : index
+// CHECK-NEXT:    arith.ceildivsi %[[M]], %[[MC]] : index
+// CHECK:         vector.store {{.*}}, %[[Y]]
+// CHECK:         func.return %y
+func.func @batch_rows(%a: tensor<197x?x16xf32>, %w: tensor<2x16x16xf32>) -> tensor<197x?x32xf32> {
+  %y = graph.matmul_packed %a, %w {n = 32 : i64} : (tensor<197x?x16xf32>, tensor<2x16x16xf32>) -> tensor<197x?x32xf32>
+  func.return %y : tensor<197x?x32xf32>
+}
