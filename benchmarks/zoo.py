@@ -35,7 +35,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 from light_models import interleaved_medians
-from speed import _geomean, _peak_rss, _session
+from speed import _geomean, _peak_rss, _session, chart
 from threads import blocks
 
 import infer
@@ -132,26 +132,6 @@ def table(rows: list[dict[str, object]]) -> str:
                          f"geomean infer / onnxruntime {_geomean(ratios):.2f}, "
                          f"largest {max(ratios):.2f}.")
     return "\n".join(lines)
-
-
-def chart(rows: list[dict[str, object]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    x = np.arange(len(rows))
-    fig, ax = plt.subplots(figsize=(max(8, len(rows) * 0.7), 4))
-    for k, t in enumerate((1, 2)):
-        ax.bar(x + (k - 0.5) * 0.4,
-               [float(r[f"infer{t}_ms"]) / float(r[f"ort{t}_ms"]) for r in rows], 0.4,
-               label=f"infer / onnxruntime, {t} thread{'s' * (t > 1)} each")
-    ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_xticks(x, [str(r["model"]) for r in rows], rotation=35, ha="right")
-    ax.set_ylabel("latency ratio (below 1: infer faster)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
 
 
 def main() -> None:

@@ -148,12 +148,11 @@ def conv_plan(op: graph.ConvNchwcOp, xd: list[Dim], wd: list[Dim], yd: list[Dim]
     # blocks at run time (`_input_blocks_at_run_time`), in xd[1] and wd[1].
     xs = cast(MemRefType | TensorType, op.operands[0].type).get_shape()
     n_sp = len(wd) - 4
-    plain = len(xd) == n_sp + 2
+    plain, depthwise = op.is_plain(), op.is_depthwise()
     c, ci = cast(int, wd[-1]), cast(int, wd[-2])
     group = op.group.value.data
     cin, m = xs[1] * (1 if plain else c), cast(int, wd[0]) * c
     cg, mg = cin // group, m // group
-    depthwise = not plain and ci == 1 and cg == 1 and m == cin
     if plain and not (group == 1 and ci == cin):
         raise UnsupportedError(
             f"graph.conv_nchwc: an NCHW input of {cin} channels needs group 1 and weights "
