@@ -401,6 +401,20 @@ def check_broadcasts_to(p: Sequence[Dim], x: Sequence[Dim], what: str) -> None:
         D.require(D.BROADCAST_TO, d, e, f"{what} dim")
 
 
+def tile_sizes(op: Operation, name: str, default: tuple[int, int], fields: str
+               ) -> tuple[int, int]:
+    """A discardable tile attribute `name = array<i64: fields>` of two positive sizes
+    (a select pass writes it for the target), else `default`."""
+    attr = op.attributes.get(name)
+    if attr is None:
+        return default
+    values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
+    if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
+        raise VerifyException(f"'{op.name}' {name} must be array<i64: {fields}> of positive "
+                              f"sizes, got {attr}")
+    return int(values[0]), int(values[1])
+
+
 def spatial_attrs(props, n: int, kernel: Sequence[int]):
     strides = get_ints(props, "strides") or [1] * n
     dilations = get_ints(props, "dilations") or [1] * n

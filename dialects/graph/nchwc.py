@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from infer.dialects import dims as D
 from infer.dialects.dims import DYN
-from infer.dialects.graph.base import TRAITS, GraphOp, spatial_attrs, window_out
+from infer.dialects.graph.base import TRAITS, GraphOp, spatial_attrs, tile_sizes, window_out
 from infer.dialects.graph.elementwise import apply_activation
 from infer.dialects.graph.nn import ConvLikeOp, PoolOp, check_summand
 from infer.dialects.graph.numpy_semantics import conv_nchw
@@ -145,14 +145,7 @@ class ConvNchwcOp(ConvLikeOp):
         """(outputs, output blocks) of the register tile: accumulators for that many outputs
         of that many channel blocks, their weight vectors and one broadcast input. The
         `tile` attribute (select-conv-tile), else DEFAULT_TILE."""
-        attr = self.attributes.get(TILE_ATTR)
-        if attr is None:
-            return DEFAULT_TILE
-        values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
-        if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
-            raise VerifyException(f"'{self.name}' {TILE_ATTR} must be array<i64: outputs, "
-                                  f"blocks> of positive sizes, got {attr}")
-        return int(values[0]), int(values[1])
+        return tile_sizes(self, TILE_ATTR, DEFAULT_TILE, "outputs, blocks")
 
     def tile_shape(self) -> tuple[int, int]:
         """(output blocks, outputs) of one tile of this conv. Blocks share each broadcast

@@ -38,6 +38,7 @@ from infer.dialects.graph.base import (
     normalize_axis,
     same_element_type,
     spatial_attrs,
+    tile_sizes,
     window_out,
 )
 from infer.dialects.graph.elementwise import apply_activation, check_activation
@@ -103,14 +104,8 @@ class ConvOp(ConvLikeOp):
     def pointwise_tile(self) -> tuple[int, int]:
         """(accumulators, lanes) of the pointwise kernel's register tile: the attribute,
         else DEFAULT_POINTWISE_TILE."""
-        attr = self.attributes.get(POINTWISE_TILE_ATTR)
-        if attr is None:
-            return DEFAULT_POINTWISE_TILE
-        values = attr.get_values() if isinstance(attr, DenseArrayBase) else ()
-        if len(values) != 2 or not all(isinstance(v, int) and v >= 1 for v in values):
-            raise VerifyException(f"'{self.name}' {POINTWISE_TILE_ATTR} must be array<i64: "
-                                  f"accumulators, lanes> of positive sizes, got {attr}")
-        return int(values[0]), int(values[1])
+        return tile_sizes(self, POINTWISE_TILE_ATTR, DEFAULT_POINTWISE_TILE,
+                          "accumulators, lanes")
 
     @classmethod
     def check(cls, props, types):
