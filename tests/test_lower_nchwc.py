@@ -162,6 +162,9 @@ CONV_CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...], bool, bool, dict[s
     "tile_4x1": ((1, 16, 6, 13), (16, 16, 3, 3), True, False, dict(pads=[1, 1, 1, 1], tile=[4, 1])),
     "tile_3x4_summand_relu": ((1, 16, 5, 12), (64, 16, 3, 3), True, True,
                               dict(pads=[1, 1, 1, 1], tile=[3, 4], activation="relu")),
+    # 7 output blocks in tiles of 4: the 3 left over run as a tile of their own
+    "tile_3x4_tail_of_3": ((1, 16, 4, 11), (56, 16, 3, 3), True, True,
+                           dict(pads=[1, 1, 1, 1], tile=[3, 4], activation="relu")),
     "3d": ((1, 8, 4, 5, 9), (8, 8, 3, 3, 3), True, True, dict(pads=[1, 1, 1, 1, 1, 1])),
 }
 

@@ -4,7 +4,9 @@ A blocked tensor is [N, C/c, *spatial, c] with c = 8 on AVX2: the c channels of 
 are one `vector<8xf32>`. The conv computes output channel blocks as vectors. For each n,
 pair of output blocks ocb, ocb + 1 and outer output position, the row of outputs along
 the last spatial dim is cut into tiles of T = 6 consecutive outputs whose 2 x T
-accumulators live in registers (a group of an odd number of blocks: one block, T = 12):
+accumulators live in registers (a dense conv of an odd number of blocks runs its last
+block as a tile of its own after the pairs; a group of several, of an odd number of blocks
+each: one block, T = 12):
 
     acc[j, t] = B[(ocb + j)*c : (ocb + j)*c + c]  (or 0)          j < 2, t < T
     for icb, valid outer taps (kh ...), kw, ii < c:
@@ -44,7 +46,7 @@ layout conversions are plain loop nests with the c channels innermost (contiguou
 from __future__ import annotations
 
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 from typing import cast
 
@@ -213,19 +215,36 @@ class RowTile:
 def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list[SSAValue]:
     (y,) = s.alloc_results(op, ins)
     b = s.b
+    xd, yd = b.dims(ins[0]), b.dims(y)
+    plan = conv_plan(op, xd, b.dims(ins[1]), yd)
+    et = element_type(op)
+    act = epilogue(op)
+    # A dense conv whose output blocks the tile's do not divide runs its last blocks
+    # (fewer than a tile's) as a tile of their own after the others.
+    tail = cast(int, yd[1]) % plan.blocks
+    whole = cast(int, yd[1]) - tail
+    if whole:
+        _conv_rows(s, plan, ins, y, xd, yd, 0, whole, act, et)
+    if tail:
+        _conv_rows(s, replace(plan, blocks=tail), ins, y, xd, yd, whole, tail, act, et)
+    return [y]
+
+
+def _conv_rows(s: Lowering, plan: ConvPlan, ins: list[SSAValue], y: SSAValue,
+               xd: list[Dim], yd: list[Dim], first: int, count: int, act: Epilogue | None,
+               et: Attribute) -> None:
+    """Output blocks [first, first + count) of every row (x's dims xd, y's yd),
+    `plan.blocks` at a time."""
+    b = s.b
     x, w = ins[:2]
     bias, z = optional(ins, 2, 3)
-    xd, yd = b.dims(x), b.dims(y)
-    plan = conv_plan(op, xd, b.dims(w), yd)
     c, ob = plan.c, plan.blocks
-    et = element_type(op)
     vt = VectorType(et, [c])
-    act = epilogue(op)
     row_act = act if act is not None and not act.vector else None
     # One output row of `ob` blocks an iteration, on any thread: over batch, blocks, rows.
-    with b.parallel([yd[0], cast(int, yd[1]) // ob, *yd[2:-2]], plan.row_work()
+    with b.parallel([yd[0], count // ob, *yd[2:-2]], plan.row_work()
                     ) as (n, obi, *outer):
-        ocb_d = as_dim(b, obi) * ob
+        ocb_d = as_dim(b, obi) * ob + first
         ocb = b.idx(ocb_d)
         blocks = [ocb_d + j for j in range(ob)]
         if plan.depthwise:
@@ -245,7 +264,6 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
             for at in rows:
                 with b.loop(0, plan.out_w) as ow, b.loop(0, c) as j:
                     b.store(row_act(b, b.load(y, [*at, ow, j])), y, [*at, ow, j])
-    return [y]
 
 
 def _conv_row(r: ConvRow) -> None:

@@ -34,3 +34,22 @@ func.func @conv_nchwc_tile(%x: tensor<?x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf3
   %y1 = graph.conv_nchwc %y0, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<?x2x8x14x8xf32>
   func.return %y1 : tensor<?x2x8x14x8xf32>
 }
+
+// A dense conv whose output blocks the tile's do not divide (3 blocks, tiles of 2) runs
+// the pairs, then the block left over as a tile of its own: rows of 6 outputs, 2 x 6
+// accumulators over block pairs (one pair here), then 6 accumulators for block 2.
+// CHECK-LABEL: func.func @odd_blocks
+// CHECK:         scf.for
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-COUNT-12:  vector.store
+// CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[FIRST:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[OCB:.*]] = arith.addi %{{.*}}, %[[FIRST]] : index
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-COUNT-6:   vector.store %{{.*}}, %y[%{{.*}}, %[[OCB]], %[[ROW]],
+// CHECK-NOT:     vector.store
+// CHECK:         func.return
+func.func @odd_blocks(%x: tensor<1x2x4x6x8xf32>, %w: tensor<3x2x1x1x8x8xf32>) -> tensor<1x3x4x6x8xf32> {
+  %y = graph.conv_nchwc %x, %w : (tensor<1x2x4x6x8xf32>, tensor<3x2x1x1x8x8xf32>) -> tensor<1x3x4x6x8xf32>
+  func.return %y : tensor<1x3x4x6x8xf32>
+}
