@@ -18,7 +18,10 @@ Scenarios, each in this process, both engines on the same inputs, medians:
 - busy1 / busyall: as idle, with one busy process beside (a Python spin loop), or one per
   CPU this process may use.
 - alternate: infer in blocks alone, against infer with a run of onnxruntime's session (at
-  the default count) between each two of its runs, as a service that uses both does.
+  the default count) between each two of its runs, as a service that uses both does; and
+  the same for onnxruntime's session with a second onnxruntime session of the model (a
+  pool of its own, as each session has) in place of infer: what onnxruntime's pool, which
+  spins about 60 ms of CPU after each run, costs its own kind.
 --write puts the tables in docs/threads.md.
 """
 
@@ -33,6 +36,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -105,14 +109,14 @@ def sporadic(fns: dict[str, Run], reps: int, seed: int = 0) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def alternating(infer_run: Run, other: Run, reps: int) -> dict[str, float]:
-    """infer's median ms alone (in blocks) and with `other` run between its runs."""
-    alone = blocks({"alone": infer_run}, reps)["alone"]
-    infer_run()
+def alternating(run: Run, other: Run, reps: int) -> dict[str, float]:
+    """`run`'s median ms alone (in blocks) and with `other` run between its runs."""
+    alone = blocks({"alone": run}, reps)["alone"]
+    run()
     times = []
     for _ in range(reps):
         other()
-        times.append(_timed(infer_run))
+        times.append(_timed(run))
     return {"alone": alone, "alternating": statistics.median(times)}
 
 
@@ -173,6 +177,8 @@ def measure(label: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray],
                 row[scenario] = blocks(pair, reps)
         elif scenario == "alternate":
             row["alternate"] = alternating(ours, theirs, reps)
+            second = _session(model, threads).run
+            row["alternate_ort"] = alternating(theirs, partial(second, None, feeds), reps)
         print(f"{label} {scenario}: {row.get(scenario, '')}", file=sys.stderr, flush=True)
     return row
 
@@ -186,7 +192,8 @@ def _ratio_table(rows: list[dict[str, object]], scenarios: list[str]) -> list[st
     if "sporadic" in scenarios:
         head += ["sporadic: infer (ms)", "infer 1 thread (ms)", "ort (ms)", "infer / ort"]
     if "alternate" in scenarios:
-        head += ["infer alone (ms)", "alternating with ort (ms)", "ratio"]
+        head += ["infer alone (ms)", "alternating with ort (ms)", "ratio",
+                 "ort alone (ms)", "alternating with another ort (ms)", "ratio"]
     if len(head) == 1:
         return []
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
@@ -202,10 +209,11 @@ def _ratio_table(rows: list[dict[str, object]], scenarios: list[str]) -> list[st
             cells += [f"{m['infer']:.2f}", f"{m['infer1']:.2f}", f"{m['ort']:.2f}",
                       f"{m['infer'] / m['ort']:.2f}"]
         if "alternate" in scenarios:
-            m = r["alternate"]
-            assert isinstance(m, dict)
-            cells += [f"{m['alone']:.2f}", f"{m['alternating']:.2f}",
-                      f"{m['alternating'] / m['alone']:.2f}"]
+            for key in ("alternate", "alternate_ort"):
+                m = r[key]
+                assert isinstance(m, dict)
+                cells += [f"{m['alone']:.2f}", f"{m['alternating']:.2f}",
+                          f"{m['alternating'] / m['alone']:.2f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
