@@ -65,6 +65,7 @@ from infer.lowering.graph_ops.base import (
     LoweringFn,
     memref_type,
 )
+from infer.lowering.graph_ops.shape_ops import concat_placements, destination
 from infer.lowering.loop_builder import LoopBuilder
 from infer.lowering.runtime_checks import RuntimeChecks, op_label
 
@@ -182,8 +183,7 @@ def _call_kernel(s: Lowering, lower: LoweringFn, op: Operation, ins: list[SSAVal
         s.module.body.block.add_op(fn)
         s.kernels[key] = (name, types, passed)
     name, types, passed = s.kernels[key]
-    dests = {i: s.alloc(list(cast(MemRefType, types[i]).get_shape()),
-                        cast(MemRefType, types[i]).element_type) for i in passed}
+    dests = {i: destination(s, op.results[i], cast(MemRefType, types[i])) for i in passed}
     args = [v if v.type == t else s.b.insert(memref.CastOp.get(v, t)).results[0]
             for v, t in zip(ins, arg_types, strict=True)]
     call = s.b.insert(func.CallOp(name, [*args, *dests.values()],
@@ -239,6 +239,7 @@ def _emit(s: Lowering, ops: Sequence[Operation], vmap: dict[SSAValue, SSAValue],
     yield gives are returned."""
     outer = outer if outer is not None else set()
     tensors_of_root: dict[SSAValue, list[SSAValue]] = {}
+    s.placements.update(concat_placements(ops))
     for i, op in enumerate(ops):
         if isinstance(op, func.ReturnOp):
             s.b.insert(func.ReturnOp(*_fresh_results(s, op.operands, vmap, tensors_of_root,

@@ -116,6 +116,12 @@ class Lowering:
     # returns fresh buffers for what its yield gives.
     emit_region: Callable[[Sequence[Operation], set[SSAValue], dict[SSAValue, SSAValue]],
                           list[SSAValue]] | None = None
+    # Concat inputs a kernel writes in place (shape_ops.concat_placements): graph value ->
+    # (its concat, byte offset in the concat's buffer); the buffers made so far (the
+    # bytes, the concat's view of them), and the values written in place.
+    placements: dict[SSAValue, tuple[Operation, int]] = field(default_factory=dict)
+    concat_buffers: dict[Operation, tuple[SSAValue, SSAValue]] = field(default_factory=dict)
+    in_place: set[SSAValue] = field(default_factory=set)
 
     @contextmanager
     def checking(self, op: Operation, ins: Sequence[SSAValue]) -> Iterator[None]:

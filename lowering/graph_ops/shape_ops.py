@@ -4,7 +4,9 @@ Reshape, Flatten, Squeeze and Unsqueeze only change sizes: they become a
 `memref.reinterpret_cast` of the input (identity strides, no copy) registered as an alias,
 so the buffer lives until its last view is dead. The other ops write a fresh buffer with
 one loop nest over the output (innermost loop over its last dim, contiguous stores);
-Concat and Split loop over each input / output slab instead. Constant operands (shapes,
+Concat and Split loop over each input / output slab instead. A concat whose inputs are
+contiguous slabs of its result (an image's channel blocks) has the kernels that make them
+write their slabs in place, and copies only the rest (`concat_placements`). Constant operands (shapes,
 axes, slice bounds) are read at compile time through the ops' shape functions. A shape
 operand of Reshape, Expand or ConstantOfShape, or a scalar of Range, made by an inlined
 `shape.of` is its map evaluated on the source tensor's `memref.dim`s (see
@@ -14,9 +16,10 @@ operand of Reshape, Expand or ConstantOfShape, or a scalar of Range, made by an 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 from typing import cast
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, memref
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -24,10 +27,12 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     TensorType,
     f64,
+    i8,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from infer.abi import ARENA_ALIGNMENT
 from infer.dialects import dims as D
 from infer.dialects import graph
 from infer.dialects.dims import Dim
@@ -44,6 +49,7 @@ from infer.lowering.graph_ops.operands import (
     view,
 )
 from infer.lowering.graph_ops.shape_dialect import inline_shape
+from infer.lowering.llvm_descriptor import element_byte_size
 from infer.lowering.loop_builder import Index, LoopBuilder, storage_type
 from infer.lowering.runtime_checks import check_indices
 
@@ -319,16 +325,70 @@ def _axis(op: graph.GatherOp | graph.ConcatOp | graph.SplitOp, rank: int) -> int
 
 @lowers(graph.ConcatOp)
 def _concat(s: Lowering, op: graph.ConcatOp, ins: list[SSAValue]) -> list[SSAValue]:
-    """Each input is copied into its slab of the output, at a running offset on `axis`."""
+    """Each input is copied into its slab of the output, at a running offset on `axis`;
+    but an input a kernel wrote there already (`concat_placements`) is not."""
     b = s.b
-    (out,) = s.alloc_results(op, ins)
+    placed = s.concat_buffers.get(op)
+    (out,) = s.alloc_results(op, ins) if placed is None else (placed[1],)
     axis = _axis(op, len(b.dims(out)))
     offset: Dim = 0
-    for v in ins:
+    for v, value in zip(ins, op.operands, strict=True):
         dims = b.dims(v)
-        _copy_slab(b, dims, axis, v, 0, out, offset)
+        if value not in s.in_place:
+            _copy_slab(b, dims, axis, v, 0, out, offset)
         offset = offset + dims[axis]
     return [out]
+
+
+def concat_placements(ops: Sequence[Operation]) -> dict[SSAValue, tuple[Operation, int]]:
+    """The inputs of concats among `ops` that their producers may write in place: value
+    -> (its concat, byte offset in the concat's result). A concat qualifies when its
+    result is static and its inputs are contiguous slabs of it (every dim before the
+    axis is 1: an image's channel blocks in NCHWc); an input, when the concat is its only
+    use and its slab starts at a multiple of the arena's alignment (kernels take aligned
+    buffers). Whether it is written in place is its producer's lowering's choice
+    (`destination`): a kernel call does; what is not is copied."""
+    out: dict[SSAValue, tuple[Operation, int]] = {}
+    for op in ops:
+        t = op.results[0].type if isinstance(op, graph.ConcatOp) else None
+        if not (isinstance(t, TensorType) and t.has_static_shape()):
+            continue
+        shape = t.get_shape()
+        axis = _axis(cast(graph.ConcatOp, op), len(shape))
+        if any(n != 1 for n in shape[:axis]):
+            continue
+        slab = prod(shape[axis + 1:]) * element_byte_size(t.element_type)
+        start = 0
+        for v in op.operands:
+            vt = v.type
+            assert isinstance(vt, TensorType)
+            if (isinstance(v.owner, Operation) and v.has_one_use()
+                    and start * slab % ARENA_ALIGNMENT == 0):
+                out[v] = (op, start * slab)
+            start += vt.get_shape()[axis]
+    return out
+
+
+def destination(s: Lowering, value: SSAValue, t: MemRefType) -> SSAValue:
+    """The buffer a kernel writes graph value `value` (of static buffer type `t`) into:
+    its slab of its concat's buffer when `concat_placements` placed it, else its own."""
+    placed = s.placements.get(value)
+    if placed is None:
+        return s.alloc(list(t.get_shape()), t.element_type)
+    concat, offset = placed
+    if concat not in s.concat_buffers:
+        ct = cast(TensorType, concat.results[0].type)
+        nbytes = prod(ct.get_shape()) * element_byte_size(ct.element_type)
+        buf = s.alloc([nbytes], i8)
+        whole = MemRefType(storage_type(ct.element_type), ct.get_shape())
+        s.concat_buffers[concat] = (buf, _byte_view(s, buf, 0, whole))
+    s.in_place.add(value)
+    return _byte_view(s, s.concat_buffers[concat][0], offset, t)
+
+
+def _byte_view(s: Lowering, buf: SSAValue, offset: int, t: MemRefType) -> SSAValue:
+    view = s.b.insert(memref.ViewOp(buf, s.b.idx(offset), [], t)).results[0]
+    return s.alias(view, of=buf)
 
 
 # The longest row copied as one vector (LLVM splits it into the target's registers).
