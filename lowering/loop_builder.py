@@ -405,6 +405,23 @@ class LoopBuilder:
             self.insert(scf.YieldOp())
             self.point = saved
 
+    def choose(self, cond: SSAValue, then: Callable[[], Sequence[SSAValue]],
+               otherwise: Callable[[], Sequence[SSAValue]]) -> list[SSAValue]:
+        """The values `then` builds where `cond` (i1) holds, else those of `otherwise`
+        (`scf.if` with results: only one side runs)."""
+        blocks = [Block(), Block()]
+        saved = self.point
+        results: list[Sequence[SSAValue]] = []
+        try:
+            for block, fn in zip(blocks, (then, otherwise), strict=True):
+                self.point = InsertPoint.at_end(block)
+                results.append(list(fn()))
+                self.insert(scf.YieldOp(*results[-1]))
+        finally:
+            self.point = saved
+        op = scf.IfOp(cond, [v.type for v in results[0]], [blocks[0]], [blocks[1]])
+        return list(self.insert(op).results)
+
     # -- scalar arithmetic (dispatching on float / integer element types) --------------
 
     def _float_or_int(self, a: SSAValue, b: SSAValue, fop, iop, flags=CONTRACT) -> SSAValue:
@@ -441,8 +458,8 @@ class LoopBuilder:
 
     def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         """a where `cond`, else b; on vectors lane by lane (LLVM's select: xDSL's arith
-        takes no vector condition)."""
-        if isinstance(a.type, VectorType):
+        takes no vector condition), or whole by a scalar `cond`."""
+        if isinstance(a.type, VectorType) and isinstance(cond.type, VectorType):
             return self.insert(llvmx.SelectOp(cond, a, b)).results[0]
         return self.insert(arith.SelectOp(cond, a, b)).results[0]
 

@@ -165,6 +165,15 @@ CONV_CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...], bool, bool, dict[s
     # 7 output blocks in tiles of 4: the 3 left over run as a tile of their own
     "tile_3x4_tail_of_3": ((1, 16, 4, 11), (56, 16, 3, 3), True, True,
                            dict(pads=[1, 1, 1, 1], tile=[3, 4], activation="relu")),
+    # 18 input blocks: batches of 8, 8 and 2 (partial sums in y between them)
+    "input_batches_summand_relu": ((1, 144, 5, 9), (24, 144, 3, 3), True, True,
+                                   dict(pads=[1, 1, 1, 1], activation="relu")),
+    "input_batches_1x1_sigmoid": ((1, 136, 3, 7), (16, 136, 1, 1), False, True,
+                                  dict(activation="sigmoid")),
+    # a pointwise conv of 17 output blocks on rows of 7: 5 x 7 as one row (flat_rows),
+    # 8 block pairs and the block left over
+    "flat_rows_odd_blocks_summand_relu": ((1, 16, 5, 7), (136, 16, 1, 1), True, True,
+                                          dict(activation="relu")),
     "3d": ((1, 8, 4, 5, 9), (8, 8, 3, 3, 3), True, True, dict(pads=[1, 1, 1, 1, 1, 1])),
 }
 

@@ -24,15 +24,20 @@ split into tiles of about equal size (14 outputs of tiles of 6: 5 + 5 + 4); rows
 most E outputs cut their edges into one or two edge tiles whose taps are chosen
 statically (7 outputs: 4 + 3; 14 with a padded edge each side: 4 + 6 + 4); wider rows
 take their few edge outputs one at a time (little of their time, less code to compile).
-A row whose padding reaches deeper than an edge tile keeps no attribute.
+A row whose padding reaches deeper than an edge tile keeps no attribute. A pointwise conv
+(kernel 1, strides 1, no padding) with rows of fewer than E outputs and at least
+FLAT_ITERATIONS tiles of output blocks to share among threads takes its spatial dims as
+one row (`flat_rows`): its tiles run across row ends (ResNet-50's last stage, 7 x 7:
+tiles of 6 over 49 outputs instead of 4 + 3 per row).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, i64
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, TensorType, UnitAttr, i64
 from xdsl.passes import ModulePass
 
 from infer.dialects import graph as G
@@ -43,6 +48,9 @@ MAX_OUTPUTS, BLOCKS = G.DEFAULT_TILE
 REGISTERS = 16
 # Rows of at most this many outputs take edge tiles (the module doc).
 EDGE_WIDTH = 16
+# A pointwise conv's rows are flattened only with at least this many parallel iterations
+# (images x tiles of output blocks) left: flat rows take the rows' share of the threads.
+FLAT_ITERATIONS = 8
 
 Run = tuple[int, int, int]  # (size, count, kind) of graph.conv_nchwc's row_tiles
 
@@ -134,6 +142,10 @@ class SelectConvRowsPass(ModulePass):
         for conv in op.walk():
             if not isinstance(conv, G.ConvNchwcOp):
                 continue
+            if self._flatten(conv):
+                conv.attributes[G.FLAT_ROWS_ATTR] = UnitAttr()
+            else:
+                conv.attributes.pop(G.FLAT_ROWS_ATTR, None)
             row = conv.row_interior()
             runs = None if row is None else row_tiles(*row, conv.tile_shape()[1],
                                                        self.edge_width)
@@ -142,3 +154,11 @@ class SelectConvRowsPass(ModulePass):
             else:
                 conv.attributes[G.ROW_TILES_ATTR] = DenseArrayBase.from_list(
                     i64, [v for run in runs for v in run])
+
+    def _flatten(self, conv: G.ConvNchwcOp) -> bool:
+        """Whether `conv` takes its spatial dims as one row (the module doc)."""
+        if not conv.can_flatten_rows():
+            return False
+        y = cast(TensorType, conv.Y.type).get_shape()
+        blocks = conv.tile_shape()[0]
+        return y[-2] < self.edge_width and max(y[0], 1) * (y[1] // blocks) >= FLAT_ITERATIONS

@@ -4,6 +4,7 @@ their layout in numpy (the reference that constant folding and tests use)."""
 from __future__ import annotations
 
 from abc import ABC
+from math import prod
 from typing import ClassVar, cast
 
 import numpy as np
@@ -100,6 +101,11 @@ DEFAULT_TILE = (6, 2)
 # conv without it (a dynamic row) takes single outputs at its ends and tiles between.
 ROW_TILES_ATTR = "row_tiles"
 ROW_TILE, ROW_EDGE, ROW_SINGLE = 0, 1, 2
+# A pointwise conv (every kernel dim 1, strides 1, no padding) of static spatial dims may
+# take them as one row (`flat_rows`, a unit attribute, select-conv-rows): output pixel p
+# reads input pixel p, so tiles run on across row ends (7x7: tiles of 6 over 49 outputs,
+# not 4 + 3 per row); its `row_tiles` then cut that row.
+FLAT_ROWS_ATTR = "flat_rows"
 
 
 @irdl_op_definition
@@ -164,13 +170,36 @@ class ConvNchwcOp(ConvLikeOp):
         ob = blocks if group == 1 or (w[0] // group) % blocks == 0 else 1
         return ob, outputs * blocks // ob
 
+    def can_flatten_rows(self) -> bool:
+        """A dense pointwise conv (kernel 1, strides 1, no padding) of blocked input with
+        static spatial dims: its spatial dims can be one row (FLAT_ROWS_ATTR)."""
+        x, w = self._shapes()
+        n = len(w) - 4
+        kernel = list(w[2:-2])
+        strides, _, pads = spatial_attrs(self.properties, n, kernel)
+        return (not self.is_plain() and not self.is_depthwise() and set(kernel) == {1}
+                and set(strides) == {1} and not any(pads) and min(x[2:-1]) > 0)
+
+    def flat_rows(self) -> bool:
+        """Whether the spatial dims are one row (FLAT_ROWS_ATTR, verified possible)."""
+        if FLAT_ROWS_ATTR not in self.attributes:
+            return False
+        if not self.can_flatten_rows():
+            raise VerifyException(f"'{self.name}' {FLAT_ROWS_ATTR} needs a pointwise conv "
+                                  "(kernel 1, strides 1, no padding) of blocked input "
+                                  "with static spatial dims")
+        return True
+
     def row_interior(self) -> tuple[int, int, int] | None:
         """(outputs, lo, hi) of a static output row: outputs [lo, hi) have every tap of the
         last spatial dim inside the input (ow*s - pad >= 0, ow*s - pad + (k-1)*d < in_w).
-        None when the row or the input's width is dynamic."""
+        None when the row or the input's width is dynamic. With flat rows, the row is
+        every spatial position."""
         x, w = self._shapes()
         y = cast(TensorType, self.Y.type).get_shape()
         n = len(w) - 4
+        if self.flat_rows():
+            return prod(y[2:-1]), 0, prod(y[2:-1])
         last = -1 if self.is_plain() else -2
         in_w, out_w = x[last], y[-2]
         if in_w < 0 or out_w < 0:  # dynamic
@@ -209,6 +238,7 @@ class ConvNchwcOp(ConvLikeOp):
     def verify_(self) -> None:
         super().verify_()
         self.register_tile()
+        self.flat_rows()
         self.row_tiles()
 
     @classmethod
@@ -328,6 +358,7 @@ __all__ = [
     "TILE_ATTR",
     "DEFAULT_TILE",
     "ROW_TILES_ATTR",
+    "FLAT_ROWS_ATTR",
     "ROW_TILE",
     "ROW_EDGE",
     "ROW_SINGLE",

@@ -32,3 +32,19 @@ func.func @rows(%x: tensor<1x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>, %u: ten
   %g = graph.conv_nchwc %s, %k {pads = array<i64: 0, 3, 0, 3>, tile = array<i64: 2, 2>} : (tensor<1x2x1x14x8xf32>, tensor<2x2x1x7x8x8xf32>) -> tensor<1x2x1x14x8xf32>
   func.return %y, %z, %e, %f, %g : tensor<1x2x8x14x8xf32>, tensor<1x2x4x56x8xf32>, tensor<1x4x2x28x8xf32>, tensor<1x2x8x?x8xf32>, tensor<1x2x1x14x8xf32>
 }
+
+// A pointwise conv (kernel 1, strides 1, no padding) with rows narrower than 16 and at
+// least 8 parallel tiles of output blocks (1 image x 16 blocks / 2) takes its 7 x 7
+// outputs as one row (`flat_rows`): 49 outputs in tiles of 6 and 5 (4 x 6 + 5 x 5),
+// where rows of 7 took tiles of 4 and 3. With 4 output blocks (2 parallel tiles) it keeps
+// its rows, as does a 3x3 conv.
+// CHECK-LABEL: func.func @flat
+// CHECK:         graph.conv_nchwc %x, %w {flat_rows, row_tiles = array<i64: 6, 4, 0, 5, 5, 0>}
+// CHECK:         graph.conv_nchwc %x, %n {row_tiles = array<i64: 4, 1, 0, 3, 1, 0>}
+// CHECK:         graph.conv_nchwc %x, %k {pads = array<i64: 1, 1, 1, 1>, row_tiles = array<i64: 4, 1, 1, 3, 1, 1>}
+func.func @flat(%x: tensor<1x4x7x7x8xf32>, %w: tensor<16x4x1x1x8x8xf32>, %n: tensor<4x4x1x1x8x8xf32>, %k: tensor<16x4x3x3x8x8xf32>) -> (tensor<1x16x7x7x8xf32>, tensor<1x4x7x7x8xf32>, tensor<1x16x7x7x8xf32>) {
+  %a = graph.conv_nchwc %x, %w : (tensor<1x4x7x7x8xf32>, tensor<16x4x1x1x8x8xf32>) -> tensor<1x16x7x7x8xf32>
+  %b = graph.conv_nchwc %x, %n : (tensor<1x4x7x7x8xf32>, tensor<4x4x1x1x8x8xf32>) -> tensor<1x4x7x7x8xf32>
+  %c = graph.conv_nchwc %x, %k {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x7x7x8xf32>, tensor<16x4x3x3x8x8xf32>) -> tensor<1x16x7x7x8xf32>
+  func.return %a, %b, %c : tensor<1x16x7x7x8xf32>, tensor<1x4x7x7x8xf32>, tensor<1x16x7x7x8xf32>
+}

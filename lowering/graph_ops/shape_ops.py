@@ -6,11 +6,11 @@ so the buffer lives until its last view is dead. The other ops write a fresh buf
 one loop nest over the output (innermost loop over its last dim, contiguous stores);
 Concat and Split loop over each input / output slab instead. A concat whose inputs are
 contiguous slabs of its result (an image's channel blocks) has the kernels that make them
-write their slabs in place, and copies only the rest (`concat_placements`). Constant operands (shapes,
-axes, slice bounds) are read at compile time through the ops' shape functions. A shape
-operand of Reshape, Expand or ConstantOfShape, or a scalar of Range, made by an inlined
-`shape.of` is its map evaluated on the source tensor's `memref.dim`s (see
-`shape_dialect`); any other non-constant one is read from its buffer at run time.
+write their slabs in place, and copies only the rest (`concat_placements`). Constant
+operands (shapes, axes, slice bounds) are read at compile time through the ops' shape
+functions. A shape operand of Reshape, Expand or ConstantOfShape, or a scalar of Range,
+made by an inlined `shape.of` is its map evaluated on the source tensor's `memref.dim`s
+(see `shape_dialect`); any other non-constant one is read from its buffer at run time.
 """
 
 from __future__ import annotations

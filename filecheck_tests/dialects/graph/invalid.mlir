@@ -396,6 +396,15 @@ func.func @conv_nchwc_row_tiles_cover(%x: tensor<1x2x8x14x8xf32>, %w: tensor<2x2
 
 // -----
 
+func.func @conv_nchwc_flat_rows_3x3(%x: tensor<1x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) {
+  // expected-error @+1 {{'graph.conv_nchwc' flat_rows needs a pointwise conv (kernel 1, strides 1, no padding) of blocked input with static spatial dims}}
+  %0 = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, flat_rows} : (tensor<1x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x8x14x8xf32>
+  func.return
+}
+// CHECK: 'graph.conv_nchwc' flat_rows needs a pointwise conv (kernel 1, strides 1, no padding) of blocked input with static spatial dims
+
+// -----
+
 func.func @conv_nchwc_row_tiles_kind(%x: tensor<1x2x8x14x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) {
   // expected-error @+1 {{'graph.conv_nchwc' row_tiles has an edge run of several tiles or single outputs of size > 1, got array<i64: 7, 2, 1>}}
   %0 = graph.conv_nchwc %x, %w {pads = array<i64: 1, 1, 1, 1>, row_tiles = array<i64: 7, 2, 1>} : (tensor<1x2x8x14x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x8x14x8xf32>
