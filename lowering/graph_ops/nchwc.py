@@ -292,7 +292,8 @@ def _conv_rows(s: Lowering, plan: ConvPlan, ins: list[SSAValue], y: SSAValue,
                                             and plan.input_blocks <= batch):
             _conv_row(row)
         else:  # the row's tiles over a batch of input blocks at a time
-            with b.loop(0, ceil_div(b, plan.input_blocks, batch)) as bi:
+            # at least one batch: no input channels at all still writes the bias
+            with b.loop(0, imax(b, 1, ceil_div(b, plan.input_blocks, batch))) as bi:
                 lo = as_dim(b, bi) * batch
                 hi = imin(b, lo + batch, plan.input_blocks)
                 first = b.cmpi("eq", b.idx(lo), b.idx(0))

@@ -2,10 +2,11 @@
 
 // A dense blocked conv's kernel takes the input blocks at run time (x's and w's dim 1):
 // DenseNet's 1x1 convs, one per input width, share one kernel. The kernel's reduction over
-// input blocks runs to memref.dim of x, in batches of 8 blocks (64 channels): each batch's
-// accumulators start from the bias (the first) or the partial sums in y (the others); its
-// result is still static (the output blocks are part of the kernel's signature). A
-// depthwise conv keeps its static types.
+// input blocks runs to memref.dim of x, in batches of 8 blocks (64 channels; one batch at
+// least, so that no input channels still gives the bias): each batch's accumulators start
+// from the bias (the first) or the partial sums in y (the others); its result is still
+// static (the output blocks are part of the kernel's signature). A depthwise conv keeps
+// its static types.
 // CHECK-LABEL: func.func @widths
 // CHECK:         %[[X2:.*]] = "memref.cast"(%x2) : (memref<1x2x7x7x8xf32>) -> memref<1x?x7x7x8xf32>
 // CHECK:         %[[W2:.*]] = "memref.cast"(%w2) : (memref<4x2x1x1x8x8xf32>) -> memref<4x?x1x1x8x8xf32>
@@ -16,7 +17,8 @@
 // CHECK:         func.call @[[D:__kernel_conv_nchwc_[0-9]+]](%{{.*}}, %wd, %{{.*}}) : (memref<1x4x7x7x8xf32>, memref<4x1x3x3x1x8xf32>
 // CHECK:       func.func private @[[K]](%[[KX:.*]]: memref<1x?x7x7x8xf32>, %{{.*}}: memref<4x?x1x1x8x8xf32>, %{{.*}}: memref<1x4x7x7x8xf32>)
 // CHECK:         %[[BLOCKS:.*]] = memref.dim %[[KX]], %{{.*}} : memref<1x?x7x7x8xf32>
-// CHECK:         %[[BATCHES:.*]] = arith.ceildivsi %[[BLOCKS]], %[[EIGHT:.*]] : index
+// CHECK:         %[[CEIL:.*]] = arith.ceildivsi %[[BLOCKS]], %[[EIGHT:.*]] : index
+// CHECK-NEXT:    %[[BATCHES:.*]] = arith.maxsi %{{.*}}, %[[CEIL]] : index
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[BATCHES]] step
 // CHECK:           %[[HI:.*]] = arith.minsi %{{.*}}, %[[BLOCKS]] : index
 // CHECK-NEXT:      %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
