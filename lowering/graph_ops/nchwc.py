@@ -20,6 +20,12 @@ independent FMA chains cover the FMA latency (6 did not: 88 vs 120 GFLOP/s measu
 a 3x3 64->64 conv at 56x56). An op may choose another tile for its target with the
 attribute `tile = array<i64: T, blocks>` (`graph.conv_nchwc.register_tile`).
 
+A row's tiles take the input blocks BATCH_CHANNELS at a time (8 blocks of 8): the tiles
+of the row over the first batch (acc from the bias), then over the next (acc from the
+partial sums stored in Y), the epilogue with the last; so a batch's weights and input
+rows stay in cache instead of each tile walking every input plane. A pointwise conv with
+`flat_rows` takes its spatial dims as one row (collapsed views of X, W, Y and Z).
+
 A depthwise conv (one input channel per group, as many outputs as inputs) has no input
 to share: one block per tile and no ii loop, the input is a vector too,
 acc[t] = fma(X[n, ocb, ih, iw(t), 0:c], W[ocb, 0, kh, kw, 0, 0:c], acc[t]). An NCHW input
@@ -296,9 +302,9 @@ def _conv_rows(s: Lowering, plan: ConvPlan, ins: list[SSAValue], y: SSAValue,
             with b.loop(0, imax(b, 1, ceil_div(b, plan.input_blocks, batch))) as bi:
                 lo = as_dim(b, bi) * batch
                 hi = imin(b, lo + batch, plan.input_blocks)
-                first = b.cmpi("eq", b.idx(lo), b.idx(0))
-                last = b.cmpi("eq", b.idx(hi), b.idx(plan.input_blocks))
-                _conv_row(replace(row, batch=(lo, hi, first, last)))
+                is_first = b.cmpi("eq", b.idx(lo), b.idx(0))
+                is_last = b.cmpi("eq", b.idx(hi), b.idx(plan.input_blocks))
+                _conv_row(replace(row, batch=(lo, hi, is_first, is_last)))
         if row_act is not None:  # one pass over the finished rows while they are in cache
             for at in rows:
                 with b.loop(0, plan.out_w) as ow, b.loop(0, c) as j:
