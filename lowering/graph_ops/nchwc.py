@@ -239,7 +239,7 @@ def _conv_nchwc(s: Lowering, op: graph.ConvNchwcOp, ins: list[SSAValue]) -> list
     b = s.b
     views, out = ins, y
     if op.flat_rows():  # x, w, y and z with their spatial dims as one (contiguous)
-        end = len(b.dims(y)) - 1
+        end = cast(MemRefType, y.type).get_num_dims() - 1
         views = [v if k == 2 else _flat(b, v, end) for k, v in enumerate(ins)]
         out = _flat(b, y, end)
     xd, yd = b.dims(views[0]), b.dims(out)
