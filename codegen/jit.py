@@ -22,7 +22,6 @@ import os
 import re
 import secrets
 import struct
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -34,9 +33,6 @@ from infer.codegen import thread_pool
 from infer.codegen.elf_loader import LoaderError, load_objects
 from infer.codegen.target import Target, host_target, llvm_binding
 
-_LIBC = ctypes.CDLL(None)
-_LIBC.free.argtypes = [ctypes.c_void_p]
-_LIBC.free.restype = None
 # LLVM lowers conversions the CPU lacks (f64 -> f16, for one) to compiler-rt/libgcc calls
 # such as __truncdfhf2, which the code must find: an unresolved one is a null call at run
 # time (the ELF loader refuses it instead).
@@ -70,6 +66,20 @@ def _c_libraries() -> tuple[ctypes.CDLL, ...]:
 
 
 Entry = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
+
+
+@functools.cache
+def entry_call() -> Callable[..., list[np.ndarray]]:
+    """The native call path of a packed entry (codegen/entry_call.c): `call(address, inputs,
+    in_specs, out_specs)` builds the memref descriptors, runs the code without the GIL and
+    returns its results as arrays that free their allocations when released."""
+    try:
+        from infer.codegen._entry_call import call
+    except ImportError:
+        raise ImportError("infer's native call path (codegen/entry_call.c) is not built: "
+                          "install infer with pip (`pip install -e .` in a source tree)"
+                          ) from None
+    return call
 
 
 def _aligned_copy(data: np.ndarray) -> np.ndarray:
@@ -185,21 +195,14 @@ class NativeModule:
         in_specs, out_specs = self.signatures[name]
         address = self._mapped.address_of(PACKED_PREFIX + name)
         assert address, f"no entry {name} in the native code"
-        cfunc = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
+        native_call = entry_call()
+        ins = tuple((s.dtype, -1 if s.rank is None else s.rank, s.contiguous) for s in in_specs)
+        outs = tuple((s.dtype, -1 if s.rank is None else s.rank) for s in out_specs)
         engine_owner = self  # the entry keeps the mapping (and so its code) alive
 
         def call(args: Sequence[np.ndarray]) -> list[np.ndarray]:
-            assert len(args) == len(in_specs), f"{name} takes {len(in_specs)} inputs"
-            arrays = [np.require(a, requirements="C") if spec.contiguous else a
-                      for a, spec in zip(args, in_specs, strict=True)]  # keeps 0-d arrays 0-d
-            keep = [_marshal_input(a, spec) for a, spec in zip(arrays, in_specs, strict=True)]
-            slots = [_result_slot(spec) for spec in out_specs]
-            pointers = [k.ctypes.data for k in keep] + [s.ctypes.data for s in slots]
-            packed = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
-            cfunc(ctypes.addressof(packed))
             assert engine_owner is not None
-            owned = {int(a.ctypes.data) for a in arrays if isinstance(a, np.ndarray)}
-            return _wrap_results(slots, out_specs, owned)
+            return native_call(address, args, ins, outs)
 
         return call
 
@@ -337,58 +340,3 @@ class ObjectModule(NativeModule):
         super().__init__(mapped, prefix, bound, code.signatures)
         # the aligned copies the code reads, so that the weights are held once
         self.code = ObjectCode(obj, prefix, self.weights(), code.signatures, code.target)
-
-
-def _marshal_input(value: np.ndarray, spec: ArgSpec) -> np.ndarray:
-    """A descriptor (int64 array) for a memref input, a 0-d array for a scalar."""
-    dtype, rank = spec.dtype, spec.rank
-    if rank is None:
-        return np.array(value, dtype=dtype)
-    assert value.dtype == dtype, f"expected {dtype}, got {value.dtype}"
-    assert value.ndim == rank, f"expected rank {rank}"
-    ptr = value.ctypes.data
-    strides = [s // value.itemsize for s in value.strides]
-    return np.array([ptr, ptr, 0, *value.shape, *strides], dtype=np.int64)
-
-
-def _result_slot(spec: ArgSpec) -> np.ndarray:
-    dtype, rank = spec.dtype, spec.rank
-    if rank is not None:
-        return np.zeros(3 + 2 * rank, dtype=np.int64)
-    return np.zeros((), dtype=dtype)
-
-
-class _Allocation:
-    """Frees one malloc'ed result buffer once no numpy view of it is left."""
-
-    def __init__(self, address: int) -> None:
-        weakref.finalize(self, _LIBC.free, address)
-
-
-def _wrap_results(
-    slots: list[np.ndarray], specs: list[ArgSpec], inputs: set[int]
-) -> list[np.ndarray]:
-    allocations: dict[int, _Allocation] = {}  # one free per allocation, however many views
-    out = []
-    for slot, spec in zip(slots, specs, strict=True):
-        dtype, rank = spec.dtype, spec.rank
-        if rank is None:
-            out.append(slot)
-            continue
-        allocated, aligned, offset = (int(v) for v in slot[:3])
-        shape = [int(v) for v in slot[3 : 3 + rank]]
-        strides = [int(v) * dtype.itemsize for v in slot[3 + rank :]]
-        last = sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
-        extent = 0 if 0 in shape else last + dtype.itemsize
-        start = aligned + offset * dtype.itemsize
-        buf = (ctypes.c_char * max(1, extent)).from_address(start)
-        view = np.ndarray(shape, dtype, buffer=buf, strides=strides)
-        if allocated == 0 or allocated in inputs:
-            out.append(view.copy())  # a global or an input: not ours to free
-            continue
-        # the ctypes buffer is the view's base; it holds the allocation alive
-        if allocated not in allocations:
-            allocations[allocated] = _Allocation(allocated)
-        buf._infer_allocation = allocations[allocated]  # type: ignore[attr-defined]
-        out.append(view)
-    return out

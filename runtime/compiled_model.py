@@ -151,7 +151,8 @@ class CompiledModel:
             if self._arenas is not None:  # outputs never live in it: reusable at once
                 self._arenas.give(arena[0])
         if not self.structured:
-            return {s.name: r.view(s.dtype) for s, r in zip(self.outputs, results, strict=True)}
+            return {s.name: r if r.dtype == s.dtype else r.view(s.dtype)
+                    for s, r in zip(self.outputs, results, strict=True)}
         tensors: dict[str, list[np.ndarray]] = {}
         for s, r in zip(self.outputs, results, strict=True):
             tensors.setdefault(s.name, []).append(r.view(s.dtype))

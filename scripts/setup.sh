@@ -9,10 +9,14 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # shellcheck disable=SC1091
 . .venv/bin/activate
-# (the thread pool, C, is built by the install: codegen/thread_pool.c)
-if ! python -c "import infer, onnxruntime, lit, filecheck, pytest, cryptography, ray
-from infer.codegen.thread_pool import library; library()" 2>/dev/null \
-   || [ pyproject.toml -nt .venv/.installed ]; then
+# The native extensions (codegen/*.c) are built by the install: again when one changed.
+stale=""
+for f in pyproject.toml setup.py codegen/*.c; do
+  if [ "$f" -nt .venv/.installed ]; then stale=1; fi
+done
+if [ -n "$stale" ] || ! python -c "import infer, onnxruntime, lit, filecheck, pytest, cryptography, ray
+from infer.codegen.thread_pool import library; library()
+from infer.codegen.jit import entry_call; entry_call()" 2>/dev/null; then
   python -m pip install -q --upgrade pip
   python -m pip uninstall -q -y infer 2>/dev/null || true  # the distribution's former name
   python -m pip install -q -e ".[test]"

@@ -84,7 +84,9 @@ def test_the_wheel_holds_every_package(wheel: Path) -> None:
                         for p in ROOT.glob("*/**/__init__.py")
                         if p.parts[len(ROOT.parts)] not in {"tests", ".venv", "build"}}
     assert shipped == here
-    assert any(n.startswith("infer/codegen/_thread_pool") and n.endswith(".so") for n in names)
+    for extension in ("_thread_pool", "_entry_call"):
+        assert any(n.startswith(f"infer/codegen/{extension}") and n.endswith(".so")
+                   for n in names)
     assert not [n for n in names if n.startswith(("infer/tests/", "infer/setup.py"))]
 
 
