@@ -134,6 +134,15 @@ def test_pointwise_conv_relu6_clip_v6():
            {"graph.conv": 1})
 
 
+@pytest.mark.parametrize("size", [8, 9], ids=["even", "odd"])
+def test_strided_pointwise_conv_reads_a_subsampled_input(size: int) -> None:
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], strides=[2, 3]),
+             helper.make_node("Relu", ["c"], ["y"])]
+    inits = [_init("w", (8, 3, 1, 1)), _init("b", (8,))]
+    model = make_model(nodes, [("x", F, ["N", 3, "H", "W"])], [_out()], inits)
+    _check(model, _x(2, 3, size, size), {"graph.slice": 1, "graph.conv": 1})
+
+
 def test_conv_mul_add_per_channel():
     """conv * s + t (per-channel constants, scalar and [C,1,1]) folds into W and B."""
     nodes = _conv() + [
@@ -249,7 +258,8 @@ def test_residual_add(kernel, bias, relu, conv_first):
 def test_resnet_blocks():
     """A bottleneck block with a projection shortcut (both Add operands are convs, one
     strided) then an identity block, as in ResNet-50 after BN folding: each block ends in
-    one conv carrying the residual and the Relu: five convs, nothing else."""
+    one conv carrying the residual and the Relu: five convs, and the subsampled input of
+    each strided 1x1 conv (graph-fuse alone runs no CSE to merge the two)."""
     nodes = [
         helper.make_node("Conv", ["x", "w1"], ["c1"], strides=[2, 2]),
         helper.make_node("Relu", ["c1"], ["r1"]),
@@ -271,7 +281,7 @@ def test_resnet_blocks():
              _init("var", (16,), positive=True)]
     model = make_model(nodes, [("x", F, ["N", 8, 9, 10])], [_out()], inits, opset=9)
     _check_batches(model, [_x(2, 8, 9, 10), _x(1, 8, 9, 10)],
-                   {"graph.conv": 5})
+                   {"graph.conv": 5, "graph.slice": 2})
 
 
 def test_residual_add_broadcast_stays():

@@ -97,6 +97,24 @@ def test_residual_block(block: int) -> None:
 
 
 @pytest.mark.slow
+def test_downsampling_block(block: int) -> None:
+    """ResNet v1's downsampling block: two strided 1x1 convs of one input (one blocked
+    subsample serves both), a 3x3 conv, the residual add; odd and even sizes."""
+    for size in (11, 8):
+        g = Net(16, size)
+        x = g.node("Relu", [g.conv("x", 16, 16)])
+        shortcut = g.conv(x, 16, 32, k=1, strides=[2, 2])
+        a = g.node("Relu", [g.conv(x, 16, 16, k=1, strides=[2, 2])])
+        y = g.node("Relu", [g.node("Add", [g.conv(a, 16, 32), shortcut])])
+        model = g.model(y)
+        module = import_model(model)
+        optimize(module, 3, block)
+        counts = op_counts(module)
+        assert counts["graph.slice"] == 1 and counts["graph.from_nchwc"] == 1
+        _check(model, 4, 16, block, size)
+
+
+@pytest.mark.slow
 def test_depthwise_separable(block: int) -> None:
     """Pointwise, depthwise 3x3 stride 2 with ReLU6, pointwise 16 -> 32, average pool
     with pads. A depthwise conv on the model input stays NCHW (it would be a region alone)."""

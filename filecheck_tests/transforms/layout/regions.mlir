@@ -69,3 +69,29 @@ func.func @boundaries(%x: tensor<1x16x4x4xf32>, %row: tensor<1x16x1x4xf32>) -> (
   %l = graph.lrn %a {size = 3 : i64} : (tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
   func.return %b, %l : tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>
 }
+
+// A slice of spatial axes only (negative axes counted from NCHW's rank) is the same slice
+// of the blocked tensor: the subsampled input of a strided 1x1 conv stays blocked. A slice
+// of channels does not.
+// CHECK-LABEL: func.func @spatial_slice
+// CHECK:         %a_nchwc = graph.conv_nchwc
+// CHECK:         %[[AXES:.*]] = graph.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT:    %s_nchwc = graph.slice %a_nchwc, %starts, %ends, %[[AXES]], %steps : (tensor<1x2x8x8x8xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x2x4x4x8xf32>
+// CHECK-NOT:     graph.from_nchwc
+// CHECK:         %c_nchwc = graph.conv_nchwc %s_nchwc
+// CHECK:         %c = graph.from_nchwc %c_nchwc
+// CHECK:         %k = graph.slice %c, %starts, %ends, %channel
+func.func @spatial_slice(%x: tensor<1x16x8x8xf32>) -> tensor<1x4x4x2xf32> {
+  %w = graph.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %w1 = graph.constant dense<0.5> : tensor<16x16x1x1xf32>
+  %a = graph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x8x8xf32>
+  %starts = graph.constant dense<0> : tensor<2xi64>
+  %ends = graph.constant dense<8> : tensor<2xi64>
+  %axes = graph.constant dense<[-2, -1]> : tensor<2xi64>
+  %steps = graph.constant dense<2> : tensor<2xi64>
+  %s = graph.slice %a, %starts, %ends, %axes, %steps : (tensor<1x16x8x8xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x16x4x4xf32>
+  %c = graph.conv %s, %w1 : (tensor<1x16x4x4xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x4x4xf32>
+  %channel = graph.constant dense<[1, 3]> : tensor<2xi64>
+  %k = graph.slice %c, %starts, %ends, %channel, %steps : (tensor<1x16x4x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x4x4x2xf32>
+  func.return %k : tensor<1x4x4x2xf32>
+}
