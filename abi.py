@@ -37,6 +37,12 @@ NUM_THREADS_SYMBOL = "_infer_num_threads"
 # (codegen/thread_pool.c): void infer_parallel_for(void (*body)(void *ctx, i64 lo, i64 hi),
 # void *ctx, i64 lb, i64 ub, i64 team, i64 grain).
 PARALLEL_FOR = "infer_parallel_for"
+# The allocator compiled code's buffers come from (codegen/entry_call.c), in place of
+# malloc/free: void *infer_alloc(i64 bytes), void infer_free(void *). It keeps large blocks
+# for reuse, so a run's buffers of run-time size (a dynamic batch) are not mapped and
+# faulted in again each run.
+ALLOC_SYMBOL = "infer_alloc"
+FREE_SYMBOL = "infer_free"
 # The cost model of parallel loops, in a loop's work estimate (about scalar operations):
 # the least work worth one more thread (20-40 microseconds on one core: a thread of a
 # 16-thread team gets no less), and the least the pool hands a thread at once (about a

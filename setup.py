@@ -20,13 +20,15 @@ class BuildPy(build_py):
 
 
 # The thread pool the compiled code's parallel loops run on: C with no Python API
-# (codegen/thread_pool.py loads it with ctypes). The call path of compiled entries: numpy's C
-# API, so it is built against the numpy of pyproject's build requirements.
+# (codegen/thread_pool.py loads it with ctypes). The call path of compiled entries and the
+# allocator their buffers come from: numpy's C API, so it is built against the numpy of
+# pyproject's build requirements.
 EXTENSIONS = [
     Extension("infer.codegen._thread_pool", ["codegen/thread_pool.c"],
               extra_compile_args=["-O2", "-std=gnu11", "-pthread"], extra_link_args=["-pthread"]),
     Extension("infer.codegen._entry_call", ["codegen/entry_call.c"],
-              include_dirs=[numpy.get_include()], extra_compile_args=["-O2", "-std=gnu11"]),
+              include_dirs=[numpy.get_include()],
+              extra_compile_args=["-O2", "-std=gnu11", "-pthread"], extra_link_args=["-pthread"]),
 ]
 
 if __name__ == "__main__":

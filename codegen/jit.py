@@ -28,7 +28,7 @@ from typing import Protocol
 
 import numpy as np
 
-from infer.abi import NUM_THREADS_SYMBOL, PACKED_PREFIX, PARALLEL_FOR
+from infer.abi import ALLOC_SYMBOL, FREE_SYMBOL, NUM_THREADS_SYMBOL, PACKED_PREFIX, PARALLEL_FOR
 from infer.codegen import thread_pool
 from infer.codegen.elf_loader import LoaderError, load_objects
 from infer.codegen.target import Target, host_target, llvm_binding
@@ -73,13 +73,33 @@ def entry_call() -> Callable[..., list[np.ndarray]]:
     """The native call path of a packed entry (codegen/entry_call.c): `call(address, inputs,
     in_specs, out_specs)` builds the memref descriptors, runs the code without the GIL and
     returns its results as arrays that free their allocations when released."""
+    return _entry_call_module().call
+
+
+@functools.cache
+def _entry_call_module():  # noqa: ANN202 - the extension module
     try:
-        from infer.codegen._entry_call import call
+        from infer.codegen import _entry_call
     except ImportError:
         raise ImportError("infer's native call path (codegen/entry_call.c) is not built: "
                           "install infer with pip (`pip install -e .` in a source tree)"
                           ) from None
-    return call
+    return _entry_call
+
+
+@functools.cache
+def allocator_symbols() -> dict[str, int]:
+    """The addresses the code's allocation calls bind to (abi.ALLOC_SYMBOL, FREE_SYMBOL:
+    codegen/entry_call.c's allocator, which keeps large blocks for reuse)."""
+    alloc, free = _entry_call_module().allocator_symbols()
+    return {ALLOC_SYMBOL: alloc, FREE_SYMBOL: free}
+
+
+def _uses_allocator(objects: Sequence[bytes]) -> bool:
+    """Whether the code allocates with infer's allocator (code compiled before it came,
+    from a compile cache, allocates with malloc)."""
+    return any(ALLOC_SYMBOL.encode() in part or FREE_SYMBOL.encode() in part
+               for part in objects)
 
 
 def _aligned_copy(data: np.ndarray) -> np.ndarray:
@@ -154,9 +174,10 @@ class NativeModule:
     binds; keep it alive as long as its entries are used."""
 
     def __init__(self, mapped: MappedCode, prefix: str,
-                 weights: dict[str, np.ndarray], signatures: dict[str, EntrySignature]
-                 ) -> None:  # fmt: skip
+                 weights: dict[str, np.ndarray], signatures: dict[str, EntrySignature],
+                 own_allocator: bool = True) -> None:  # fmt: skip
         self._mapped = mapped
+        self.own_allocator = own_allocator  # results are freed by infer_free, else free
         self.symbol_prefix = prefix
         self._weights = weights  # by symbol name, bound into the code
         self.signatures = signatures
@@ -198,11 +219,12 @@ class NativeModule:
         native_call = entry_call()
         ins = tuple((s.dtype, -1 if s.rank is None else s.rank, s.contiguous) for s in in_specs)
         outs = tuple((s.dtype, -1 if s.rank is None else s.rank) for s in out_specs)
+        own = self.own_allocator
         engine_owner = self  # the entry keeps the mapping (and so its code) alive
 
         def call(args: Sequence[np.ndarray]) -> list[np.ndarray]:
             assert engine_owner is not None
-            return native_call(address, args, ins, outs)
+            return native_call(address, args, ins, outs, own)
 
         return call
 
@@ -273,6 +295,8 @@ def _map_elf(objects: list[bytes], prefix: str, bound: dict[str, np.ndarray]
             return None if buf is None else buf.ctypes.data
         if name == PARALLEL_FOR:
             return thread_pool.symbol(name)
+        if name in (ALLOC_SYMBOL, FREE_SYMBOL):
+            return allocator_symbols()[name]
         for lib in _c_libraries():
             try:
                 return ctypes.cast(lib[name], ctypes.c_void_p).value
@@ -289,6 +313,9 @@ def _map_mcjit(objects: list[bytes], prefix: str, bound: dict[str, np.ndarray],
     llvm = _mcjit_llvm()
     if any(PARALLEL_FOR.encode() in part for part in objects):
         llvm.add_symbol(PARALLEL_FOR, thread_pool.symbol(PARALLEL_FOR))
+    if _uses_allocator(objects):
+        for name, address in allocator_symbols().items():
+            llvm.add_symbol(name, address)
     for name, buf in bound.items():
         llvm.add_symbol(name, buf.ctypes.data)
     tm = target.machine()
@@ -337,6 +364,6 @@ class ObjectModule(NativeModule):
                 self.loader, self.refusal = "mcjit", str(e)
         if mapped is None:
             mapped = _map_mcjit(objects, prefix, bound, code.target)
-        super().__init__(mapped, prefix, bound, code.signatures)
+        super().__init__(mapped, prefix, bound, code.signatures, _uses_allocator(objects))
         # the aligned copies the code reads, so that the weights are held once
         self.code = ObjectCode(obj, prefix, self.weights(), code.signatures, code.target)

@@ -34,6 +34,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
+from infer.abi import ALLOC_SYMBOL, FREE_SYMBOL
 from infer.lowering.llvm_descriptor import (
     PTR,
     Emitter,
@@ -113,7 +114,7 @@ class MemRefToLLVM(RewritePattern):
             case memref.DeallocOp():
                 desc = MemRefDescriptor.of(emit, op.memref)
                 self.uses_free = True
-                emit(llvm.CallOp("free", desc.allocated_ptr()))
+                emit(llvm.CallOp(FREE_SYMBOL, desc.allocated_ptr()))
                 rewriter.erase(op)
                 return
             case memref.CopyOp():
@@ -197,7 +198,7 @@ def _alloc(
     elem = element_byte_size(typ.get_element_type())
     nbytes = emit.mul(_product(emit, sizes), emit.const(elem))
     padded = emit.add(nbytes, emit.const(align - 1))
-    allocated = emit(llvm.CallOp("malloc", padded, return_type=PTR)).returned
+    allocated = emit(llvm.CallOp(ALLOC_SYMBOL, padded, return_type=PTR)).returned
     assert allocated is not None
     # aligned = allocated + (-addr mod align), a GEP so the pointer keeps its provenance
     addr = emit(llvm.PtrToIntOp(allocated, i64)).output
@@ -325,15 +326,17 @@ def _copy(emit: Emitter, op: memref.CopyOp) -> None:
 
 
 def declare_runtime(module: ModuleOp, malloc: bool, free: bool) -> None:
-    """Declares malloc/free once per module when the lowering used them."""
+    """Declares the allocator's functions (abi.ALLOC_SYMBOL, FREE_SYMBOL: malloc and free
+    that keep large blocks for reuse) once per module when the lowering used them."""
     names = {getattr(o, "sym_name", None) and o.sym_name.data for o in module.ops}  # type: ignore[attr-defined]
     block = module.body.block
-    if malloc and "malloc" not in names:
+    if malloc and ALLOC_SYMBOL not in names:
         malloc_type = llvm.LLVMFunctionType([i64], PTR)
-        decl = llvm.FuncOp("malloc", malloc_type, llvm.LinkageAttr("external"))
+        decl = llvm.FuncOp(ALLOC_SYMBOL, malloc_type, llvm.LinkageAttr("external"))
         Rewriter.insert_op(decl, InsertPoint.at_end(block))
-    if free and "free" not in names:
-        decl = llvm.FuncOp("free", llvm.LLVMFunctionType([PTR]), llvm.LinkageAttr("external"))
+    if free and FREE_SYMBOL not in names:
+        decl = llvm.FuncOp(FREE_SYMBOL, llvm.LLVMFunctionType([PTR]),
+                           llvm.LinkageAttr("external"))
         Rewriter.insert_op(decl, InsertPoint.at_end(block))
 
 

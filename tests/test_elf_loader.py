@@ -23,7 +23,13 @@ import infer
 from infer.abi import PARALLEL_FOR
 from infer.codegen import host_features, thread_pool
 from infer.codegen.elf_loader import LoaderError, load_objects
-from infer.codegen.jit import ObjectCode, ObjectModule, pack_objects, unpack_objects
+from infer.codegen.jit import (
+    ObjectCode,
+    ObjectModule,
+    allocator_symbols,
+    pack_objects,
+    unpack_objects,
+)
 from infer.codegen.target import host_target, llvm_binding
 from infer.runtime.compiled_model import map_code
 
@@ -156,12 +162,14 @@ def parts() -> list[bytes]:
 
 
 def _resolve_c(name: str) -> int | None:
-    """C library functions (not the process's own `main`), infer's thread pool, and a
-    dummy for weights."""
+    """C library functions (not the process's own `main`), infer's thread pool and
+    allocator, and a dummy for weights."""
     if name == "main":
         return None
     if name == PARALLEL_FOR:
         return thread_pool.symbol(name)
+    if name in allocator_symbols():
+        return allocator_symbols()[name]
     try:
         return ctypes.cast(ctypes.CDLL(None)[name], ctypes.c_void_p).value
     except AttributeError:

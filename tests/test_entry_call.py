@@ -1,11 +1,15 @@
 """The native call path of compiled entries (codegen/entry_call.c): which results are the
-caller's, which are copies, and that every allocation is freed once, however it is viewed."""
+caller's, which are copies, and that every allocation is freed once, however it is viewed;
+and the allocator the code's buffers come from, which keeps large blocks for reuse."""
 
+import ctypes
 import threading
 
 import numpy as np
 import pytest
 
+from infer.abi import ALLOC_SYMBOL, FREE_SYMBOL
+from infer.codegen.jit import allocator_symbols
 from tests.test_codegen import compile_ir
 
 RETURNS = """
@@ -106,3 +110,39 @@ def test_code_runs_without_the_gil() -> None:
         done.set()
         thread.join()
     assert ticks
+
+
+def _allocator() -> tuple[ctypes._CFuncPtr, ctypes._CFuncPtr]:
+    symbols = allocator_symbols()
+    alloc = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int64)(symbols[ALLOC_SYMBOL])
+    free = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(symbols[FREE_SYMBOL])
+    return alloc, free
+
+
+def test_large_blocks_are_kept_for_the_next_request_they_fit() -> None:
+    alloc, free = _allocator()
+    a = alloc(3 << 20)
+    assert a % 16 == 0  # as malloc (the code aligns its buffers itself)
+    ctypes.memset(a, 1, 3 << 20)  # all of it is usable
+    free(a)
+    b = alloc((3 << 20) - 1000)  # fits within a quarter: the same block
+    assert b == a
+    c = alloc(2 << 20)  # 1.5x too big for it: a block of its own
+    free(b)
+    d = alloc(1 << 20)  # the 3 MiB block would waste 2: not it
+    assert d != a and c != a
+    for p in (c, d, alloc(1000)):  # small blocks: plain malloc and free
+        free(p)
+    free(None)
+
+
+def test_results_return_their_blocks_to_the_allocator() -> None:
+    """A 4 MiB result freed by Python is the next run's result buffer."""
+    module = compile_ir(BIG)
+    assert module.own_allocator
+    main = module.get_entry()
+    (out,) = main([np.float32(1)])
+    address = out.ctypes.data
+    del out
+    (again,) = main([np.float32(2)])
+    assert again.ctypes.data == address and again[0] == 2

@@ -40,10 +40,10 @@ func.func @constant_indices(%m: memref<2x3x16xf32>, %i: index) -> f32 {
 
 // CHECK-LABEL: func.func @alloc
 func.func @alloc(%n: index) -> memref<?x8xf32> {
-  // malloc(bytes + 63), then the aligned pointer is a GEP of the allocated one
+  // infer_alloc(bytes + 63) (malloc keeping large blocks), then the aligned pointer is a GEP of the allocated one
   // CHECK:      %[[PAD:.*]] = llvm.mlir.constant(63) : i64
   // CHECK-NEXT: %[[SZ:.*]] = llvm.add %{{.*}}, %[[PAD]] overflow<nsw> : i64
-  // CHECK-NEXT: %[[A:.*]] = llvm.call @malloc(%[[SZ]]) : (i64) -> !llvm.ptr
+  // CHECK-NEXT: %[[A:.*]] = llvm.call @infer_alloc(%[[SZ]]) : (i64) -> !llvm.ptr
   // CHECK:      %[[AL:.*]] = llvm.getelementptr inbounds %[[A]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
   // CHECK:      llvm.insertvalue %[[A]], %{{.*}}[0]
   // CHECK-NEXT: llvm.insertvalue %[[AL]], %{{.*}}[1]
@@ -54,7 +54,7 @@ func.func @alloc(%n: index) -> memref<?x8xf32> {
 // CHECK-LABEL: func.func @dealloc
 func.func @dealloc(%m: memref<4xf32>) {
   // CHECK:      %[[A:.*]] = llvm.extractvalue %{{.*}}[0]
-  // CHECK-NEXT: llvm.call @free(%[[A]]) : (!llvm.ptr) -> ()
+  // CHECK-NEXT: llvm.call @infer_free(%[[A]]) : (!llvm.ptr) -> ()
   memref.dealloc %m : memref<4xf32>
   func.return
 }
@@ -85,5 +85,5 @@ func.func @subview(%m: memref<8x8xf32>, %i: index) -> memref<4x4xf32, strided<[8
   func.return %0 : memref<4x4xf32, strided<[8, 1], offset: ?>>
 }
 
-// CHECK: llvm.func @malloc(i64) -> !llvm.ptr
-// CHECK: llvm.func @free(!llvm.ptr)
+// CHECK: llvm.func @infer_alloc(i64) -> !llvm.ptr
+// CHECK: llvm.func @infer_free(!llvm.ptr)
