@@ -71,8 +71,9 @@ Entry = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
 @functools.cache
 def entry_call() -> Callable[..., list[np.ndarray]]:
     """The native call path of a packed entry (codegen/entry_call.c): `call(address, inputs,
-    in_specs, out_specs)` builds the memref descriptors, runs the code without the GIL and
-    returns its results as arrays that free their allocations when released."""
+    in_specs, out_specs, own_allocator)` builds the memref descriptors, runs the code
+    without the GIL and returns its results as arrays that free their allocations (with
+    infer_free, or free for code that allocates with malloc) when released."""
     return _entry_call_module().call
 
 
