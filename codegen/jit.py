@@ -309,12 +309,12 @@ def _map_elf(objects: list[bytes], prefix: str, bound: dict[str, np.ndarray]
 
 
 def _map_mcjit(objects: list[bytes], prefix: str, bound: dict[str, np.ndarray],
-               target: Target) -> MappedCode:
+               target: Target, own_allocator: bool) -> MappedCode:
     """The objects mapped by an MCJIT engine of their own, the weights bound by name."""
     llvm = _mcjit_llvm()
     if any(PARALLEL_FOR.encode() in part for part in objects):
         llvm.add_symbol(PARALLEL_FOR, thread_pool.symbol(PARALLEL_FOR))
-    if _uses_allocator(objects):
+    if own_allocator:
         for name, address in allocator_symbols().items():
             llvm.add_symbol(name, address)
     for name, buf in bound.items():
@@ -363,8 +363,9 @@ class ObjectModule(NativeModule):
                 mapped = _map_elf(objects, prefix, bound)
             except LoaderError as e:
                 self.loader, self.refusal = "mcjit", str(e)
+        own_allocator = _uses_allocator(objects)
         if mapped is None:
-            mapped = _map_mcjit(objects, prefix, bound, code.target)
-        super().__init__(mapped, prefix, bound, code.signatures, _uses_allocator(objects))
+            mapped = _map_mcjit(objects, prefix, bound, code.target, own_allocator)
+        super().__init__(mapped, prefix, bound, code.signatures, own_allocator)
         # the aligned copies the code reads, so that the weights are held once
         self.code = ObjectCode(obj, prefix, self.weights(), code.signatures, code.target)

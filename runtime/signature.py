@@ -45,41 +45,29 @@ def dtype_from_name(name: object) -> np.dtype:
 
 
 def check_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np.ndarray]:
-    """The feeds as C-contiguous arrays in input order; InputError on any mismatch."""
-    arrays = _matching_feeds(specs, feeds)
-    return arrays if arrays is not None else _checked_feeds(specs, feeds)
-
-
-def _matching_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]
-                    ) -> list[np.ndarray] | None:
-    """The feeds in input order where they are exactly what the specs ask (arrays of the
-    dtype, rank, sizes, equal named dims, and no other name), else None: the common case,
-    checked in a few operations per input since it runs on every call of a small model."""
+    """The feeds as C-contiguous arrays in input order; InputError on any mismatch. It runs
+    on every call of a small model: feeds that are what the model asks cost a few
+    operations each (names compared by count, shapes as tuples, no copy)."""
     if len(feeds) != len(specs):
-        return None
+        _check_names(specs, feeds)  # raises: a name is unknown or missing
     arrays: list[np.ndarray] = []
-    bound: dict[str, int] = {}
+    bound: dict[str, tuple[int, str]] = {}
     for s in specs:
         a = feeds.get(s.name)
-        if type(a) is not np.ndarray or a.dtype != s.dtype:
-            return None
-        shape = a.shape
-        if shape != s.shape:
-            if len(shape) != len(s.shape):
-                return None
-            for want, got in zip(s.shape, shape, strict=True):
-                if isinstance(want, int):
-                    if want != got:
-                        return None
-                elif want is not None and want != ANONYMOUS_DIM \
-                        and bound.setdefault(want, got) != got:
-                    return None
+        if a is None and s.name not in feeds:
+            _check_names(specs, feeds)  # raises: as many feeds, so one is unknown
+        if not isinstance(a, np.ndarray):
+            a = np.asarray(a)
+        if a.dtype != s.dtype:
+            raise InputError(f"input '{s.name}': expected dtype {s.dtype}, got {a.dtype}")
+        if a.shape != s.shape:  # equal only where every dim is static
+            _check_shape(s, a.shape, bound)
         arrays.append(a if a.flags.c_contiguous else np.require(a, requirements="C"))
     return arrays
 
 
-def _checked_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np.ndarray]:
-    """check_feeds, one check at a time, raising InputError at the first that fails."""
+def _check_names(specs: list[TensorSpec], feeds: Mapping[str, object]) -> None:
+    """InputError for the first feed the model does not take, else the first it lacks."""
     names = {s.name for s in specs}
     unknown = [k for k in feeds if k not in names]
     if unknown:
@@ -87,36 +75,33 @@ def _checked_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list
             f"unknown input name '{unknown[0]}'; the model's inputs are "
             + ", ".join(f"'{s.name}'" for s in specs)
         )
-    arrays: list[np.ndarray] = []
-    bound: dict[str, tuple[int, str]] = {}
     for s in specs:
         if s.name not in feeds:
             raise InputError(f"missing input '{s.name}' ({s.describe()})")
-        a = feeds[s.name]
-        if not isinstance(a, np.ndarray):
-            a = np.asarray(a)
-        if a.dtype != s.dtype:
-            raise InputError(f"input '{s.name}': expected dtype {s.dtype}, got {a.dtype}")
-        if a.ndim != len(s.shape):
+
+
+def _check_shape(s: TensorSpec, shape: tuple[int, ...], bound: dict[str, tuple[int, str]]
+                 ) -> None:
+    """InputError unless `shape` has the rank and static sizes of `s` and its named dims
+    the sizes they had in earlier inputs (`bound`, which it extends)."""
+    if len(shape) != len(s.shape):
+        raise InputError(
+            f"input '{s.name}': expected rank {len(s.shape)} {s.describe()}, "
+            f"got shape {tuple(shape)}"
+        )
+    for j, (want, got) in enumerate(zip(s.shape, shape, strict=True)):
+        if isinstance(want, int) and want != got:
             raise InputError(
-                f"input '{s.name}': expected rank {len(s.shape)} {s.describe()}, "
-                f"got shape {tuple(a.shape)}"
+                f"input '{s.name}': dim {j} must be {want} ({s.describe()}), "
+                f"got shape {tuple(shape)}"
             )
-        for j, (want, got) in enumerate(zip(s.shape, a.shape, strict=True)):
-            if isinstance(want, int) and want != got:
+        if isinstance(want, str) and want != ANONYMOUS_DIM:
+            if want in bound and bound[want][0] != got:
+                size, where = bound[want]
                 raise InputError(
-                    f"input '{s.name}': dim {j} must be {want} ({s.describe()}), "
-                    f"got shape {tuple(a.shape)}"
+                    f"dim '{want}' is {size} in input '{where}' but {got} in input '{s.name}'"
                 )
-            if isinstance(want, str) and want != ANONYMOUS_DIM:
-                if want in bound and bound[want][0] != got:
-                    size, where = bound[want]
-                    raise InputError(
-                        f"dim '{want}' is {size} in input '{where}' but {got} in input '{s.name}'"
-                    )
-                bound[want] = (got, s.name)
-        arrays.append(np.require(a, requirements="C"))  # keeps 0-d arrays 0-d
-    return arrays
+            bound[want] = (got, s.name)
 
 
 
