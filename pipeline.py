@@ -164,27 +164,40 @@ def make_passes(names: list[str]) -> list[ModulePass]:
 # after every pass, so that IR breaking an invariant fails at the pass that made it; but
 # within the conversion to the llvm dialect (LOWER_TO_LLVM), where the module is largest
 # and each verify costs as much as the pass, only after the last pass: set to "all", it
-# runs after those too.
+# runs after those too. Set to "stages", it runs once at the end of each stage (graph,
+# loops, llvm): a third of a small model's compile, where many models are compiled.
 VERIFY_EACH_PASS = "INFER_VERIFY_EACH_PASS"
 _VERIFIED_AT_STAGE_END = frozenset(LOWER_TO_LLVM[:-1])
+_LOOPS_FIRST = LOWER_TO_LOOPS[0].split("{")[0]
+_STAGE_LAST = frozenset({LOWER_TO_LOOPS[-1], LOWER_TO_LLVM[-1]})
 
 
 def _verifier(setting: str | None) -> Callable[[ModulePass | None, ModuleOp,
                                                 ModulePass | None], None] | None:
-    if setting not in ("1", "all"):
+    if setting not in ("1", "all", "stages"):
         return None
     unverified = _VERIFIED_AT_STAGE_END if setting == "1" else frozenset()
 
-    def verify_after(done: ModulePass | None, module: ModuleOp, _next: ModulePass | None
+    def verify_after(done: ModulePass | None, module: ModuleOp, next_: ModulePass | None
                      ) -> None:
-        if done is None or done.name in unverified:
+        if setting == "stages":
+            graph_end = next_ is not None and next_.name == _LOOPS_FIRST
+            if not graph_end and (done is None or done.name not in _STAGE_LAST):
+                return
+        elif done is None or done.name in unverified:
             return
         try:
             module.verify()
         except VerifyException as e:
-            where = (f"'{done.name}' (or a conversion to llvm before it: {VERIFY_EACH_PASS}"
-                     f"=all verifies after each)" if unverified and done.name in LOWER_TO_LLVM
-                     else f"'{done.name}'")
+            if done is None:
+                where = "the graph-level passes"
+            elif setting == "stages":
+                where = f"'{done.name}' (or a pass of its stage before it)"
+            elif unverified and done.name in LOWER_TO_LLVM:
+                where = (f"'{done.name}' (or a conversion to llvm before it: "
+                         f"{VERIFY_EACH_PASS}=all verifies after each)")
+            else:
+                where = f"'{done.name}'"
             raise VerifyException(f"internal error: the IR after {where} does not verify: "
                                   f"{e}") from e
 

@@ -8,4 +8,4 @@ bash scripts/setup.sh
 ruff check .
 python scripts/lint_filecheck.py filecheck_tests
 lit -q filecheck_tests
-python -m pytest -q -n "${PYTEST_WORKERS:-auto}" tests "$@"
+python -m pytest -q -n "${PYTEST_WORKERS:-auto}" --durations=30 tests "$@"

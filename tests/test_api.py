@@ -174,6 +174,14 @@ def test_verifier_runs_after_each_pass_in_tests(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv(VERIFY_EACH_PASS, "all")
     with pytest.raises(VerifyException, match="after 'convert-scf-to-cf' does not verify"):
         run_passes(module, make_context(), ["convert-scf-to-cf", "convert-parallel-calls-to-pool"])
+    # "stages": once as the module leaves the graph level, and at the end of each stage.
+    monkeypatch.setenv(VERIFY_EACH_PASS, "stages")
+    run_passes(module, make_context(), ["cse", "convert-scf-to-cf"])
+    with pytest.raises(VerifyException, match="after the graph-level passes does not verify"):
+        run_passes(module, make_context(), ["plan-loops"])
+    with pytest.raises(VerifyException, match=r"after 'convert-parallel-calls-to-pool' \(or a "
+                                              r"pass of its stage before it"):
+        run_passes(module, make_context(), ["cse", "convert-parallel-calls-to-pool"])
 
 
 def test_element_types_without_a_representation_are_refused() -> None:

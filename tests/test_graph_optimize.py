@@ -193,8 +193,7 @@ def test_evaluate_as_a_reference(name: str) -> None:
 # resnet50, and each of the others at the level (2, or 3 with the blocked layout) that
 # its neighbours in the list are not, so that levels 2 and 3 meet every kind of network
 # (vgg19's kinds of layers are alexnet's and zfnet512's).
-ALL_LEVELS = ["squeezenet", "shufflenet"]
-CASES = [(m, lv) for m in ALL_LEVELS for lv in (0, 1, 2, 3)] + [
+CASES = [("squeezenet", lv) for lv in (0, 1, 2, 3)] + [("shufflenet", 0), ("shufflenet", 3),
     ("resnet50", 2), ("resnet50", 3), ("bvlc_alexnet", 2), ("zfnet512", 3),
     ("inception_v1", 3), ("inception_v2", 2), ("densenet121", 3)]
 
