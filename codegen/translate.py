@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from infer.abi import NO_UNROLL_ATTR, NOALIAS_ATTR, NOINLINE_ATTR
+from infer.abi import ALLOC_SYMBOL, NO_UNROLL_ATTR, NOALIAS_ATTR, NOINLINE_ATTR
 from infer.dialects import llvmx
 from infer.dialects.element_types import numpy_dtype as element_numpy_dtype
 
@@ -226,6 +226,8 @@ def translate_module(
         for arg, attrs in zip(fn.args, op.arg_attrs or (), strict=False):
             if "llvm.noalias" in attrs.data and isinstance(arg.type, ir.PointerType):
                 arg.add_attribute("noalias")
+        if op.sym_name.data == ALLOC_SYMBOL:  # fresh memory, as malloc's (LLVM knows
+            fn.return_value.add_attribute("noalias")  # malloc, not infer's allocator)
         if op.body.blocks and (bodies is None or op.sym_name.data in bodies):
             linkage = op.linkage.linkage.data
             fn.linkage = "" if linkage == "external" or op.sym_name.data in exported else linkage

@@ -1,4 +1,4 @@
-"""f32 exp and erf as compiled (`approximate-math`: polynomials, vectorized) against float64:
+"""f32 exp, erf and tanh as compiled (`approximate-math`: polynomials, vectorized) against float64:
 within about one ulp over every range of inputs, and IEEE's special cases exactly."""
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ import infer
 
 from .helpers import check_against_onnxruntime, node_model
 
-REFERENCE = {"Exp": np.exp, "Erf": np.vectorize(math.erf, otypes=[np.float64])}
+REFERENCE = {"Exp": np.exp, "Erf": np.vectorize(math.erf, otypes=[np.float64]),
+             "Tanh": np.tanh}
 # inputs over the whole range where the result is neither 0/1 nor overflows, and past it
-RANGES = {"Exp": (-110.0, 95.0), "Erf": (-6.0, 6.0)}
+RANGES = {"Exp": (-110.0, 95.0), "Erf": (-6.0, 6.0), "Tanh": (-10.0, 10.0)}
 SPECIAL = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1e-40, -1e-40, 88.72, 88.73,
-                    -103.9, -104.0, 3.92, -3.92, 1e30, -1e30], np.float32)
+                    -103.9, -104.0, 3.92, -3.92, 0.9, -0.9, 9.1, -9.1, 1e30, -1e30],
+                   np.float32)
 
 
 def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
@@ -29,7 +31,7 @@ def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     return np.abs(got.astype(np.float64) - want) / step
 
 
-@pytest.mark.parametrize("op", ["Exp", "Erf"])
+@pytest.mark.parametrize("op", ["Exp", "Erf", "Tanh"])
 def test_within_one_ulp_of_float64(op: str) -> None:
     rng = np.random.default_rng(0)
     low, high = RANGES[op]
@@ -48,7 +50,7 @@ def test_within_one_ulp_of_float64(op: str) -> None:
     assert np.all(got[~finite] == np.inf)
 
 
-@pytest.mark.parametrize("op", ["Exp", "Erf"])
+@pytest.mark.parametrize("op", ["Exp", "Erf", "Tanh"])
 @pytest.mark.parametrize("n", [1, 15, 64])  # scalar code, a vector loop with its tail
 def test_special_values(op: str, n: int) -> None:
     x = np.resize(SPECIAL, n * len(SPECIAL)).astype(np.float32)

@@ -21,16 +21,16 @@ SIZES = ((4, 2), (1, 3), (7, 3))  # (steps, batch)
 
 
 def _model(kind: str, direction: str = "forward", layout: int = 0,
-           extra: tuple[str, ...] = (), seed: int = 0, **attrs: object):
+           extra: tuple[str, ...] = (), seed: int = 0, hidden: int = HIDDEN, **attrs: object):
     """One recurrent node on X [T, N, INPUT] (layout 1: [N, T, INPUT]) with constant W, R, B (and
     P) drawn from `seed`; `extra` adds inputs: lens (sequence_lens), h0, c0, and P."""
     gates, dirs = GATES[kind], 2 if direction == "bidirectional" else 1
     rng = np.random.default_rng(seed)
     inits = [numpy_helper.from_array(
         (rng.standard_normal(shape) * 0.5).astype(np.float32), name) for name, shape in (
-            ("W", (dirs, gates * HIDDEN, INPUT)), ("R", (dirs, gates * HIDDEN, HIDDEN)),
-            ("B", (dirs, 2 * gates * HIDDEN)))]
-    state = [dirs, "N", HIDDEN] if not layout else ["N", dirs, HIDDEN]
+            ("W", (dirs, gates * hidden, INPUT)), ("R", (dirs, gates * hidden, hidden)),
+            ("B", (dirs, 2 * gates * hidden)))]
+    state = [dirs, "N", hidden] if not layout else ["N", dirs, hidden]
     inputs = [("x", TP.FLOAT, ["T", "N", INPUT] if not layout else ["N", "T", INPUT])]
     names = ["x", "W", "R", "B", "", "", "", ""]
     for role, slot in (("lens", 4), ("h0", 5), ("c0", 6), ("P", 7)):
@@ -41,30 +41,31 @@ def _model(kind: str, direction: str = "forward", layout: int = 0,
             inputs.append(("lens", TP.INT32, ["N"]))
         elif role == "P":
             inits.append(numpy_helper.from_array(
-                rng.standard_normal((dirs, 3 * HIDDEN)).astype(np.float32), "P"))
+                rng.standard_normal((dirs, 3 * hidden)).astype(np.float32), "P"))
         else:
             inputs.append((role, TP.FLOAT, state))
     while names[-1] == "":
         names.pop()
     outs = ["y", "yh"] + (["yc"] if kind == "LSTM" else [])
-    node = helper.make_node(kind, names, outs, hidden_size=HIDDEN, direction=direction,
+    node = helper.make_node(kind, names, outs, hidden_size=hidden, direction=direction,
                             layout=layout, **attrs)
     return make_model([node], inputs, [(o, TP.FLOAT, [None] * (4 if o == "y" else 3))
                                        for o in outs], inits, opset=14)
 
 
-def _feeds(kind: str, direction: str, extra: tuple[str, ...], layout: int = 0
+def _feeds(kind: str, direction: str, extra: tuple[str, ...], layout: int = 0,
+           hidden: int = HIDDEN, sizes: tuple[tuple[int, int], ...] = SIZES
            ) -> list[dict[str, np.ndarray]]:
     dirs = 2 if direction == "bidirectional" else 1
     out = []
-    for steps, batch in SIZES:
+    for steps, batch in sizes:
         x = R.standard_normal((steps, batch, INPUT)).astype(np.float32)
         f = {"x": x if not layout else x.transpose(1, 0, 2)}
         if "lens" in extra:
             f["lens"] = R.integers(0, steps + 1, batch).astype(np.int32)
         for role in ("h0", "c0"):
             if role in extra:
-                s = R.standard_normal((dirs, batch, HIDDEN)).astype(np.float32)
+                s = R.standard_normal((dirs, batch, hidden)).astype(np.float32)
                 f[role] = s if not layout else s.transpose(1, 0, 2)
         out.append(f)
     return out
@@ -91,6 +92,18 @@ def test_every_option(kind: str, direction: str) -> None:
         attrs["input_forget"] = 1
     check_against_onnxruntime(_model(kind, direction, extra=extra, **attrs),
                               _feeds(kind, direction, extra))
+
+
+@pytest.mark.parametrize(("kind", "attrs"), [("LSTM", {}), ("GRU", {}),
+                                              ("GRU", {"linear_before_reset": 1})])
+def test_state_over_several_panels_and_row_tiles(kind: str, attrs: dict[str, int]) -> None:
+    """Hidden size 40: the gates span several 64-column panels of R^T, zero-padded (GRU's
+    candidate starts inside one); batches of 1, 4 and 7 (row tiles of 4, 2 and 1), rows of
+    different lengths, both directions."""
+    extra = ("lens", "h0")
+    model = _model(kind, "bidirectional", extra=extra, hidden=40, **attrs)
+    feeds = _feeds(kind, "bidirectional", extra, hidden=40, sizes=((5, 1), (3, 4), (6, 7)))
+    check_against_onnxruntime(model, feeds)
 
 
 def test_other_activations() -> None:

@@ -2,7 +2,11 @@
 
 The importer computes every step's input projection at once with `graph.matmul`
 (`xw[d, t, n] = X[t, n] W[d]^T + Wb[d]`, one GEMM per direction over all steps); this op
-runs the recurrence on it, per direction d, batch row n and step t (ONNX's gate order):
+runs the recurrence on it, per direction d, batch row n and step t (ONNX's gate order),
+with R given as R^T in panels of P = RECURRENCE_PANEL columns: `rt[d, p, k, c]` =
+R[d, p * P + c, k] ([dirs, ceil(gates * H / P), H, P], zeros past gates * H), so that a
+panel's columns for every k are one contiguous stream (the importer lays out ONNX's R; a
+constant R folds):
 
     rnn:   H = f(xw + H R^T + Rb)
     gru:   z = f(xw_z + H R_z^T + Rb_z)    r = f(xw_r + H R_r^T + Rb_r)
@@ -50,6 +54,7 @@ GATES = {"rnn": 1, "gru": 3, "lstm": 4}
 ACTIVATION_COUNT = {"rnn": 1, "gru": 2, "lstm": 3}
 DIRECTIONS = ("forward", "reverse", "bidirectional")
 OPTIONAL = ("initial_h", "initial_c", "peepholes", "sequence_lens")
+RECURRENCE_PANEL = 64  # columns of R^T a panel holds
 
 
 @irdl_op_definition
@@ -63,7 +68,7 @@ class RecurrenceOp(GraphOp):
     FLOAT_ONLY: ClassVar[bool] = True
     FOLDABLE: ClassVar[bool] = False
     xw = operand_def(TensorType)
-    r = operand_def(TensorType)
+    rt = operand_def(TensorType)
     rb = operand_def(TensorType)
     extras = var_operand_def(TensorType)
     outs = var_result_def(TensorType)
@@ -117,12 +122,12 @@ class RecurrenceOp(GraphOp):
                                   "activations")
         roles = cls.roles(props)
         if len(types) != 3 + len(roles):
-            raise VerifyException(f"'{cls.name}' takes xw, r, rb and "
+            raise VerifyException(f"'{cls.name}' takes xw, rt, rb and "
                                   + (", ".join(roles) or "nothing else"))
         if kind != "lstm" and ("initial_c" in roles or "peepholes" in roles):
             raise VerifyException(f"'{cls.name}' {kind} has no cell state or peepholes")
         e = types[0].element_type
-        typed = dict(zip(["xw", "r", "rb", *roles], types, strict=True))
+        typed = dict(zip(["xw", "rt", "rb", *roles], types, strict=True))
         lens = typed.pop("sequence_lens", None)
         if not is_float(e) or any(t.element_type != e for t in typed.values()):
             raise VerifyException(f"'{cls.name}' needs one float type for all but "
@@ -134,19 +139,20 @@ class RecurrenceOp(GraphOp):
     def output_dims(cls, props, dims, consts):
         kind = cls.prop(props, "kind")
         gates = GATES[kind]
-        xw, r, rb = dims[:3]
+        xw, rt, rb = dims[:3]
         D.require(D.EQUAL, len(xw), 4, "xw's rank ([dirs, T, N, gates * H])")
-        D.require(D.EQUAL, len(r), 3, "r's rank ([dirs, gates * H, H])")
+        D.require(D.EQUAL, len(rt), 4, "rt's rank ([dirs, panels, H, panel width])")
         dirs, steps, batch = xw[0], xw[1], xw[2]
-        hidden = r[2]
+        hidden = rt[2]
         if not isinstance(hidden, int) or not isinstance(dirs, int):
             raise ValueError("the hidden size and the directions must be static")
         want = 2 if cls.prop(props, "direction") == "bidirectional" else 1
         if dirs != want:
             raise ValueError(f"xw has {dirs} directions, {want} expected")
         D.require(D.EQUAL, xw[3], gates * hidden, "xw's last dim (gates * H)")
-        D.require(D.EQUAL, r[0], dirs, "r's directions")
-        D.require(D.EQUAL, r[1], gates * hidden, "r's rows (gates * H)")
+        D.require(D.EQUAL, rt[0], dirs, "rt's directions")
+        D.require(D.EQUAL, rt[1], -(-gates * hidden // RECURRENCE_PANEL), "rt's panels")
+        D.require(D.EQUAL, rt[3], RECURRENCE_PANEL, "rt's panel width")
         D.require(D.EQUAL, len(rb), 2, "rb's rank")
         D.require(D.EQUAL, rb[0], dirs, "rb's directions")
         D.require(D.EQUAL, rb[1], gates * hidden, "rb's length (gates * H)")
@@ -166,4 +172,5 @@ class RecurrenceOp(GraphOp):
         return [elements[0]] * n
 
 
-__all__ = ["ACTIVATION_COUNT", "DIRECTIONS", "GATES", "OPTIONAL", "RecurrenceOp"]
+__all__ = ["ACTIVATION_COUNT", "DIRECTIONS", "GATES", "OPTIONAL", "RECURRENCE_PANEL",
+           "RecurrenceOp"]

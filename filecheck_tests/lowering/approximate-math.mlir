@@ -46,14 +46,35 @@ func.func @erf(%x: f32) -> f32 {
   func.return %y : f32
 }
 
+// f32 tanh: x + x^3 S(x^2) up to 0.9, else 1 - 2 / (exp(2 |x|) + 1), the sign copied
+// from x.
+// CHECK-LABEL: func.func @tanh
+// CHECK-SAME:    (%[[X:.*]]: vector<8xf32>)
+// CHECK:         %[[T:.*]] = math.absf %[[X]] : vector<8xf32>
+// CHECK-COUNT-8: math.fma
+// CHECK:         %[[T2:.*]] = arith.addf %[[T]], %[[T]] : vector<8xf32>
+// CHECK:         math.roundeven
+// CHECK:         arith.divf
+// CHECK:         %{{.*}} = arith.constant dense<9.000000e-01> : vector<8xf32>
+// CHECK-NEXT:    %[[SMALL:.*]] = llvmx.fcmp "ole" %[[T]], %{{.*}} : vector<8xf32> -> vector<8xi1>
+// CHECK-NEXT:    %[[M:.*]] = llvmx.select %[[SMALL]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-NEXT:    %{{.*}} = math.copysign %[[M]], %[[X]] : vector<8xf32>
+// CHECK-NOT:     math.tanh
+func.func @tanh(%x: vector<8xf32>) -> vector<8xf32> {
+  %y = math.tanh %x : vector<8xf32>
+  func.return %y : vector<8xf32>
+}
+
 // f64 keeps libm's (convert-math-to-llvm); other functions are left alone.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NEXT:    math.exp %{{.*}} : f64
 // CHECK-NEXT:    math.erf %{{.*}} : vector<2xf64>
-// CHECK-NEXT:    math.tanh %{{.*}} : f32
-func.func @untouched(%x: f64, %v: vector<2xf64>, %s: f32) -> (f64, vector<2xf64>, f32) {
+// CHECK-NEXT:    math.tanh %{{.*}} : f64
+// CHECK-NEXT:    math.sin %{{.*}} : f32
+func.func @untouched(%x: f64, %v: vector<2xf64>, %s: f32) -> (f64, vector<2xf64>, f64, f32) {
   %a = math.exp %x : f64
   %b = math.erf %v : vector<2xf64>
-  %c = math.tanh %s : f32
-  func.return %a, %b, %c : f64, vector<2xf64>, f32
+  %c = math.tanh %x : f64
+  %d = math.sin %s : f32
+  func.return %a, %b, %c, %d : f64, vector<2xf64>, f64, f32
 }

@@ -1,10 +1,11 @@
 """RNN, GRU and LSTM: the input GEMM of every step at once as `graph.matmul` (the MatMul
 kernel), then `graph.recurrence` on its result (dialects/graph/recurrent.py).
 
-    xw = MatMul(Unsqueeze(X, 0), Transpose(W, [0, 2, 1])) + Wb    [dirs, T, N, gates * H]
+    xw[d] = MatMul(X, Transpose(W[d])) + Wb[d]     [dirs, T, N, gates * H]
 
-layout 1 ([N, T, ...]) is transposed in and out. With constant weights (as exporters
-write them) the transposed W and the biases fold at compile time.
+The recurrence takes R transposed in panels of columns (`_panels`). layout 1
+([N, T, ...]) is transposed in and out. With constant weights (as exporters write them)
+the transposed W and R and the biases fold at compile time.
 """
 
 from __future__ import annotations
@@ -63,6 +64,30 @@ def _activations(kind: str, dirs: int, names: list[str] | None, alpha: list[floa
     return out, params
 
 
+def _input_projection(b: OpBuilder, X: Value, W: Value, dirs: int) -> Value:
+    """xw [dirs, T, N, gates * H]: per direction X W[d]^T, one GEMM over every step and
+    batch row at once (a matmul broadcast over directions would be a GEMM per step)."""
+    parts = []
+    for d in range(dirs):
+        wd = b.emit1(G.GatherOp, W, b.const(np.array(d, np.int64)), axis=0)  # [gates * H, I]
+        xwd = b.emit1(G.MatMulOp, X, b.emit1(G.TransposeOp, wd, perm=[1, 0]))
+        parts.append(b.emit1(G.UnsqueezeOp, xwd, b.ints([0])))
+    return parts[0] if dirs == 1 else b.emit1(G.ConcatOp, *parts, axis=0)
+
+
+def _panels(b: OpBuilder, R: Value, dirs: int, gh: int, hidden: int) -> Value:
+    """R [dirs, gates * H, H] as graph.recurrence's rt: R^T in panels of
+    RECURRENCE_PANEL columns, [dirs, panels, H, RECURRENCE_PANEL], zeros past the last
+    column."""
+    width = G.RECURRENCE_PANEL
+    pad = -gh % width
+    if pad:
+        zeros = b.const(np.zeros((dirs, pad, hidden), G.numpy_dtype(element(R))))
+        R = b.emit1(G.ConcatOp, R, zeros, axis=1)
+    rows = b.emit1(G.ReshapeOp, R, b.ints([dirs, (gh + pad) // width, width, hidden]))
+    return b.emit1(G.TransposeOp, rows, perm=[0, 1, 3, 2])
+
+
 def _recurrent(kind: str) -> OpFn:
     gates = G.GATES[kind]
 
@@ -93,9 +118,7 @@ def _recurrent(kind: str) -> OpFn:
             initial_h, initial_c = (None if v is None else b.emit1(G.TransposeOp, v,
                                                                     perm=[1, 0, 2])
                                     for v in (initial_h, initial_c))
-        x = b.emit1(G.UnsqueezeOp, X, b.ints([0]))
-        wt = b.emit1(G.TransposeOp, W, perm=[0, 2, 1])
-        xw = b.emit1(G.MatMulOp, x, b.emit1(G.UnsqueezeOp, wt, b.ints([1])))
+        xw = _input_projection(b, X, W, dirs)
         gh = gates * hidden
         if B is not None:
             wb = b.emit1(G.SliceOp, B, b.ints([0]), b.ints([gh]), b.ints([1]), b.ints([1]))
@@ -109,7 +132,8 @@ def _recurrent(kind: str) -> OpFn:
         extras = {"initial_h": initial_h, "initial_c": initial_c, "peepholes": P,
                   "sequence_lens": sequence_lens}
         outs = b.emit(
-            G.RecurrenceOp, xw, R, rb, *(extras[r] for r in G.OPTIONAL), kind=kind,
+            G.RecurrenceOp, xw, _panels(b, R, dirs, gh, hidden), rb,
+            *(extras[r] for r in G.OPTIONAL), kind=kind,
             direction=direction, activations=ArrayAttr([StringAttr(n) for n in names]),
             activation_params=DenseArrayBase.from_list(f64, params),
             clip=None if clip is None else float(clip), input_forget=input_forget,

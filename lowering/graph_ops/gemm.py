@@ -50,17 +50,18 @@ from infer.lowering.loop_builder import LoopBuilder, static_product
 Dest: TypeAlias = "tuple[SSAValue, Callable[[int], list[Dim | SSAValue]]]"
 
 
-def _kernel(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAValue]],
-            bp: SSAValue, panel: list[Dim | SSAValue], k0: Dim, k1: Dim, lanes: int,
-            dests: Sequence[Dest], rows: int) -> None:
-    """Y tile += A[rows, k0:k1] @ Bp[*panel, k0:k1, :len(dests) vectors], see the module
-    doc. a_row(r): the index of A's row r without its k."""
+def gemm_tile(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAValue]],
+              bp: SSAValue, panel: list[Dim | SSAValue], k0: Dim, k1: Dim, lanes: int,
+              dests: Sequence[Dest], rows: int, col: Dim = 0) -> None:
+    """Y tile += A[rows, k0:k1] @ Bp[*panel, k0:k1, col:col + len(dests) vectors], see the
+    module doc (Bp may be any row-major [..., K, N] operand: the vectors of each k are
+    contiguous). a_row(r): the index of A's row r without its k."""
     accs = [b.vload(buf, at(r), lanes) for r in range(rows) for buf, at in dests]
 
     def step(kv: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
         # Bp may hold f16 (a weight stored as f16): widened to the accumulators' type.
         et = cast(VectorType, accs[0].type).element_type
-        bv = [b.widen(b.vload(bp, [*panel, kv, v * lanes], lanes), et)
+        bv = [b.widen(b.vload(bp, [*panel, kv, as_dim(b, col) + v * lanes], lanes), et)
               for v in range(len(dests))]
         out = list(carried)
         for r in range(rows):
@@ -113,7 +114,7 @@ def _matmul_packed(s: Lowering, op: graph.MatMulPackedOp, ins: list[SSAValue]
 
 @dataclass
 class _PackedMatMul:
-    """The loops of one packed matmul around `_kernel` (the module doc): its operands,
+    """The loops of one packed matmul around `gemm_tile` (the module doc): its operands,
     the register tile (`rows` x `vectors` of `lanes`), the cache blocks and the panels."""
 
     b: LoopBuilder
@@ -197,7 +198,7 @@ class _PackedMatMul:
         b, rows = self.b, self.rows
 
         def kernel(i: Dim, height: int) -> None:
-            _kernel(b, self.a, lambda r: [*ab, as_dim(b, i) + r], self.bp, [*pb, p], k0, k1,
+            gemm_tile(b, self.a, lambda r: [*ab, as_dim(b, i) + r], self.bp, [*pb, p], k0, k1,
                     self.lanes, dests_at(i), height)
 
         i0, i1 = as_dim(b, i0), as_dim(b, i1)

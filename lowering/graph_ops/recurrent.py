@@ -1,8 +1,18 @@
-"""Lowering of `graph.recurrence` (RNN, GRU, LSTM after their input GEMM): per direction
-and batch row, the state in scratch rows ([H]), each valid step's gates computed from the
-step's input projection, the state times R^T and the biases, then the state updated; the
-gate functions are the scalar bodies of graph.ACTIVATIONS. Steps at or past the row's
-sequence length stay zero in y; a row of length 0 gives zero final states."""
+"""Lowering of `graph.recurrence` (RNN, GRU, LSTM after their input GEMM), per direction:
+the state of every batch row in scratch ([N, H]: H, and C for LSTM), then step by step
+
+    P[n, :] = Rb                                   every row
+    P[n, :] += H[n, :] R^T                         one register-blocked GEMM over the rows
+    gates of row n from xw[t_n, n, :] + P[n, :]    rows with a step left; H and C in place
+
+R arrives transposed (`rt`, [dirs, H, gates * H]), so that each k's gate columns are
+contiguous: gemm.py's `gemm_tile` keeps a tile of rows x vectors of P in registers and
+reads each vector of R^T once per tile of rows (a batch of 4 reads R once a step, not 4
+times). GRU's candidate without linear_before_reset needs (r * H) R_h^T: a second GEMM
+over its columns once r is known. Row n's step s is its time step t_n = s (reverse:
+len_n - 1 - s); a row whose length is reached takes no more steps (its P is computed and
+not read), steps at or past it stay zero in y, and a row of length 0 ends with zero
+states. The gate functions are the scalar bodies of graph.ACTIVATIONS."""
 
 from __future__ import annotations
 
@@ -17,38 +27,45 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.elementwise import activation
+from infer.lowering.graph_ops.gemm import gemm_tile
+from infer.lowering.graph_ops.index import as_dim
 from infer.lowering.graph_ops.operands import to_index
 from infer.lowering.loop_builder import Index, LoopBuilder
 from infer.lowering.runtime_checks import check_indices
 
 Gate = Callable[[LoopBuilder, SSAValue], SSAValue]
+_ROWS = 4  # batch rows of a GEMM tile; fewer for the last rows
+_VECTOR_BYTES = 32  # a tile's vectors: AVX2's width (LLVM splits them on narrower targets)
+_ACCUMULATORS = 8  # vectors of a tile: rows x vectors, enough to keep both FMA units busy
 
 
 @lowers(graph.RecurrenceOp)
 def _recurrence(s: Lowering, op: graph.RecurrenceOp, ins: list[SSAValue]
                 ) -> list[SSAValue]:
-    """Per direction its batch rows' steps (`_direction`); the scratch rows freed last."""
+    """Per direction its steps (`_direction`); the scratch freed last."""
     rec = _Recurrence.of(s, op, ins)
     per_dir = graph.ACTIVATION_COUNT[rec.kind]
     for d in range(rec.dirs):
         f, g, h = (rec.acts[d * per_dir:(d + 1) * per_dir] + [None, None])[:3]
         _direction(rec, d, f, g, h)
-    for row in (rec.h_row, rec.new_row, rec.c_row, rec.g_row):
-        if row is not None:
-            s.free(row)
+    for buf in (rec.h, rec.c, rec.p, rec.rh, rec.q):
+        if buf is not None:
+            s.free(buf)
     return rec.results
 
 
 @dataclass
 class _Recurrence:
     """One `graph.recurrence` being lowered: its operands and results, gate functions,
-    scratch rows ([H]; c_row for LSTM's cell, g_row for GRU's gates) and constants."""
+    the state (h, and c for LSTM: [N, H]), the step's gate sums p ([N, panels * width])
+    and, for GRU's reset before R_h, r * H (rh, [N, H]) and its product with R_h^T (q,
+    as p)."""
 
     s: Lowering
     op: graph.RecurrenceOp
     kind: str
     xw: SSAValue  # the input projection [dirs, steps, batch, gates * H]
-    r: SSAValue
+    rt: SSAValue  # R^T in panels [dirs, panels, H, width]
     rb: SSAValue
     extra: dict[str, SSAValue]  # the optional operands, by role
     dirs: int
@@ -61,20 +78,22 @@ class _Recurrence:
     one: SSAValue
     lens: SSAValue | None
     acts: list[Gate]
-    h_row: SSAValue
-    new_row: SSAValue
-    c_row: SSAValue | None
-    g_row: SSAValue | None
+    panels: int
+    h: SSAValue
+    c: SSAValue | None
+    p: SSAValue
+    rh: SSAValue | None
+    q: SSAValue | None
 
     @staticmethod
     def of(s: Lowering, op: graph.RecurrenceOp, ins: list[SSAValue]) -> _Recurrence:
         b = s.b
         props = op.properties
         kind = op.kind.data
-        xw, r, rb = ins[:3]
+        xw, rt, rb = ins[:3]
         extra = dict(zip(op.roles(props), ins[3:], strict=True))
-        dirs, steps, batch, _ = b.dims(xw)
-        hidden = cast(int, b.dims(r)[2])
+        dirs, steps, batch, gh = b.dims(xw)
+        _, panels, hidden, width = b.dims(rt)
         et = cast(MemRefType, xw.type).element_type
         results = s.alloc_results(op, ins)
         zero, one = b.const(0.0, et), b.const(1.0, et)
@@ -82,12 +101,14 @@ class _Recurrence:
         if lens is not None:  # a length past the steps would read past xw
             check_indices(b, lens, Index(b, b.idx(steps)) + 1, to_index, lo=0)
         acts = [activation(name, params) for name, params in op.activation_list(props)]
-        h_row, new_row = s.alloc([hidden], et), s.alloc([hidden], et)
-        c_row = s.alloc([hidden], et) if kind == "lstm" else None
-        g_row = s.alloc([graph.GATES[kind] * hidden], et) if kind == "gru" else None
-        return _Recurrence(s, op, kind, xw, r, rb, extra, cast(int, dirs), steps, batch,
-                           hidden, et, results, zero, one, lens, acts, h_row, new_row, c_row,
-                           g_row)
+        state, sums = [batch, hidden], [batch, cast(int, panels) * cast(int, width)]
+        reset_first = kind == "gru" and not op.linear_before_reset.value.data
+        return _Recurrence(
+            s, op, kind, xw, rt, rb, extra, cast(int, dirs), steps, batch, cast(int, hidden),
+            et, results, zero, one, lens, acts, cast(int, panels), s.alloc(state, et),
+            s.alloc(state, et) if kind == "lstm" else None, s.alloc(sums, et),
+            s.alloc(state, et) if reset_first else None,
+            s.alloc(sums, et) if reset_first else None)
 
     def clipped(self, v: SSAValue) -> SSAValue:
         """v clipped to [-clip, clip] where the op sets clip."""
@@ -97,116 +118,174 @@ class _Recurrence:
         b = self.s.b
         return b.min(b.max(v, b.const(-clip, self.et)), b.const(clip, self.et))
 
-    def dot(self, d: int, j: Dim, state: Callable[[SSAValue], SSAValue]) -> SSAValue:
-        """sum over k of state(k) * R[d, j, k]."""
-        b = self.s.b
-        return b.fold([self.hidden], [self.zero], lambda ivs, c: [b.add(c[0], b.mul(
-            state(ivs[0]), b.load(self.r, [d, j, ivs[0]])))])[0]
-
     def pre(self, d: int, t: SSAValue, n: SSAValue, j: Dim) -> SSAValue:
-        """The gate row j's input: xw + Rb + H R^T."""
+        """Gate row j's input: xw + P (Rb + H R^T)."""
         b = self.s.b
-        return b.add(b.add(b.load(self.xw, [d, t, n, j]), b.load(self.rb, [d, j])),
-                     self.dot(d, j, lambda k: b.load(self.h_row, [k])))
+        return b.add(b.load(self.xw, [d, t, n, j]), b.load(self.p, [n, j]))
 
     def at(self, gate: int, k: SSAValue) -> Index:
         """Row k of gate number `gate` in the stacked gates."""
         return Index(self.s.b, k) + gate * self.hidden
 
+    def gemm(self, d: int, state: SSAValue, out: SSAValue, p0: int, p1: int) -> None:
+        """out[:, panels p0:p1] += state R^T[d, panels p0:p1] for every batch row: tiles
+        of up to _ROWS rows by _ACCUMULATORS / rows vectors of a panel."""
+        b = self.s.b
+        lanes = _VECTOR_BYTES // (self.et.bitwidth // 8)  # type: ignore[attr-defined]
+        per_panel = graph.RECURRENCE_PANEL // lanes
+
+        def tile(n0: Dim, rows: int) -> None:
+            vectors = min(per_panel, _ACCUMULATORS // rows)
+            with b.loop(p0, p1) as p:
+                for sub in range(0, per_panel, vectors):
+                    col = Index(b, p) * graph.RECURRENCE_PANEL + sub * lanes
+                    dests = [(out, lambda r, v=v, col=col: [as_dim(b, n0) + r, col + v * lanes])
+                             for v in range(vectors)]
+                    with b.kept_loops():
+                        gemm_tile(b, state, lambda r: [as_dim(b, n0) + r], self.rt, [d, p],
+                                  0, self.hidden, lanes, dests, rows, sub * lanes)
+
+        n_all = self.batch
+        full = n_all // _ROWS * _ROWS if isinstance(n_all, int) else (
+            Index(b, b.idx(n_all)) // _ROWS) * _ROWS
+        if full != 0:
+            with b.loop(0, full, _ROWS) as n0:
+                tile(as_dim(b, n0), _ROWS)
+        # the last N % 4 rows: a tile of 2 when there are 2 or 3, then one of 1 when odd
+        if isinstance(n_all, int):
+            rest = n_all % _ROWS
+            if rest >= 2:
+                tile(full, 2)
+            if rest % 2:
+                tile(n_all - 1, 1)
+            return
+        rest_i = Index(b, b.idx(n_all)) - full
+        with b.if_(b.cmpi("uge", b.idx(rest_i), b.idx(2))):
+            tile(full, 2)
+        odd = rest_i - (rest_i // 2) * 2
+        with b.if_(b.cmpi("ne", b.idx(odd), b.idx(0))):
+            tile(Index(b, b.idx(n_all)) - 1, 1)
+
+    def length(self, n: SSAValue) -> Dim:
+        """Row n's steps: its sequence length, or all."""
+        b = self.s.b
+        return self.steps if self.lens is None else to_index(b, b.load(self.lens, [n]))
+
+    def each_active_row(self, d: int, step: SSAValue,
+                        body: Callable[[SSAValue, SSAValue], None]) -> None:
+        """body(n, t) for each row n with a step `step` left in direction d, t its time
+        step."""
+        b = self.s.b
+        reverse = self.op.direction.data == "reverse" or d == 1
+        with b.loop(0, self.batch) as n:
+            length = self.length(n)
+            with b.if_(b.cmpi("ult", step, b.idx(length))):
+                t = (Index(b, b.idx(length)) - 1 - Index(b, step)).value if reverse else step
+                body(n, t)
+
 
 def _direction(rec: _Recurrence, d: int, f: Gate, g: Gate | None, h: Gate | None) -> None:
-    """Direction d, per batch row: the state from the initial one, the valid steps, the
-    final states."""
+    """Direction d: every row's state from the initial one, the steps, the final states."""
     b, zero, hidden, y, y_h = rec.s.b, rec.zero, rec.hidden, rec.results[0], rec.results[1]
-    reverse = rec.op.direction.data == "reverse" or d == 1
-    with b.loop(0, rec.batch) as n:
-        with b.loop(0, hidden) as k:
-            for row, role in ((rec.h_row, "initial_h"), (rec.c_row, "initial_c")):
-                if row is not None:
-                    init = rec.extra.get(role)
-                    b.store(zero if init is None else b.load(init, [d, n, k]), row, [k])
-        with b.loop_nest([rec.steps, hidden]) as (t, k):
+    with b.loop_nest([rec.batch, hidden]) as (n, k):
+        for buf, role in ((rec.h, "initial_h"), (rec.c, "initial_c")):
+            if buf is not None:
+                init = rec.extra.get(role)
+                b.store(zero if init is None else b.load(init, [d, n, k]), buf, [n, k])
+    if rec.lens is not None:  # steps past a row's length stay zero
+        with b.loop_nest([rec.steps, rec.batch, hidden]) as (t, n, k):
             b.store(zero, y, [t, d, n, k])
-        length: Dim = rec.steps if rec.lens is None else to_index(b, b.load(rec.lens, [n]))
-        with b.loop(0, length) as step:
-            t = (Index(b, b.idx(length)) - 1 - Index(b, step)).value if reverse else step
-            _step(rec, d, t, n, f, g, h)
-        # a row of no steps ends with zero states (as onnxruntime), not the initial
+    with b.loop(0, rec.steps) as step:
+        _step(rec, d, step, f, g, h)
+    with b.loop_nest([rec.batch, hidden]) as (n, k):
+        length = rec.length(n)
         empty = b.cmpi("eq", b.idx(length), b.idx(0))
-        with b.loop(0, hidden) as k:
-            b.store(b.select(empty, zero, b.load(rec.h_row, [k])), y_h, [d, n, k])
-            if rec.c_row is not None:
-                b.store(b.select(empty, zero, b.load(rec.c_row, [k])), rec.results[2],
-                        [d, n, k])
+        b.store(b.select(empty, zero, b.load(rec.h, [n, k])), y_h, [d, n, k])
+        if rec.c is not None:
+            b.store(b.select(empty, zero, b.load(rec.c, [n, k])), rec.results[2], [d, n, k])
 
 
-def _step(rec: _Recurrence, d: int, t: SSAValue, n: SSAValue, f: Gate, g: Gate | None,
+def _step(rec: _Recurrence, d: int, step: SSAValue, f: Gate, g: Gate | None,
           h: Gate | None) -> None:
-    """Step t of batch row n: the new state into new_row, then into the state and y."""
-    b = rec.s.b
-    if rec.kind == "rnn":
-        with b.loop(0, rec.hidden) as k:
-            b.store(f(b, rec.clipped(rec.pre(d, t, n, k))), rec.new_row, [k])
-    elif rec.kind == "gru":
-        _gru_step(rec, f, cast(Gate, g), d, t, n)
-    else:
-        _lstm_step(rec, f, cast(Gate, g), cast(Gate, h), d, t, n)
-    with b.loop(0, rec.hidden) as k:
-        v = b.load(rec.new_row, [k])
-        b.store(v, rec.h_row, [k])
-        b.store(v, rec.results[0], [t, d, n, k])
+    """Step `step` of every row: P = Rb + H R^T (for GRU's candidate, Q = (r H) R_h^T
+    once r is known), then each active row's gates, its new state in place and into y."""
+    b, hidden, width = rec.s.b, rec.hidden, graph.RECURRENCE_PANEL
+    gh = graph.GATES[rec.kind] * hidden
+    with b.loop_nest([rec.batch, gh]) as (n, j):
+        b.store(b.load(rec.rb, [d, j]), rec.p, [n, j])
+    if rec.rh is None:
+        rec.gemm(d, rec.h, rec.p, 0, rec.panels)
+    else:  # GRU's candidate reads (r * H) R_h^T
+        rec.gemm(d, rec.h, rec.p, 0, -(-2 * hidden // width))
+        rh, q = rec.rh, cast(SSAValue, rec.q)
+
+        def reset(n: SSAValue, t: SSAValue) -> None:
+            with b.loop(0, hidden) as k:
+                r = f(b, rec.clipped(rec.pre(d, t, n, rec.at(1, k))))
+                b.store(b.mul(r, b.load(rec.h, [n, k])), rh, [n, k])
+
+        rec.each_active_row(d, step, reset)
+        first = 2 * hidden // width
+        with b.loop_nest([rec.batch, (rec.panels - first) * width]) as (n, j):
+            b.store(rec.zero, q, [n, Index(b, j) + first * width])
+        rec.gemm(d, rh, q, first, rec.panels)
+
+    def update(n: SSAValue, t: SSAValue) -> None:
+        with b.loop(0, hidden) as k:
+            if rec.kind == "rnn":
+                new = f(b, rec.clipped(rec.pre(d, t, n, k)))
+            elif rec.kind == "gru":
+                new = _gru(rec, f, cast(Gate, g), d, t, n, k)
+            else:
+                new = _lstm(rec, f, cast(Gate, g), cast(Gate, h), d, t, n, k)
+            b.store(new, rec.h, [n, k])
+            b.store(new, rec.results[0], [t, d, n, k])
+
+    rec.each_active_row(d, step, update)
 
 
-def _gru_step(rec: _Recurrence, f: Gate, g: Gate, d: int, t: SSAValue, n: SSAValue) -> None:
-    """z and r, then the candidate h (r applied before R_h, or after with
-    linear_before_reset), then H = (1 - z) h + z H, into new_row."""
-    b, hidden, h_row, at = rec.s.b, rec.hidden, rec.h_row, rec.at
-    g_row = cast(SSAValue, rec.g_row)
-    with b.loop(0, 2 * hidden) as j:
-        b.store(f(b, rec.clipped(rec.pre(d, t, n, j))), g_row, [j])
-    with b.loop(0, hidden) as k:
-        jh = at(2, k)
-        base = b.load(rec.xw, [d, t, n, jh])
-        bias = b.load(rec.rb, [d, jh])
-        if rec.op.linear_before_reset.value.data:
-            gated = b.mul(b.load(g_row, [at(1, k)]),
-                          b.add(rec.dot(d, jh, lambda m: b.load(h_row, [m])), bias))
-            cand = b.add(base, gated)
-        else:
-            reset = rec.dot(d, jh, lambda m: b.mul(b.load(g_row, [at(1, m)]),
-                                                   b.load(h_row, [m])))
-            cand = b.add(b.add(base, bias), reset)
-        hh = g(b, rec.clipped(cand))
-        z = b.load(g_row, [k])
-        b.store(b.add(b.mul(b.sub(rec.one, z), hh), b.mul(z, b.load(h_row, [k]))),
-                rec.new_row, [k])
+def _gru(rec: _Recurrence, f: Gate, g: Gate, d: int, t: SSAValue, n: SSAValue,
+         k: SSAValue) -> SSAValue:
+    """The new H[n, k]: z, the candidate h (r applied before R_h, already in P, or after
+    with linear_before_reset), then (1 - z) h + z H."""
+    b, at = rec.s.b, rec.at
+    z = f(b, rec.clipped(rec.pre(d, t, n, k)))
+    if rec.rh is None:  # linear_before_reset: xw_h + r * (H R_h^T + Rb_h)
+        r = f(b, rec.clipped(rec.pre(d, t, n, at(1, k))))
+        cand = b.add(b.load(rec.xw, [d, t, n, at(2, k)]),
+                     b.mul(r, b.load(rec.p, [n, at(2, k)])))
+    else:  # xw_h + Rb_h + (r * H) R_h^T
+        j = at(2, k)
+        cand = b.add(b.add(b.load(rec.xw, [d, t, n, j]), b.load(rec.rb, [d, j])),
+                     b.load(cast(SSAValue, rec.q), [n, j]))
+    hh = g(b, rec.clipped(cand))
+    return b.add(b.mul(b.sub(rec.one, z), hh), b.mul(z, b.load(rec.h, [n, k])))
 
 
-def _lstm_step(rec: _Recurrence, f: Gate, g: Gate, h: Gate, d: int, t: SSAValue,
-               n: SSAValue) -> None:
-    """Gates i, o, f, c (ONNX's order) with peepholes P = (P_i, P_o, P_f); C updated in
-    place (each k reads only its own), H into new_row."""
+def _lstm(rec: _Recurrence, f: Gate, g: Gate, h: Gate, d: int, t: SSAValue, n: SSAValue,
+          k: SSAValue) -> SSAValue:
+    """The new H[n, k] from gates i, o, f, c (ONNX's order) with peepholes
+    P = (P_i, P_o, P_f); C[n, k] updated in place."""
     b, at, clipped, one = rec.s.b, rec.at, rec.clipped, rec.one
-    c_row = cast(SSAValue, rec.c_row)
+    c = cast(SSAValue, rec.c)
     peepholes = rec.extra.get("peepholes")
 
     def pre(j: Dim) -> SSAValue:
         return rec.pre(d, t, n, j)
 
-    def peep(gate: int, k: SSAValue, c: SSAValue, v: SSAValue) -> SSAValue:
+    def peep(gate: int, cell: SSAValue, v: SSAValue) -> SSAValue:
         if peepholes is None:
             return v
-        return b.add(v, b.mul(b.load(peepholes, [d, at(gate, k)]), c))
+        return b.add(v, b.mul(b.load(peepholes, [d, at(gate, k)]), cell))
 
-    with b.loop(0, rec.hidden) as k:
-        c_old = b.load(c_row, [k])
-        i = f(b, clipped(peep(0, k, c_old, pre(at(0, k)))))
-        if rec.op.input_forget.value.data:
-            forget = b.sub(one, i)
-        else:
-            forget = f(b, clipped(peep(2, k, c_old, pre(at(2, k)))))
-        cand = g(b, clipped(pre(at(3, k))))
-        c_new = b.add(b.mul(forget, c_old), b.mul(i, cand))
-        o = f(b, clipped(peep(1, k, c_new, pre(at(1, k)))))
-        b.store(c_new, c_row, [k])
-        b.store(b.mul(o, h(b, c_new)), rec.new_row, [k])
+    c_old = b.load(c, [n, k])
+    i = f(b, clipped(peep(0, c_old, pre(at(0, k)))))
+    if rec.op.input_forget.value.data:
+        forget = b.sub(one, i)
+    else:
+        forget = f(b, clipped(peep(2, c_old, pre(at(2, k)))))
+    cand = g(b, clipped(pre(at(3, k))))
+    c_new = b.add(b.mul(forget, c_old), b.mul(i, cand))
+    o = f(b, clipped(peep(1, c_new, pre(at(1, k)))))
+    b.store(c_new, c, [n, k])
+    return b.mul(o, h(b, c_new))
