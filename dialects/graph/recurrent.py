@@ -54,7 +54,7 @@ GATES = {"rnn": 1, "gru": 3, "lstm": 4}
 ACTIVATION_COUNT = {"rnn": 1, "gru": 2, "lstm": 3}
 DIRECTIONS = ("forward", "reverse", "bidirectional")
 OPTIONAL = ("initial_h", "initial_c", "peepholes", "sequence_lens")
-RECURRENCE_PANEL = 64  # columns of R^T a panel holds
+RECURRENCE_PANEL = 16  # columns of R^T a panel holds: two AVX2 vectors of f32
 
 
 @irdl_op_definition

@@ -52,17 +52,20 @@ Dest: TypeAlias = "tuple[SSAValue, Callable[[int], list[Dim | SSAValue]]]"
 
 def gemm_tile(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSAValue]],
               bp: SSAValue, panel: list[Dim | SSAValue], k0: Dim, k1: Dim, lanes: int,
-              dests: Sequence[Dest], rows: int, col: Dim = 0) -> None:
-    """Y tile += A[rows, k0:k1] @ Bp[*panel, k0:k1, col:col + len(dests) vectors], see the
-    module doc (Bp may be any row-major [..., K, N] operand: the vectors of each k are
-    contiguous). a_row(r): the index of A's row r without its k."""
+              dests: Sequence[Dest], rows: int,
+              sources: Sequence[tuple[list[Dim | SSAValue], Dim]] | None = None) -> None:
+    """Y tile += A[rows, k0:k1] @ Bp[*panel, k0:k1, :len(dests) vectors], see the module
+    doc. a_row(r): the index of A's row r without its k. `sources`, when given, places
+    each vector v of B elsewhere: at Bp[*prefix, k, column] for its (prefix, column) (a
+    tile over several panels, or part of one)."""
+    where = sources or [(panel, v * lanes) for v in range(len(dests))]
     accs = [b.vload(buf, at(r), lanes) for r in range(rows) for buf, at in dests]
 
     def step(kv: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
         # Bp may hold f16 (a weight stored as f16): widened to the accumulators' type.
         et = cast(VectorType, accs[0].type).element_type
-        bv = [b.widen(b.vload(bp, [*panel, kv, as_dim(b, col) + v * lanes], lanes), et)
-              for v in range(len(dests))]
+        bv = [b.widen(b.vload(bp, [*prefix, kv, column], lanes), et)
+              for prefix, column in where]
         out = list(carried)
         for r in range(rows):
             av = b.splat(b.load(a, [*a_row(r), kv]), lanes)

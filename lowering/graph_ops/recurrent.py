@@ -5,10 +5,11 @@ the state of every batch row in scratch ([N, H]: H, and C for LSTM), then step b
     P[n, :] += H[n, :] R^T                         one register-blocked GEMM over the rows
     gates of row n from xw[t_n, n, :] + P[n, :]    rows with a step left; H and C in place
 
-R arrives transposed (`rt`, [dirs, H, gates * H]), so that each k's gate columns are
-contiguous: gemm.py's `gemm_tile` keeps a tile of rows x vectors of P in registers and
+R arrives as R^T in panels of 16 columns (`rt`, [dirs, panels, H, 16]: each panel one
+contiguous stream over k): gemm.py's `gemm_tile` keeps a tile of rows x vectors of P in
+registers (8 accumulators: one row by four panels, two rows by two, four rows by one) and
 reads each vector of R^T once per tile of rows (a batch of 4 reads R once a step, not 4
-times). GRU's candidate without linear_before_reset needs (r * H) R_h^T: a second GEMM
+times). The columns past gates * H are zeros in rt and unread in P. GRU's candidate without linear_before_reset needs (r * H) R_h^T: a second GEMM
 over its columns once r is known. Row n's step s is its time step t_n = s (reverse:
 len_n - 1 - s); a row whose length is reached takes no more steps (its P is computed and
 not read), steps at or past it stay zero in y, and a row of length 0 ends with zero
@@ -129,21 +130,39 @@ class _Recurrence:
 
     def gemm(self, d: int, state: SSAValue, out: SSAValue, p0: int, p1: int) -> None:
         """out[:, panels p0:p1] += state R^T[d, panels p0:p1] for every batch row: tiles
-        of up to _ROWS rows by _ACCUMULATORS / rows vectors of a panel."""
-        b = self.s.b
+        of up to _ROWS rows by _ACCUMULATORS / rows vectors, of several whole panels (one
+        stream each) or of parts of one."""
+        b, width = self.s.b, graph.RECURRENCE_PANEL
         lanes = _VECTOR_BYTES // (self.et.bitwidth // 8)  # type: ignore[attr-defined]
-        per_panel = graph.RECURRENCE_PANEL // lanes
+        per_panel = max(1, width // lanes)
+
+        def kernel(n0: Dim, rows: int, parts: list[tuple[Dim, int]]) -> None:
+            """The tile of rows [n0, n0 + rows) by the vectors (panel, vector) `parts`."""
+            sources = [([d, p], v * lanes) for p, v in parts]
+            dests = [(out, lambda r, p=p, v=v: [as_dim(b, n0) + r,
+                                                as_dim(b, p) * width + v * lanes])
+                     for p, v in parts]
+            with b.kept_loops():
+                gemm_tile(b, state, lambda r: [as_dim(b, n0) + r], self.rt, [], 0,
+                          self.hidden, lanes, dests, rows, sources)
 
         def tile(n0: Dim, rows: int) -> None:
-            vectors = min(per_panel, _ACCUMULATORS // rows)
-            with b.loop(p0, p1) as p:
-                for sub in range(0, per_panel, vectors):
-                    col = Index(b, p) * graph.RECURRENCE_PANEL + sub * lanes
-                    dests = [(out, lambda r, v=v, col=col: [as_dim(b, n0) + r, col + v * lanes])
-                             for v in range(vectors)]
-                    with b.kept_loops():
-                        gemm_tile(b, state, lambda r: [as_dim(b, n0) + r], self.rt, [d, p],
-                                  0, self.hidden, lanes, dests, rows, sub * lanes)
+            vectors = max(1, _ACCUMULATORS // rows)
+            if vectors < per_panel:  # parts of a panel
+                with b.loop(p0, p1) as p:
+                    for v0 in range(0, per_panel, vectors):
+                        kernel(n0, rows, [(Index(b, p), v) for v in range(v0, v0 + vectors)])
+                return
+            group = vectors // per_panel  # whole panels at a time
+            groups, left = divmod(p1 - p0, group)
+            if groups:
+                with b.loop(0, groups) as g:
+                    first = Index(b, g) * group + p0
+                    kernel(n0, rows, [(first + j, v) for j in range(group)
+                                      for v in range(per_panel)])
+            if left:
+                kernel(n0, rows, [(p0 + groups * group + j, v) for j in range(left)
+                                  for v in range(per_panel)])
 
         n_all = self.batch
         full = n_all // _ROWS * _ROWS if isinstance(n_all, int) else (
