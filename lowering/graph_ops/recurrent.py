@@ -9,11 +9,12 @@ R arrives as R^T in panels of 16 columns (`rt`, [dirs, panels, H, 16]: each pane
 contiguous stream over k): gemm.py's `gemm_tile` keeps a tile of rows x vectors of P in
 registers (8 accumulators: one row by four panels, two rows by two, four rows by one) and
 reads each vector of R^T once per tile of rows (a batch of 4 reads R once a step, not 4
-times). The columns past gates * H are zeros in rt and unread in P. GRU's candidate without linear_before_reset needs (r * H) R_h^T: a second GEMM
-over its columns once r is known. Row n's step s is its time step t_n = s (reverse:
-len_n - 1 - s); a row whose length is reached takes no more steps (its P is computed and
-not read), steps at or past it stay zero in y, and a row of length 0 ends with zero
-states. The gate functions are the scalar bodies of graph.ACTIVATIONS."""
+times). The columns past gates * H are zeros in rt and unread in P. GRU's candidate
+without linear_before_reset needs (r * H) R_h^T: a second GEMM over its columns once r is
+known. Row n's step s is its time step t_n = s (reverse: len_n - 1 - s); a row whose
+length is reached takes no more steps (its P is computed and not read), steps at or past
+it stay zero in y, and a row of length 0 ends with zero states. The gate functions are
+the scalar bodies of graph.ACTIVATIONS."""
 
 from __future__ import annotations
 
