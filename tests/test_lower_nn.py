@@ -81,6 +81,10 @@ CONV_CASES = {
     "pointwise_stride2": ((1, 8, 7, 7), (4, 8, 1, 1), True, dict(strides=[2, 2])),
     "1x1_no_bias": ((1, 5, 4, 6), (3, 5, 1, 1), False, {}),
     "conv1d": ((2, 3, 11), (5, 3, 3), True, dict(pads=[2, 1], strides=[2], dilations=[2])),
+    "conv1d_strided_window": ((2, 1, 1024), (66, 1, 64), False, dict(strides=[32])),
+    "conv1d_several_blocks": ((1, 5, 700), (9, 5, 3), True, dict(pads=[1, 1])),
+    "conv1d_group3": ((2, 6, 40), (6, 2, 5), True, dict(pads=[2, 2], strides=[2], group=3)),
+    "conv1d_depthwise": ((1, 8, 30), (8, 1, 7), True, dict(pads=[3, 3], group=8)),
     "conv3d": ((1, 2, 4, 5, 5), (3, 2, 2, 3, 3), True, dict(pads=[1, 1, 1, 0, 1, 1])),
     "rect_kernel": ((1, 3, 8, 8), (4, 3, 1, 5), True, dict(pads=[0, 2, 0, 2])),
 }
@@ -94,6 +98,26 @@ def test_conv(case: str) -> None:
         weights["b"] = _rand([w_shape[0]])
     model = _model("Conv", [("x", ["N", *x_shape[1:]])], weights, attrs)
     _check(model, _batched(x_shape))
+
+
+def test_conv1d_of_any_length_with_fused_summand_and_activation() -> None:
+    """A 1-D conv over a run-time length (a GEMM over input columns, blocks of 256
+    outputs), its residual summand and ReLU fused: outputs fewer than a vector, a block and
+    a vector's remainder, and several blocks."""
+    w, bias = _rand([6, 4, 5]), _rand([6])
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[2, 2]),
+             helper.make_node("Add", ["c", "z"], ["s"]), helper.make_node("Relu", ["s"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "conv1d", [helper.make_tensor_value_info(n, TensorProto.FLOAT, ["N", c, "L"])
+                          for n, c in (("x", 4), ("z", 6))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 6, "L"])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(bias, "b")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    compiled = infer.compile(model)
+    for n, length in ((1, 5), (2, 31), (1, 300), (2, 517)):
+        feeds = {"x": _rand([n, 4, length]), "z": _rand([n, 6, length])}
+        (ours,) = compiled.run(feeds).values()
+        np.testing.assert_allclose(ours, run_onnxruntime(model, feeds)[0], rtol=1e-4, atol=1e-5)
 
 
 def test_conv_weights_as_inputs() -> None:

@@ -1,4 +1,5 @@
-"""Convolution → loop nests that LLVM vectorizes along the output's last spatial dim.
+"""Convolution → loop nests that LLVM vectorizes along the output's last spatial dim
+(a 1-D conv: a GEMM over its input's columns, conv_columns.py).
 
 For each (n, group, output channel, outer output position) the output row starts as the
 bias; then for every input channel and kernel tap
@@ -29,6 +30,7 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.dialects.graph import is_float
 from infer.lowering.graph_ops.base import Lowering, lowers, optional
+from infer.lowering.graph_ops.conv_columns import conv_columns
 from infer.lowering.graph_ops.conv_pointwise import conv_pointwise
 from infer.lowering.graph_ops.elementwise import Epilogue, epilogue
 from infer.lowering.graph_ops.index import as_dim
@@ -60,6 +62,9 @@ def _conv(s: Lowering, op: graph.ConvOp, ins: list[SSAValue]) -> list[SSAValue]:
             pointwise = Window([1], [1], [1], [0, 0], [True])
             _conv_rows(b, xv, wv, yv, bias, group, pointwise, act, zv[0] if zv else None)
             return [y]
+    if n_sp == 1 and is_float(cast(MemRefType, y.type).element_type) and conv_columns(
+            b, x, w, y, bias, group, window, act, z):
+        return [y]
     _conv_rows(b, x, w, y, bias, group, window, act, z)
     return [y]
 

@@ -68,7 +68,7 @@ def gemm_tile(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSA
               for prefix, column in where]
         out = list(carried)
         for r in range(rows):
-            av = b.splat(b.load(a, [*a_row(r), kv]), lanes)
+            av = b.splat(b.widen(b.load(a, [*a_row(r), kv]), et), lanes)
             for v, w in enumerate(bv):
                 out[r * len(bv) + v] = b.fma(av, w, out[r * len(bv) + v])
         return out

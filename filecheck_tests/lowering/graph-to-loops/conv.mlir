@@ -102,13 +102,14 @@ func.func @conv_depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<8x1x3x3xf32>) -> t
   func.return %y : tensor<1x8x8x8xf32>
 }
 
-// 1-D conv with dilation: the row is the whole output; ow's range per tap.
+// 1-D conv (f64, dilated): a GEMM over its input's columns (conv1d-columns.mlir), here
+// one block as wide as the output's one vector of 4 lanes, each tap's valid range gathered.
 // CHECK-LABEL: func.func @conv_1d
-// CHECK:         memref.load %w[%{{.*}}, %{{.*}}, %{{.*}}] : memref<5x3x3xf64>
-// CHECK:           %[[LO:.*]] = arith.maxsi
-// CHECK:           %[[HI:.*]] = arith.minsi
-// CHECK:           scf.for %{{.*}} = %[[LO]] to %[[HI]] step
-// CHECK:             arith.addf {{.*}} fastmath<contract> : f64
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<9x4xf64>
+// CHECK:           arith.maxsi
+// CHECK:           arith.minsi
+// CHECK:           iter_args({{.*}}) -> (vector<4xf64>, vector<4xf64>, vector<4xf64>, vector<4xf64>)
+// CHECK:             vector.fma {{.*}} : vector<4xf64>
 func.func @conv_1d(%x: tensor<1x3x9xf64>, %w: tensor<5x3x3xf64>) -> tensor<1x5x4xf64> {
   %y = graph.conv %x, %w {pads = array<i64: 2, 1>, strides = array<i64: 2>, dilations = array<i64: 2>} : (tensor<1x3x9xf64>, tensor<5x3x3xf64>) -> tensor<1x5x4xf64>
   func.return %y : tensor<1x5x4xf64>
