@@ -68,6 +68,16 @@ REDUCE = arith.FastMathFlagsAttr(["reassoc", "contract"])
 index = IndexType()
 
 
+# The vectors of the register tiles that kernels without a target's choice build (the
+# recurrence's, a 1-D conv's): AVX2's width; LLVM splits them on narrower targets.
+VECTOR_BYTES = 32
+
+
+def tile_lanes(element: Attribute) -> int:
+    """Lanes of a VECTOR_BYTES vector of `element` (a float type)."""
+    return VECTOR_BYTES // (cast(int, element.bitwidth) // 8)  # type: ignore[attr-defined]
+
+
 def static_product(dims: Sequence[Dim], times: int = 1) -> int | None:
     """`times` the product of `dims` when all are static, else None (a work estimate)."""
     if not all(isinstance(d, int) for d in dims):

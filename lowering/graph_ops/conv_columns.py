@@ -29,12 +29,11 @@ from infer.lowering.graph_ops.elementwise import Epilogue
 from infer.lowering.graph_ops.gemm import gemm_tile
 from infer.lowering.graph_ops.index import as_dim, ceil_div, imax, imin
 from infer.lowering.graph_ops.window import Window, collapse
-from infer.lowering.loop_builder import Index, LoopBuilder
+from infer.lowering.loop_builder import Index, LoopBuilder, tile_lanes
 
 BLOCK = 256  # outputs a block gathers (its cols: C * K x BLOCK)
 ROWS, VECTORS = 4, 3  # the register tile: 12 accumulators
 DEPTH = 128  # rows of cols (input channels x taps) a pass over the outputs sums
-_VECTOR_BYTES = 32
 # Where output vector v of row r of a tile at (first row, column) goes: a buffer's index.
 Out: TypeAlias = "Callable[[Dim, int, Dim, int], list[Dim | SSAValue]]"
 
@@ -50,7 +49,7 @@ def conv_columns(b: LoopBuilder, x: SSAValue, w: SSAValue, y: SSAValue, bias: SS
     if flat_w is None:
         return False
     et = cast(MemRefType, y.type).element_type
-    lanes = _VECTOR_BYTES // (et.bitwidth // 8)  # type: ignore[attr-defined]
+    lanes = tile_lanes(et)
     m_per_group, c_per_group = cast(int, wd[0]) // group, cast(int, wd[1])
     depth = c_per_group * cast(int, wd[2])
     out = yd[2]

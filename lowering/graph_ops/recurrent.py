@@ -32,12 +32,11 @@ from infer.lowering.graph_ops.elementwise import activation
 from infer.lowering.graph_ops.gemm import gemm_tile
 from infer.lowering.graph_ops.index import as_dim
 from infer.lowering.graph_ops.operands import to_index
-from infer.lowering.loop_builder import Index, LoopBuilder
+from infer.lowering.loop_builder import Index, LoopBuilder, tile_lanes
 from infer.lowering.runtime_checks import check_indices
 
 Gate = Callable[[LoopBuilder, SSAValue], SSAValue]
 _ROWS = 4  # batch rows of a GEMM tile; fewer for the last rows
-_VECTOR_BYTES = 32  # a tile's vectors: AVX2's width (LLVM splits them on narrower targets)
 _ACCUMULATORS = 8  # vectors of a tile: rows x vectors, enough to keep both FMA units busy
 
 
@@ -134,7 +133,7 @@ class _Recurrence:
         of up to _ROWS rows by _ACCUMULATORS / rows vectors, of several whole panels (one
         stream each) or of parts of one."""
         b, width = self.s.b, graph.RECURRENCE_PANEL
-        lanes = _VECTOR_BYTES // (self.et.bitwidth // 8)  # type: ignore[attr-defined]
+        lanes = tile_lanes(self.et)
         per_panel = max(1, width // lanes)
 
         def kernel(n0: Dim, rows: int, parts: list[tuple[Dim, int]]) -> None:
