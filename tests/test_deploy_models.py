@@ -15,6 +15,7 @@ from .helpers import run_onnxruntime
 from .models.deploy_patterns import PATTERNS, feeds, model_path
 
 
+@pytest.mark.usefixtures("verify_at_stage_ends")
 @pytest.mark.slow
 @pytest.mark.parametrize("name", PATTERNS)
 def test_pattern_at_three_sizes(name: str) -> None:

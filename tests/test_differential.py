@@ -18,6 +18,7 @@ CHUNKS = [(0, start) for start in range(0, 120, CHUNK)] + [
     (3, start) for start in range(1000, 1120, CHUNK)]
 
 
+@pytest.mark.usefixtures("verify_at_stage_ends")
 @pytest.mark.slow
 @pytest.mark.parametrize(("level", "start"), CHUNKS, ids=[f"O{lv}-{s}" for lv, s in CHUNKS])
 def test_random_graphs_match_onnxruntime(level: int, start: int) -> None:

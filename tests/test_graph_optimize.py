@@ -206,6 +206,7 @@ def _random_model(name: str) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
     return model, feeds
 
 
+@pytest.mark.usefixtures("verify_at_stage_ends")
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "level"), CASES, ids=[f"{m}-O{lv}" for m, lv in CASES])
 def test_light_model_level(name: str, level: int) -> None:

@@ -15,6 +15,7 @@ from infer.model_zoo import dummy_inputs, light_model_path, reference_outputs
 MODELS = ["squeezenet"]
 
 
+@pytest.mark.usefixtures("verify_at_stage_ends")
 @pytest.mark.slow
 @pytest.mark.parametrize("name", MODELS)
 def test_reference_outputs(name: str) -> None:

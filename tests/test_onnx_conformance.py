@@ -31,7 +31,6 @@ import pytest
 from onnx.backend.test.case.node import collect_testcases
 
 import infer.backend
-from infer.pipeline import VERIFY_EACH_PASS
 
 ROOT = Path(__file__).resolve().parent.parent
 LISTED = (ROOT / "tests" / "onnx_node_cases_passing.txt").read_text().split()
@@ -77,12 +76,8 @@ def test_list_is_sorted_and_generated() -> None:
     assert not gone, f"onnx {onnx.__version__} no longer generates {gone}"
 
 
-@pytest.fixture(autouse=True)
-def _verify_at_stage_ends(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Nearly two thousand one-op models: the IR is verified at the end of each stage
-    rather than after every pass (a third of each compile), which still fails a case whose
-    IR breaks an invariant; the other tests find the pass that broke it."""
-    monkeypatch.setenv(VERIFY_EACH_PASS, "stages")
+# nearly two thousand one-op models
+pytestmark = pytest.mark.usefixtures("verify_at_stage_ends")
 
 
 @pytest.mark.slow
