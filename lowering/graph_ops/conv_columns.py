@@ -9,10 +9,11 @@ block of up to BLOCK outputs of one (batch, group) first gathers its input colum
 
 and then Y[n, g * M + m, o0 + j] = bias + sum over c, k of W[m, c, k] * cols[c * K + k, j]
 is gemm.py's register tile: ROWS output channels by VECTORS vectors of outputs, the
-weights broadcast, each column vector loaded once per tile. The block's last outputs
-(fewer than a vector) are dot products. Blocks run on any thread, each with its own
-cols; a fused summand starts Y as bias + Z and a fused activation runs over each finished
-row, as in conv.py.
+weights broadcast, each column vector loaded once per tile, DEPTH rows of cols at a time
+(a span of them stays in L1 while W's slice streams from L2). The block's last outputs
+(fewer than a vector) go through a scratch vector per channel: cols has room for a whole
+vector there. Blocks run on any thread, each with its own cols; a fused summand starts Y
+as bias + Z and a fused activation runs over each finished row, as in conv.py.
 """
 
 from __future__ import annotations
