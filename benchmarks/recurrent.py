@@ -5,22 +5,21 @@
 Models: two stacked layers (ONNX LSTM or GRU nodes, constant weights, as exporters write
 them) over 32 steps of 64 features, hidden 64, 128 and 256, at batch 1, 2 and 4; and a
 streaming call (8 steps, the state passed in and out, as a voice-activity model runs chunk
-by chunk). Each row is the median over `--reps` interleaved calls of each engine, with the
-largest difference of the outputs. `--write` puts the table in docs/recurrent.md.
+by chunk). Each row is light_models.py's `bench_model`: the median over `--reps`
+interleaved calls of each engine, with infer's compile time and the largest difference of
+the outputs. `--write` puts the table in docs/recurrent.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
-from light_models import interleaved_medians
+from light_models import bench_model, table
 from onnx import TensorProto, helper, numpy_helper
-
-import infer
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "recurrent.md"
 GATES = {"LSTM": 4, "GRU": 3}
@@ -69,23 +68,6 @@ def feeds_for(model: onnx.ModelProto) -> dict[str, np.ndarray]:
                                         ).astype(np.float32) for v in model.graph.input}
 
 
-def measure(label: str, model: onnx.ModelProto, reps: int) -> dict[str, object]:
-    feeds = feeds_for(model)
-    compiled = infer.compile(model, threads=1)
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    session = ort.InferenceSession(model.SerializeToString(), options,
-                                   providers=["CPUExecutionProvider"])
-    want = session.run(None, feeds)
-    got = list(compiled.run(feeds).values())
-    error = max(float(np.max(np.abs(g - w))) for g, w in zip(got, want, strict=True))
-    ms = interleaved_medians({"infer": lambda: compiled.run(feeds),
-                              "onnxruntime": lambda: session.run(None, feeds)}, reps)
-    return {"model": label, "infer": ms["infer"], "onnxruntime": ms["onnxruntime"],
-            "ratio": ms["infer"] / ms["onnxruntime"], "error": error}
-
-
 def cases() -> list[tuple[str, onnx.ModelProto]]:
     out = []
     for kind in GATES:
@@ -98,28 +80,17 @@ def cases() -> list[tuple[str, onnx.ModelProto]]:
     return out
 
 
-def table(rows: list[dict[str, object]]) -> str:
-    lines = ["| model | infer ms | onnxruntime ms | infer / onnxruntime | max abs diff |",
-             "|---|---:|---:|---:|---:|"]
-    for r in rows:
-        lines.append(f"| {r['model']} | {r['infer']:.3f} | {r['onnxruntime']:.3f} | "
-                     f"{r['ratio']:.2f} | {r['error']:.1e} |")
-    ratios = [float(r["ratio"]) for r in rows]  # type: ignore[arg-type]
-    lines.append(f"\ngeomean infer / onnxruntime: {np.exp(np.mean(np.log(ratios))):.2f}; "
-                 f"worst {max(ratios):.2f}")
-    return "\n".join(lines)
-
-
 def main() -> None:
+    os.environ.setdefault("INFER_CACHE_DIR", "")  # every model compiled, none stored
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=41)
     parser.add_argument("--write", action="store_true", help="write docs/recurrent.md")
     args = parser.parse_args()
     rows = []
     for label, model in cases():
-        rows.append(measure(label, model, args.reps))
+        rows.append(bench_model(label, model, feeds_for(model), args.reps))
         print(f"{label}: {rows[-1]['ratio']:.2f}", flush=True)
-    text = table(rows)
+    text = "\n".join(table(rows))
     print(text)
     if args.write:
         DOC.write_text(
