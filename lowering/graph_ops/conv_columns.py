@@ -27,7 +27,7 @@ from xdsl.ir import SSAValue
 
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.elementwise import Epilogue
-from infer.lowering.graph_ops.gemm import gemm_tile
+from infer.lowering.graph_ops.gemm import gemm_tile, row_tiles
 from infer.lowering.graph_ops.index import as_dim, ceil_div, imax, imin
 from infer.lowering.graph_ops.window import Window, collapse
 from infer.lowering.loop_builder import Index, LoopBuilder, tile_lanes
@@ -119,15 +119,9 @@ def _products(b: LoopBuilder, w: SSAValue, y: SSAValue, cols: SSAValue, n: SSAVa
             gemm_tile(b, w, lambda r: [as_dim(b, mr) + r], cols, [], k0, k1, lanes, dests,
                       rows, sources)
 
-    def row_tiles(col: Dim, vectors: int, buf: SSAValue = y, at: Out = in_y) -> None:
-        full, rest = divmod(rows_all, ROWS)
-        if full:
-            with b.loop(0, full * ROWS, ROWS) as mr:
-                tile(m0 + Index(b, mr), ROWS, col, vectors, buf, at)
-        if rest & 2:
-            tile(m0 + full * ROWS, 2, col, vectors, buf, at)
-        if rest & 1:
-            tile(m0 + rows_all - 1, 1, col, vectors, buf, at)
+    def channel_tiles(col: Dim, vectors: int, buf: SSAValue = y, at: Out = in_y) -> None:
+        row_tiles(b, m0, m0 + rows_all, ROWS,
+                  lambda mr, rows: tile(mr, rows, col, vectors, buf, at))
 
     span = VECTORS * lanes
     spans: Dim = whole // span * span if isinstance(whole, int) else (
@@ -149,13 +143,13 @@ def _products(b: LoopBuilder, w: SSAValue, y: SSAValue, cols: SSAValue, n: SSAVa
         k1 = min(k0 + DEPTH, depth)
         if spans != 0:
             with b.loop(0, spans, span) as jt:
-                row_tiles(as_dim(b, jt), VECTORS)
+                channel_tiles(as_dim(b, jt), VECTORS)
         if not isinstance(whole, int) or whole > spans:
             with b.loop(spans, whole, lanes) as jv:
-                row_tiles(as_dim(b, jv), 1)
+                channel_tiles(as_dim(b, jv), 1)
         if tail is not None:
             with b.if_(b.cmpi("ne", b.idx(left), b.idx(0))):
-                row_tiles(whole, 1, tail, in_tail)
+                channel_tiles(whole, 1, tail, in_tail)
     if tail is not None:
         with b.loop_nest([rows_all, left]) as (m, j):
             b.store(b.load(tail, [m, j]), y, [n, m0 + Index(b, m), o0 + whole + Index(b, j)])

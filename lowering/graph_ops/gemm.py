@@ -79,6 +79,24 @@ def gemm_tile(b: LoopBuilder, a: SSAValue, a_row: Callable[[int], list[Dim | SSA
         b.vstore(acc, buf, at(i // len(dests)))
 
 
+def row_tiles(b: LoopBuilder, i0: Dim, i1: Dim, rows: int,
+              kernel: Callable[[Dim, int], None]) -> None:
+    """kernel(i, height) over rows [i0, i1): whole tiles of `rows`, then the remainder's
+    tile (at run time, the kernel of each height, the one of the remainder's running)."""
+    i0, i1 = as_dim(b, i0), as_dim(b, i1)
+    tiles_end = i0 + floor_div(b, i1 - i0, rows) * rows
+    with b.loop(i0, tiles_end, rows) as i:
+        kernel(i, rows)
+    rest = i1 - tiles_end
+    if isinstance(rest, int):
+        if rest:
+            kernel(tiles_end, rest)
+        return
+    for h in range(1, rows):
+        with b.if_(b.cmpi("eq", b.idx(rest), b.idx(h))):
+            kernel(tiles_end, h)
+
+
 def _blocks(b: LoopBuilder, extent: Dim, size: int, body: Callable[[Dim, Dim], None]
             ) -> None:
     """body(lo, hi) for each block [lo, hi) of `size` in [0, extent): called once, with
@@ -204,18 +222,7 @@ class _PackedMatMul:
             gemm_tile(b, self.a, lambda r: [*ab, as_dim(b, i) + r], self.bp, [*pb, p], k0, k1,
                     self.lanes, dests_at(i), height)
 
-        i0, i1 = as_dim(b, i0), as_dim(b, i1)
-        tiles_end = i0 + floor_div(b, i1 - i0, rows) * rows
-        with b.loop(i0, tiles_end, rows) as i:
-            kernel(i, rows)
-        rest = i1 - tiles_end
-        if isinstance(rest, int):
-            if rest:
-                kernel(tiles_end, rest)
-            return
-        for h in range(1, rows):  # a run-time remainder: the kernel of its height
-            with b.if_(b.cmpi("eq", b.idx(rest), b.idx(h))):
-                kernel(tiles_end, h)
+        row_tiles(b, i0, i1, rows, kernel)
 
     def fill(self, bt: list[SSAValue], i0: Dim, i1: Dim, j0: Dim, j1: Dim) -> None:
         """Y[rows i0:i1, columns j0:j1] = bias (or 0): the kernels add every KC slice."""

@@ -7,7 +7,8 @@ the state of every batch row in scratch ([N, H]: H, and C for LSTM), then step b
 
 R arrives as R^T in panels of 16 columns (`rt`, [dirs, panels, H, 16]: each panel one
 contiguous stream over k): gemm.py's `gemm_tile` keeps a tile of rows x vectors of P in
-registers (8 accumulators: one row by four panels, two rows by two, four rows by one) and
+registers (8 accumulators: one row by four panels, two rows by two, three or four rows by
+one) and
 reads each vector of R^T once per tile of rows (a batch of 4 reads R once a step, not 4
 times). The columns past gates * H are zeros in rt and unread in P. GRU's candidate
 without linear_before_reset needs (r * H) R_h^T: a second GEMM over its columns once r is
@@ -29,14 +30,14 @@ from infer.dialects import graph
 from infer.dialects.dims import Dim
 from infer.lowering.graph_ops.base import Lowering, lowers
 from infer.lowering.graph_ops.elementwise import activation
-from infer.lowering.graph_ops.gemm import gemm_tile
+from infer.lowering.graph_ops.gemm import gemm_tile, row_tiles
 from infer.lowering.graph_ops.index import as_dim
 from infer.lowering.graph_ops.operands import to_index
 from infer.lowering.loop_builder import Index, LoopBuilder, tile_lanes
 from infer.lowering.runtime_checks import check_indices
 
 Gate = Callable[[LoopBuilder, SSAValue], SSAValue]
-_ROWS = 4  # batch rows of a GEMM tile; fewer for the last rows
+_ROWS = 4  # batch rows of a GEMM tile; the last rows take a tile of their own height
 _ACCUMULATORS = 8  # vectors of a tile: rows x vectors, enough to keep both FMA units busy
 
 
@@ -164,26 +165,7 @@ class _Recurrence:
                 kernel(n0, rows, [(p0 + groups * group + j, v) for j in range(left)
                                   for v in range(per_panel)])
 
-        n_all = self.batch
-        full = n_all // _ROWS * _ROWS if isinstance(n_all, int) else (
-            Index(b, b.idx(n_all)) // _ROWS) * _ROWS
-        if full != 0:
-            with b.loop(0, full, _ROWS) as n0:
-                tile(as_dim(b, n0), _ROWS)
-        # the last N % 4 rows: a tile of 2 when there are 2 or 3, then one of 1 when odd
-        if isinstance(n_all, int):
-            rest = n_all % _ROWS
-            if rest >= 2:
-                tile(full, 2)
-            if rest % 2:
-                tile(n_all - 1, 1)
-            return
-        rest_i = Index(b, b.idx(n_all)) - full
-        with b.if_(b.cmpi("uge", b.idx(rest_i), b.idx(2))):
-            tile(full, 2)
-        odd = rest_i - (rest_i // 2) * 2
-        with b.if_(b.cmpi("ne", b.idx(odd), b.idx(0))):
-            tile(Index(b, b.idx(n_all)) - 1, 1)
+        row_tiles(b, 0, self.batch, _ROWS, tile)
 
     def length(self, n: SSAValue) -> Dim:
         """Row n's steps: its sequence length, or all."""

@@ -3,7 +3,7 @@
 // The recurrence, one step of every batch row at a time: sequence_lens checked within
 // [0, T] first; the state rows [N, H] from zeros and y zeroed (a row's steps past its
 // length stay zero); then per step P [N, panels * 16] = Rb, P += H R^T (rt's panels, a
-// register tile of 4 rows x 2 vectors, then tiles of 2 and 1 row for the last rows), and
+// register tile of 4 rows x 2 vectors, then one of the last rows' height), and
 // each row with a step left (backwards: reverse) takes xw + P through its activation into
 // the state and y; a row of length 0 ends with a zero state.
 // CHECK-LABEL: func.func @rnn
