@@ -15,6 +15,9 @@ for tool in ("infer-opt", "infer-run", "filecheck", "python"):
     if shutil.which(tool) is None:
         raise RuntimeError(f"{tool} not on PATH: install infer with `pip install -e .[test]`")
 config.environment["PATH"] = os.environ["PATH"]
+# A checkout imported through PYTHONPATH (a git worktree beside the installed one) is the one tested.
+if "PYTHONPATH" in os.environ:
+    config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(
     ("%onnx_light", os.path.join(__import__("onnx").__path__[0], "backend/test/data/light"))
