@@ -94,6 +94,7 @@ from infer.frontend.onnx_ops.functions import (
     body_opset,
     instantiate,
 )
+from infer.frontend.onnx_ops.ml import ML_DOMAIN, ML_OPS, keyed_rows_entry
 from infer.frontend.onnx_ops.quantize import MICROSOFT_DOMAIN, MICROSOFT_OPS
 from infer.frontend.onnx_ops.random import U64
 from infer.frontend.onnx_ops.sequences import Sequences, Strings
@@ -101,6 +102,7 @@ from infer.frontend.onnx_sequences import SequenceImport, constant_in
 from infer.frontend.onnx_strings import StringImport
 from infer.frontend.onnx_subgraphs import SubgraphImport
 from infer.frontend.onnx_values import (
+    KeyedRows,
     PackedSequence,
     StaticOptional,
     StaticSequence,
@@ -196,6 +198,9 @@ def load_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> onnx.
 def _default_opset(proto: onnx.ModelProto) -> int:
     versions = [o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")]
     if not versions:
+        # a model of another domain's ops only (ai.onnx.ml's) uses none of the default's
+        if proto.opset_import and all(n.domain not in ("", "ai.onnx") for n in proto.graph.node):
+            return MAX_OPSET
         raise UnsupportedError("the model imports no opset of the default ONNX domain")
     opset = versions[0]
     if opset < MIN_OPSET:
@@ -269,6 +274,18 @@ def _default_variant(op_type: str, version: int | None) -> tuple[Variant | None,
     return _variant(op_type, version)
 
 
+def _ml_variant(op_type: str, version: int | None) -> tuple[OpFn | None, str]:
+    """An ai.onnx.ml op at the version of that domain the model imports."""
+    try:
+        since = onnx.defs.get_schema(op_type, version or 0, ML_DOMAIN).since_version
+    except onnx.defs.SchemaError:
+        return None, f"op is not defined in version {version} of {ML_DOMAIN}"
+    keys = [k for k in ML_OPS[op_type] if k <= since]
+    if not keys:
+        return None, f"unsupported version {since} of this op"
+    return ML_OPS[op_type][max(keys)], ""
+
+
 def _microsoft_variant(op_type: str, version: int | None) -> tuple[OpFn | None, str]:
     """One of onnxruntime's own ops: one version of its domain so far."""
     if version == 1:
@@ -291,6 +308,7 @@ _DOMAINS: dict[str, _Domain] = {
     "": _Domain(OPS, _default_variant),
     PREVIEW_DOMAIN: _Domain(PREVIEW_OPS, _preview_variant),
     MICROSOFT_DOMAIN: _Domain(MICROSOFT_OPS, _microsoft_variant),
+    ML_DOMAIN: _Domain(ML_OPS, _ml_variant),
 }
 
 
@@ -486,6 +504,11 @@ class _Importer:
                 results += tensors
                 res_attrs += [DictionaryAttr({NAME_ATTR: StringAttr(o.name)}) for _ in tensors]
                 continue
+            if isinstance(value, KeyedRows):
+                results.append(value.scores)
+                res_attrs.append(DictionaryAttr({NAME_ATTR: StringAttr(o.name)}))
+                structured[o.name] = keyed_rows_entry(at, value.keys)
+                continue
             r = self.value(o.name, "graph output")
             params = self._check_output(o, cast(TensorType, r.type))
             attrs = {NAME_ATTR: StringAttr(o.name)}
@@ -591,7 +614,8 @@ class _Importer:
                         raise Unsupported(f"output #{i} ('{name}') is not supported")
                     continue
                 self.values[name] = results[i]
-                results[i].name_hint = name_hint(name)
+                if isinstance(results[i], SSAValue):  # not ZipMap's KeyedRows
+                    results[i].name_hint = name_hint(name)
         except Unsupported as e:
             raise node_error(node, index, opset, str(e), UnsupportedError) from None
         except InferError as e:

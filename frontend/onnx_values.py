@@ -1,7 +1,8 @@
 """What an ONNX name stands for while importing: a tensor (an SSA value), a sequence known
 at import (`StaticSequence`) or packed in four tensors (`PackedSequence`,
-onnx_packed_sequences), an optional (`StaticOptional`), or a string tensor
-(`StringTensor`, onnx_strings). The importer and its collaborators share these."""
+onnx_packed_sequences), an optional (`StaticOptional`), a string tensor
+(`StringTensor`, onnx_strings), or ZipMap's rows of maps (`KeyedRows`). The importer
+and its collaborators share these."""
 
 from __future__ import annotations
 
@@ -61,6 +62,16 @@ class StringTensor:
         return [self.data, self.starts, self.ends]
 
 
+@dataclass(frozen=True)
+class KeyedRows:
+    """ZipMap's sequence of maps: each row of `scores` [N, C] as a map from the C `keys`
+    (int or str) to its values, made by the runtime from the tensor (a graph output
+    only)."""
+
+    scores: SSAValue
+    keys: tuple[int, ...] | tuple[str, ...]
+
+
 Value = SSAValue | StaticSequence | PackedSequence | StaticOptional
 Sequence = StaticSequence | PackedSequence
 
@@ -74,4 +85,6 @@ def kind_of(value: object) -> str:
         return f"a sequence of {n} tensor{'' if n == 1 else 's'}"
     if isinstance(value, PackedSequence):
         return "a sequence of a length known at run time"
+    if isinstance(value, KeyedRows):
+        return "a sequence of maps"
     return "an optional" if isinstance(value, StaticOptional) else "a tensor"

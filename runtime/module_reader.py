@@ -101,8 +101,13 @@ def read_structured(module: ModuleOp, entry: str = "main", key: str = "structure
         entries = cast(DictionaryAttr, d).data
         ints = {k: cast(IntegerAttr, entries[k]).value.data if k in entries else 0
                 for k in ("at", "count", "sequence", "optional", "packed", "string")}
+        keys = entries.get("keys")
         values.append(StructuredValue(name, ints["at"], ints["count"],
                                       numpy_dtype(entries["element"]), bool(ints["sequence"]),
                                       bool(ints["optional"]), bool(ints["packed"]),
-                                      bool(ints["string"])))
+                                      bool(ints["string"]),
+                                      None if keys is None else tuple(
+                                          k.data if isinstance(k, StringAttr)
+                                          else cast(IntegerAttr, k).value.data
+                                          for k in cast(ArrayAttr, keys).data)))
     return sorted(values, key=lambda q: q.at)

@@ -14,6 +14,7 @@ from the importer's graph.STRUCTURED_ATTR and graph.STRUCTURED_INPUTS_ATTR):
 
   The importer builds and reads the same layout with graph ops
   (frontend/onnx_packed_sequences.py); `pack` and `unpack` are its numpy side;
+- ZipMap's rows of maps are one [rows, keys] tensor, `keys` the maps' keys;
 - a string tensor is three: its elements' UTF-8 bytes one after another (u8, 1-D), then
   where each element starts and where it ends in them (int64, the tensor's shape)
   (frontend/onnx_strings.py).
@@ -45,21 +46,28 @@ class StructuredValue:
     optional: bool
     packed: bool = False
     string: bool = False
+    # ZipMap's rows of maps: the keys of each row's map (its tensor is [rows, keys])
+    keys: tuple[int, ...] | tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"name": self.name, "at": self.at, "count": self.count,
                 "dtype": self.dtype.name, "sequence": self.sequence,
-                "optional": self.optional, "packed": self.packed, "string": self.string}
+                "optional": self.optional, "packed": self.packed, "string": self.string,
+                "keys": None if self.keys is None else list(self.keys)}
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> StructuredValue:
         return StructuredValue(str(d["name"]), int(d["at"]), int(d["count"]),
                                dtype_from_name(d["dtype"]), bool(d["sequence"]),
                                bool(d["optional"]), bool(d["packed"]),
-                               bool(d.get("string", False)))
+                               bool(d.get("string", False)),
+                               None if d.get("keys") is None else tuple(d["keys"]))
 
     def onnx_type(self, tensor: str) -> str:
         """How onnxruntime types it, given its element's `tensor(...)`."""
+        if self.keys is not None:
+            key = "string" if self.keys and isinstance(self.keys[0], str) else "int64"
+            return f"seq(map({key},{tensor}))"
         tensor = "tensor(string)" if self.string else tensor
         kind = f"seq({tensor})" if self.sequence else tensor
         return f"optional({kind})" if self.optional else kind
@@ -123,6 +131,8 @@ def unpack(q: StructuredValue, tensors: list[np.ndarray]) -> object:
         if not bool(tensors[0]):
             return None
         return unpack(_held(q), tensors[1:])
+    if q.keys is not None:  # onnxruntime's ZipMap: a list of {label: score} dicts
+        return [dict(zip(q.keys, row.tolist(), strict=True)) for row in tensors[0]]
     if q.string:
         data, starts, ends = (t.view(np.uint8) if k == 0 else t for k, t in enumerate(tensors))
         out = np.empty(starts.shape, object)

@@ -20,6 +20,7 @@ from infer.dialects import qnn as Q
 from infer.dialects.graph.evaluate import evaluator_of
 from infer.frontend.onnx_import import MAX_OPSET
 from infer.frontend.onnx_ops import OPS
+from infer.frontend.onnx_ops.ml import ML_DOMAIN, ML_OPS
 from infer.frontend.onnx_ops.quantize import MICROSOFT_DOMAIN, MICROSOFT_OPS
 from infer.lowering.graph_ops import lowering_for
 
@@ -87,6 +88,15 @@ def render() -> str:
     for op in sorted(MICROSOFT_OPS):
         cls = by_onnx.get(op)
         lines.append(_row([op, *(_facts(cls) if cls else ["?", "(none)", "?", "?", "?"])]))
+    lines += ["", f"## The `{ML_DOMAIN}` operators (classical models)", "",
+              "Ops without a graph op of their own are built from other graph ops.", "",
+              _row(["op", "versions", "elements", "graph op", "lowered", "folds", "epilogue"]),
+              _row(["---"] * 7)]
+    for op in sorted(ML_OPS):
+        cls = by_onnx.get(op)
+        versions = ", ".join(str(v) for v in sorted(ML_OPS[op]))
+        lines.append(_row([op, versions,
+                           *(_facts(cls) if cls else ["?", "(none)", "?", "?", "?"])]))
     lines += ["", "## Ops made by graph passes only", "",
               _row(["graph op", "elements", "lowered", "folds", "epilogue"]),
               _row(["---"] * 5)]

@@ -14,7 +14,7 @@ stale=""
 for f in pyproject.toml setup.py codegen/*.c; do
   if [ "$f" -nt .venv/.installed ]; then stale=1; fi
 done
-if [ -n "$stale" ] || ! python -c "import infer, onnxruntime, lit, filecheck, pytest, cryptography, ray
+if [ -n "$stale" ] || ! python -c "import infer, onnxruntime, lit, filecheck, pytest, cryptography, ray, sklearn, skl2onnx
 from infer.codegen.thread_pool import library; library()
 from infer.codegen.jit import entry_call; entry_call()" 2>/dev/null; then
   python -m pip install -q --upgrade pip

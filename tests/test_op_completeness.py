@@ -17,6 +17,7 @@ from infer.dialects import graph as G
 from infer.dialects import qnn as Q
 from infer.dialects.graph.evaluate import evaluator_of
 from infer.frontend.onnx_ops import OPS, Expansion
+from infer.frontend.onnx_ops.ml import ML_OPS
 from infer.frontend.onnx_ops.quantize import MICROSOFT_OPS
 from infer.lowering.graph_ops import lowering_for
 
@@ -42,8 +43,9 @@ def test_op_has_import_entry_or_is_internal(cls: type[Operation]) -> None:
         "nor that passes make it (ONNX_OP = None)"
     )
     if cls.ONNX_OP is not None:
-        assert cls.ONNX_OP in OPS or cls.ONNX_OP in MICROSOFT_OPS, (
-            f"{cls.ONNX_OP} has no entry in frontend/onnx_ops.py OPS (or MICROSOFT_OPS)")
+        assert cls.ONNX_OP in OPS or cls.ONNX_OP in MICROSOFT_OPS or cls.ONNX_OP in ML_OPS, (
+            f"{cls.ONNX_OP} has no entry in frontend/onnx_ops.py OPS (or MICROSOFT_OPS, "
+            "ML_OPS)")
 
 
 def test_every_import_entry_names_its_op() -> None:
@@ -57,6 +59,8 @@ def test_every_import_entry_names_its_op() -> None:
     native = [op for op, variants in OPS.items()
               if not all(composite(fn) for fn in variants.values())]
     native += [op for op, fn in MICROSOFT_OPS.items() if not composite(fn)]
+    native += [op for op, variants in ML_OPS.items()
+               if not all(composite(fn) for fn in variants.values())]
     assert sorted(native) == sorted(d for d in declared if d is not None)
 
 

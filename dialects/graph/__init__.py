@@ -40,6 +40,7 @@ from infer.dialects.graph import (
     linear_attention,
     logical,
     math,
+    ml,
     nchwc,
     nn,
     quantize,
@@ -62,6 +63,7 @@ from infer.dialects.graph.indexing import *  # noqa: F403
 from infer.dialects.graph.linear_attention import *  # noqa: F403
 from infer.dialects.graph.logical import *  # noqa: F403
 from infer.dialects.graph.math import *  # noqa: F403
+from infer.dialects.graph.ml import *  # noqa: F403
 from infer.dialects.graph.nchwc import *  # noqa: F403
 from infer.dialects.graph.nn import *  # noqa: F403
 from infer.dialects.graph.quantize import *  # noqa: F403
@@ -76,7 +78,7 @@ from infer.dialects.graph.vision import *  # noqa: F403
 _OP_MODULES = (
     constant, elementwise, logical, math, nn, vision, tensor, indexing, nchwc,
     signal, quantize, sorting, detection, einsum, linear_attention, cumulative, text,
-    control_flow, recurrent,
+    control_flow, recurrent, ml,
 )
 
 
@@ -100,6 +102,7 @@ __all__ = [
     *base.__all__,
     *elementwise.__all__,
     *math.__all__,
+    *ml.__all__,
     *nn.__all__,
     *tensor.__all__,
     *indexing.__all__,

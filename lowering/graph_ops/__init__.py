@@ -37,6 +37,7 @@ from infer.lowering.graph_ops import (  # noqa: F401 - imported to register thei
     signal,
     sorting,
     text,
+    tree_ensemble,
     vision,
 )
 from infer.lowering.graph_ops.base import (
