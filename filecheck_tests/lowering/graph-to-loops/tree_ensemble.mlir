@@ -1,9 +1,11 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
-// A tree ensemble: rows in parallel; per tree a walk of depth[t] steps from its root, the
-// child picked by one select chain over the packed next[n, lt|eq|gt|nan]; the leaf's
-// weights (leaf_start[n] .. leaf_start[n + 1]) added to their targets; AVERAGE divides by
-// the number of trees.
+// A tree ensemble: blocks of 16 rows in parallel, in them 4 rows at a time (then the
+// remainder's tile); per tree the 4 walks interleaved, depth[t] steps from its root, each
+// row's child loaded from the packed next[n, k] at the k a select chain picks by how the
+// feature compares (lt, eq, gt, else nan); the leaves' weights
+// (leaf_start[n] .. leaf_start[n + 1]) added to their targets; AVERAGE divides by the
+// number of trees.
 
 builtin.module {
   func.func @forest(%x: tensor<?x4xf32>, %feature: tensor<5xi64>, %threshold: tensor<5xf32>, %next: tensor<5x4xi64>, %roots: tensor<2xi64>, %depth: tensor<2xi64>, %start: tensor<6xi64>, %target: tensor<4xi64>, %weight: tensor<4xf32>) -> tensor<?x3xf32> {
@@ -13,24 +15,27 @@ builtin.module {
 }
 
 // CHECK-LABEL: func.func @forest
-// CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           memref.store %{{.*}}, %sum[%[[ROW]], %{{.*}}] : memref<?x3xf32>
-// CHECK:           scf.for %[[TREE:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:             %[[ROOT:.*]] = memref.load %roots[%[[TREE]]]
-// CHECK:             %[[DEPTH:.*]] = memref.load %depth[%[[TREE]]]
-// CHECK:             %[[LEAF:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[NODE:.*]] = %{{.*}}) -> (index) {
-// CHECK:               %[[F:.*]] = memref.load %feature[%[[NODE]]]
-// CHECK:               %[[V:.*]] = memref.load %x[%[[ROW]], %{{.*}}] : memref<?x4xf32>
-// CHECK:               %[[T:.*]] = memref.load %threshold[%[[NODE]]]
-// CHECK:               arith.cmpf ogt, %[[V]], %[[T]] : f32
-// CHECK:               arith.cmpf oeq, %[[V]], %[[T]] : f32
-// CHECK:               arith.cmpf olt, %[[V]], %[[T]] : f32
-// CHECK:               %[[CHILD:.*]] = arith.select
-// CHECK-NEXT:          scf.yield %[[CHILD]] : index
-// CHECK:             memref.load %start[%[[LEAF]]]
-// CHECK:             scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:               memref.load %target[%[[E]]]
-// CHECK:               memref.load %weight[%[[E]]]
-// CHECK:               arith.addf
-// CHECK:           arith.divf
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK:           scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             %[[ROW1:.*]] = arith.addi %[[ROW]], %{{.*}} : index
+// CHECK:             memref.store %{{.*}}, %sum[%[[ROW]], %{{.*}}] : memref<?x3xf32>
+// CHECK:               %[[ROOT:.*]] = memref.load %roots[%[[TREE:.*]]]
+// CHECK:               %[[DEPTH:.*]] = memref.load %depth[%[[TREE]]]
+// CHECK:               %[[LEAF:.*]], %{{.*}}, %{{.*}}, %{{.*}} = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[NODE:.*]] = %{{.*}}, %[[NODE1:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (index, index, index, index) {
+// CHECK:                 memref.load %feature[%[[NODE]]]
+// CHECK:                 %[[V:.*]] = memref.load %x[%[[ROW]], %{{.*}}] : memref<?x4xf32>
+// CHECK:                 %[[T:.*]] = memref.load %threshold[%[[NODE]]]
+// CHECK:                 arith.cmpf ogt, %[[V]], %[[T]] : f32
+// CHECK:                 arith.cmpf oeq, %[[V]], %[[T]] : f32
+// CHECK:                 arith.cmpf olt, %[[V]], %[[T]] : f32
+// CHECK:                 %[[K:.*]] = arith.select
+// CHECK-NEXT:            memref.load %next[%[[NODE]], %[[K]]] : memref<5x4xi64>
+// CHECK:                 memref.load %x[%[[ROW1]], %{{.*}}] : memref<?x4xf32>
+// CHECK:                 scf.yield
+// CHECK:               memref.load %start[%[[LEAF]]]
+// CHECK:               scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:                 memref.load %target[%[[E]]]
+// CHECK:                 memref.load %weight[%[[E]]]
+// CHECK:                 arith.addf
+// CHECK:             arith.divf
 // CHECK:       } {parallel = {{[0-9]+}} : i64}
