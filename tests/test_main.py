@@ -42,7 +42,7 @@ def test_usage_and_unknown_command() -> None:
     done = _run("build")
     assert done.returncode == 2
     assert done.stderr == ("python -m infer: unknown command 'build' (commands: run, opt, "
-                           "compile, quantize)\n")
+                           "compile, quantize, cache)\n")
 
 
 def _scripts() -> dict[str, str]:
@@ -51,9 +51,9 @@ def _scripts() -> dict[str, str]:
 
 
 def test_every_installed_command_is_a_python_m_infer_command() -> None:
-    from infer.__main__ import COMMANDS
+    from infer.__main__ import TOOLS
 
-    assert {f"infer-{name}": f"{module}:main" for name, module in COMMANDS.items()} == _scripts()
+    assert {f"infer-{name}": f"{module}:main" for name, module in TOOLS.items()} == _scripts()
 
 
 @pytest.mark.parametrize("script", sorted(_scripts()))
