@@ -12,6 +12,7 @@
     model = infer.load("model.infer")            # mapped again, nothing compiled
     infer.compile_to_file("model.onnx", "model.infer", target="x86-64-v3", sign_key=pem)
     infer.quantize("model.onnx", "calibration.npz", "model_int8.onnx")  # an int8 QDQ model
+    print(infer.cache_info()); infer.clear_cache()  # the compile cache ($INFER_CACHE_DIR)
 
 Errors: `infer.InferError` and its subclasses `InvalidModelError` (a ValueError),
 `UnsupportedError` (a NotImplementedError), `InputError` (a ValueError), `ShapeError` and
@@ -28,6 +29,8 @@ _API = {
     "compile_module": "infer.api",
     "compile_to_file": "infer.api",
     "load": "infer.runtime.compiled_model",
+    "cache_info": "infer.runtime.cache",
+    "clear_cache": "infer.runtime.cache",
     "CompiledModel": "infer.api",
     "optimization_report": "infer.api",
     "quantize": "infer.quantization",
@@ -36,6 +39,15 @@ _API = {
     "GraphOptimizationLevel": "infer.session",
     "NodeArg": "infer.session",
     "ModelMetadata": "infer.session",
+    "ExecutionMode": "infer.session_values",
+    "RunOptions": "infer.session_values",
+    "OrtValue": "infer.session_values",
+    "IOBinding": "infer.session_values",
+    "get_available_providers": "infer.session_values",
+    "get_all_providers": "infer.session_values",
+    "get_device": "infer.session_values",
+    "set_default_logger_severity": "infer.session_values",
+    "get_default_logger_severity": "infer.session_values",
     "supported_ops": "infer.frontend.onnx_import",
     "InferError": "infer.errors",
     "InvalidModelError": "infer.errors",

@@ -4,6 +4,8 @@
     python -m infer run model.onnx ...  infer-run
     python -m infer opt model.onnx ...  infer-opt
     python -m infer compile model.onnx  infer-compile
+    python -m infer quantize model.onnx infer-quantize
+    python -m infer cache list|clear    the compile cache
 """
 
 from __future__ import annotations
@@ -14,14 +16,18 @@ from importlib import import_module
 
 import infer
 
-COMMANDS = {"run": "infer.tools.infer_run", "opt": "infer.tools.infer_opt",
-            "compile": "infer.tools.infer_compile"}
+# one per infer-* command of pyproject.toml's [project.scripts]
+TOOLS = {"run": "infer.tools.infer_run", "opt": "infer.tools.infer_opt",
+         "compile": "infer.tools.infer_compile", "quantize": "infer.tools.infer_quantize"}
+COMMANDS = {**TOOLS, "cache": "infer.tools.infer_cache"}
 
 USAGE = f"""infer {infer.__version__}: an MLIR-style compiler for neural-network inference on CPUs
 
 usage: python -m infer run MODEL.onnx [options]   compile and run a model (infer-run)
        python -m infer opt [FILE] [-p PASSES]      print IR, run passes (infer-opt)
        python -m infer compile MODEL.onnx -o F     save the compiled model (infer-compile)
+       python -m infer quantize MODEL.onnx ...     write an int8 QDQ model (infer-quantize)
+       python -m infer cache [list|clear]          the compile cache: list or clear it
        python -m infer --version
 each command's --help lists its options; in Python: infer.compile, infer.load,
 infer.InferenceSession"""

@@ -222,12 +222,19 @@ class _Cached:
                                         "nchwc_block": _block(nchwc_block, target),
                                         "caches": _caches(), "weights": weights})
 
-    def get(self, threads: int | None) -> CompiledModel | None:
+    def code(self) -> CompiledCode | None:
+        """The stored code, not mapped (None on a miss)."""
         if self.store is None:
             return None
         with self.stages.stage(progress.CACHE):
-            hit = self.store.get(self.key)
-            return None if hit is None else map_code(hit, threads)
+            return self.store.get(self.key)
+
+    def get(self, threads: int | None) -> CompiledModel | None:
+        hit = self.code()
+        if hit is None:
+            return None
+        with self.stages.stage(progress.CACHE):
+            return map_code(hit, threads)
 
     def put(self, code: CompiledCode) -> None:
         if self.store is not None:
@@ -332,17 +339,28 @@ def compile_to_file(
     sign_key: object = None,
     weights: str = "f32",
     verbose: bool | None = None,
+    cache: bool = True,
 ) -> None:
     """Compile `model` for `target` (this CPU, a level such as "x86-64-v4" or a named CPU,
     which this one need not be) and write the artifact to `path` without running it:
     signed with `sign_key`, its weights held as `weights` as `compile` does and stored so
-    as `CompiledModel.save` does. Nothing is written if the compile fails."""
+    as `CompiledModel.save` does. Nothing is written if the compile fails. `cache`: as in
+    `compile` (the same entries), for a target this CPU runs (the cache holds only code
+    that loads here)."""
     target = resolve_target(target)
     _check_weights(weights)
     stages = CompileProgress(verbose)
-    with stages.stage(progress.IMPORT):
-        module = import_model(model)
-    code = compile_timed(module, opt_level, nchwc_block, stages, target=target, weights=weights)
+    cached = (_Cached(model, opt_level, nchwc_block, target, weights, stages)
+              if cache and target.runs_on_host_triple() and not target.missing_on_host()
+              else None)
+    code = cached.code() if cached is not None else None
+    if code is None:
+        with stages.stage(progress.IMPORT):
+            module = import_model(model)
+        code = compile_timed(module, opt_level, nchwc_block, stages, target=target,
+                             weights=weights)
+        if cached is not None:
+            cached.put(code)
     stages.done()
     save_artifact(code, path, sign_key, weights)
 

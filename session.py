@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 import time
 import warnings
@@ -22,26 +23,25 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
 
 from infer import progress
-from infer.api import ModelLike, compile_proto
-from infer.dialects.graph import elide_weights
 from infer.errors import InputError
-from infer.frontend.onnx_import import load_model
 from infer.progress import CompileProgress
 from infer.runtime.artifact import is_artifact
 from infer.runtime.compiled_model import artifact_from_bytes, load
 from infer.runtime.signature import TensorSpec
 from infer.runtime.structured import StructuredValue
 from infer.runtime.threads import resolve_threads
+from infer.session_values import CPU, ExecutionMode, IOBinding, OrtValue, as_array, onnx_type_name
 
-CPU = "CPUExecutionProvider"
+if TYPE_CHECKING:  # the compiler is imported only to compile: a compiled artifact needs none
+    import onnx
+    from xdsl.dialects.builtin import ModuleOp
+
+    from infer.api import ModelLike
 
 
 class GraphOptimizationLevel(IntEnum):
@@ -70,7 +70,7 @@ class SessionOptions:
     enable_profiling: bool = False
     profile_file_prefix: str = "onnxruntime_profile_"
     optimized_model_filepath: str = ""
-    execution_mode: int = 0  # ORT_SEQUENTIAL
+    execution_mode: int = ExecutionMode.ORT_SEQUENTIAL
     execution_order: int = 0  # DEFAULT
     enable_cpu_mem_arena: bool = True
     enable_mem_pattern: bool = True
@@ -79,6 +79,26 @@ class SessionOptions:
     log_severity_level: int = 2
     log_verbosity_level: int = 0
     logid: str = ""
+    # set by the methods below (not attributes of onnxruntime's SessionOptions)
+    config_entries: dict[str, str] = field(default_factory=dict, repr=False)
+    free_dimension_overrides: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def add_session_config_entry(self, key: str, value: str) -> None:
+        """Kept and read back; no entry changes what infer compiles."""
+        self.config_entries[str(key)] = str(value)
+
+    def get_session_config_entry(self, key: str) -> str:
+        if key not in self.config_entries:
+            raise RuntimeError(f"SessionOptions does not have configuration with key: {key}")
+        return self.config_entries[key]
+
+    def add_free_dimension_override_by_name(self, dim_name: str, dim_value: int) -> None:
+        """Compiles every dim named `dim_name` in the graph's inputs and outputs as the
+        static size `dim_value`: an input of another size is then refused."""
+        if not isinstance(dim_value, int) or dim_value < 0:
+            raise ValueError(f"free dimension override '{dim_name}': the size must be an "
+                             f"int >= 0, got {dim_value!r}")
+        self.free_dimension_overrides[str(dim_name)] = dim_value
 
 
 # Options that change nothing here: a non-default value gets a warning. (The log options
@@ -86,7 +106,9 @@ class SessionOptions:
 _NO_EFFECT = ("inter_op_num_threads", "execution_mode", "execution_order",
               "enable_cpu_mem_arena", "enable_mem_pattern", "enable_mem_reuse",
               "use_deterministic_compute")  # fmt: skip
-_ALL_OPTIONS = tuple(f.name for f in fields(SessionOptions))
+# onnxruntime's attributes, which an onnxruntime.SessionOptions has too
+_ALL_OPTIONS = tuple(f.name for f in fields(SessionOptions)
+                     if f.name not in ("config_entries", "free_dimension_overrides"))
 
 
 @dataclass(frozen=True)
@@ -128,9 +150,7 @@ def _node_args(names: list[str], specs: list[TensorSpec], structured: list[Struc
 
 
 def _node_arg(spec: TensorSpec) -> NodeArg:
-    elem = onnx.helper.np_dtype_to_tensor_dtype(spec.dtype)
-    return NodeArg(spec.name, list(spec.shape),
-                   f"tensor({onnx.TensorProto.DataType.Name(elem).lower()})")
+    return NodeArg(spec.name, list(spec.shape), onnx_type_name(spec.dtype))
 
 
 def _metadata(proto: onnx.ModelProto) -> ModelMetadata:
@@ -243,7 +263,11 @@ class InferenceSession:
         their int values 0, 1, 2, 3, 99) compile at infer's opt level 0 / 1 / 2 / 3 / 3;
         the default, ORT_ENABLE_ALL, is level 3, the fastest;
       * `optimized_model_filepath`: the graph after optimization, written as infer's graph
-        IR text (not ONNX; weights of more than 64 elements elided, as `infer-opt` prints);
+        IR text (not ONNX, so a `.onnx` name is refused; weights of more than 64 elements
+        elided, as `infer-opt` prints);
+      * `add_free_dimension_override_by_name(name, size)`: every input and output dim
+        named `name` is compiled as `size` (an input of another size is refused);
+        `add_session_config_entry` entries are kept and change nothing;
       * `enable_profiling` and `profile_file_prefix`: `end_profiling()` writes a JSON file
         in onnxruntime's format and names it as onnxruntime does, with one event per
         compile stage and per `run` (no per-kernel events: kernels are fused);
@@ -289,22 +313,41 @@ class InferenceSession:
         level = _opt_level(so) if opt_level is None else opt_level
         self._profile = _Profile(so.profile_file_prefix) if so.enable_profiling else None
 
-        if not isinstance(path_or_bytes, onnx.ModelProto) and is_artifact(path_or_bytes):
+        # A ModelProto exists only once onnx is imported; an artifact needs neither it nor
+        # the compiler.
+        onnx = sys.modules.get("onnx")
+        if not (onnx is not None and isinstance(path_or_bytes, onnx.ModelProto)) \
+                and is_artifact(path_or_bytes):
             self._load(path_or_bytes, opt_level, nchwc_block, verify_key, threads)
             return
         if verify_key is not None:
             raise ValueError("verify_key is for a compiled artifact (.infer), not an ONNX model")
-        stages = CompileProgress(verbose)
+        self._compile(path_or_bytes, level, nchwc_block, CompileProgress(verbose), cache,
+                      threads)
+
+    def _compile(self, model: ModelLike, level: int, nchwc_block: int | None,
+                 stages: CompileProgress, cache: bool, threads: int) -> None:
+        """An ONNX model compiled, its free dims pinned as the options say."""
+        from infer.api import compile_proto
+        from infer.frontend.onnx_import import load_model
+
+        path = self._options.optimized_model_filepath
+        if path and Path(path).suffix.lower() == ".onnx":
+            raise ValueError(f"optimized_model_filepath '{path}': infer writes its graph IR "
+                             "as text, not ONNX; give a name with another suffix, such as "
+                             "'.mlir'")
         with stages.stage(progress.IMPORT):
-            proto = load_model(path_or_bytes)
+            proto = load_model(model)
         self._meta = _metadata(proto)
-        path = so.optimized_model_filepath
+        overrides = _free_dim_overrides(self._options)
+        # pinned dims: the cache is keyed by the pinned model, not the file
+        source = _pin_free_dims(proto, overrides) if overrides else model
         self._model = compile_proto(proto, level, nchwc_block, stages, cache=cache,
                                     optimized=(lambda m: _write_ir(m, path)) if path else None,
-                                    source=path_or_bytes, threads=threads)
+                                    source=source, threads=threads)
         del proto  # the weights live on in the compiled model
         if self._profile is not None:
-            self._profile.add_compile(stages.times, isinstance(path_or_bytes, bytes))
+            self._profile.add_compile(stages.times, isinstance(model, bytes))
 
     def _load(self, artifact: str | os.PathLike | bytes, opt_level: int | None,
               nchwc_block: int | None, verify_key: object, threads: int) -> None:
@@ -383,13 +426,60 @@ class InferenceSession:
                 raise InputError(f"unknown output name '{n}'; the model's outputs are "
                                  + ", ".join(f"'{m}'" for m in names))
         start = time.perf_counter()
-        results = self._model.run(input_feed)
+        results = self._model.run({k: as_array(v) for k, v in input_feed.items()})
         if self._profile is not None:
             self._profile.add("model_run", start, time.perf_counter() - start)
         return [results[n] for n in (output_names or names)]
 
+    def run_with_ort_values(self, output_names: Sequence[str] | None,
+                            input_dict_ort_values: Mapping[str, Any], run_options: Any = None
+                            ) -> list[OrtValue]:
+        """`run` on OrtValues (or arrays), its outputs as OrtValues."""
+        return [OrtValue(r) for r in self.run(output_names, input_dict_ort_values, run_options)]
+
+    def io_binding(self) -> IOBinding:
+        return IOBinding(self)
+
+    def run_with_iobinding(self, iobinding: IOBinding, run_options: Any = None) -> None:
+        """Runs the binding's inputs; its outputs are then read from it."""
+        iobinding.run(run_options)
+
+    def set_providers(self, providers: Sequence[str | tuple[str, dict[Any, Any]]] | None = None,
+                      provider_options: Sequence[dict[Any, Any]] | None = None) -> None:
+        """As at construction: anything but the CPU provider warns and falls back to it."""
+        self._provider_options = _providers(providers, provider_options)
+
+    def disable_fallback(self) -> None:
+        """Nothing to fall back from: the CPU provider is the only one."""
+
+    def enable_fallback(self) -> None:
+        """Nothing to fall back from: the CPU provider is the only one."""
+
+
+def _free_dim_overrides(so: Any) -> dict[str, int]:
+    """The dims `add_free_dimension_override_by_name` pinned (none for an onnxruntime
+    SessionOptions: it does not say which it holds)."""
+    return dict(getattr(so, "free_dimension_overrides", {}))
+
+
+def _pin_free_dims(proto: onnx.ModelProto, sizes: Mapping[str, int]) -> onnx.ModelProto:
+    """`proto` with each dim named in `sizes` made that static size in the graph's inputs,
+    outputs and value infos, as onnxruntime pins them; returns `proto`, changed."""
+    graph = proto.graph
+    for info in [*graph.input, *graph.output, *graph.value_info]:
+        if not info.type.HasField("tensor_type"):
+            continue
+        for dim in info.type.tensor_type.shape.dim:
+            if dim.HasField("dim_param") and dim.dim_param in sizes:
+                dim.dim_value = sizes[dim.dim_param]  # clears dim_param (a oneof)
+    return proto
+
 
 def _write_ir(module: ModuleOp, path: str) -> None:
+    from xdsl.printer import Printer
+
+    from infer.dialects.graph import elide_weights
+
     with open(path, "w") as f, elide_weights(64):  # infer-opt's default
         Printer(stream=f).print_op(module)
         f.write("\n")

@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import cast
@@ -135,10 +136,12 @@ def import_model(model: onnx.ModelProto | bytes | str | os.PathLike[str]) -> Mod
     graph = proto.graph
     variants = _select_variants(graph, opset, _opsets(proto))
     _check_structure(graph)
-    try:
-        onnx.checker.check_model(proto)
-    except Exception as e:  # noqa: BLE001 - the checker raises several types
-        raise InvalidModelError(f"invalid model: {one_line(str(e))}") from None
+    _check_input_ranks(graph)
+    with _declared_scalar(_shapeless_outputs(graph)):
+        try:
+            onnx.checker.check_model(proto)
+        except Exception as e:  # noqa: BLE001 - the checker raises several types
+            raise InvalidModelError(f"invalid model: {one_line(str(e))}") from None
     module = _Importer(graph, opset, variants).run()
     try:
         module.verify()
@@ -203,6 +206,10 @@ def _default_opset(proto: onnx.ModelProto) -> int:
             return MAX_OPSET
         raise UnsupportedError("the model imports no opset of the default ONNX domain")
     opset = versions[0]
+    newest = onnx.defs.onnx_opset_version()
+    if opset > newest:
+        raise UnsupportedError(f"the model imports opset {opset} of the default ONNX domain; "
+                               f"the newest supported is {newest}")
     if opset < MIN_OPSET:
         raise UnsupportedError(
             f"unsupported opset version {opset} (infer imports opset {MIN_OPSET} to {MAX_OPSET})"
@@ -370,6 +377,37 @@ def _check_structure(graph: onnx.GraphProto) -> None:
     for out in graph.output:
         if out.name not in defined:
             raise InvalidModelError(f"invalid graph: graph output '{out.name}' is never produced")
+
+
+def _check_input_ranks(graph: onnx.GraphProto) -> None:
+    """A tensor graph input with no shape has no rank either: infer compiles ranked
+    tensors only (their dims may be dynamic), so it is refused, named."""
+    initialized = {t.name for t in graph.initializer}
+    for vi in graph.input:
+        if (vi.type.HasField("tensor_type") and not vi.type.tensor_type.HasField("shape")
+                and vi.name not in initialized):
+            raise UnsupportedError(
+                f"graph input '{vi.name}' has no shape, so no rank: infer compiles tensors "
+                "of known rank; declare its dims (named or empty dims stay dynamic)")
+
+
+def _shapeless_outputs(graph: onnx.GraphProto) -> list[onnx.TypeProto.Tensor]:
+    """The tensor graph outputs declared without a shape: the importer computes theirs."""
+    return [o.type.tensor_type for o in graph.output
+            if o.type.HasField("tensor_type") and not o.type.tensor_type.HasField("shape")]
+
+
+@contextmanager
+def _declared_scalar(tensors: list[onnx.TypeProto.Tensor]) -> Iterator[None]:
+    """ONNX's checker requires a shape on graph outputs, which onnxruntime does not: an
+    empty one (a scalar's) while it checks, taken away after, the proto as it was."""
+    for t in tensors:
+        t.shape.SetInParent()
+    try:
+        yield
+    finally:
+        for t in tensors:
+            t.ClearField("shape")
 
 
 # ---------------------------------------------------------------------------------------

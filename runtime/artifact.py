@@ -58,6 +58,9 @@ MAGIC = b"\x89INFER\r\n"  # as PNG's: a non-ASCII byte, and CR LF that text tran
 # (pack_objects); 5: parallel loops call infer's thread pool (infer_parallel_for), not
 # libgomp
 FORMAT_VERSION = 5
+# Versions count up by one: a version field past this (a high byte set) is damage, not a
+# newer infer's file.
+_MAX_FORMAT_VERSION = 0xFFFF
 SUFFIX = ".infer"
 _HEADER = struct.Struct("<8sIIQ32s32s")
 HEADER_SIZE = _HEADER.size
@@ -229,6 +232,9 @@ def _header(data: bytes) -> tuple[int, int, bytes, bytes]:
     magic, version, seal_size, manifest_size, manifest_hash, seal_hash = _HEADER.unpack_from(data)
     if magic != MAGIC:
         raise ValueError("not an infer artifact (wrong magic bytes)")
+    if not 0 < version <= _MAX_FORMAT_VERSION:
+        raise ValueError(f"corrupted header (format version field reads {version}, which no "
+                         f"infer writes; this infer reads version {FORMAT_VERSION})")
     if version != FORMAT_VERSION:
         raise ValueError(f"artifact format version {version}, this infer reads version "
                          f"{FORMAT_VERSION}: compile the model again")

@@ -13,6 +13,8 @@ same model at once each write a whole file and the last rename wins; an entry th
 to load (damaged, or for another infer) is removed and compiled again. Entries are used
 least-recently first evicted once the directory holds more than `$INFER_CACHE_SIZE`
 (bytes, or with a K/M/G suffix; 2G by default): a hit touches its file's mtime.
+`cache_info()` says where it is and what it holds, `clear_cache()` empties it
+(`python -m infer cache list|clear`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import json
 import mmap
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from infer.errors import ArtifactError
@@ -168,3 +171,47 @@ class CompileCache:
             with contextlib.suppress(OSError):
                 p.unlink()
             total -= size
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    """The compile cache as the environment sets it: `directory` None when it is turned
+    off; its entries' count and bytes, and the size they are evicted down to."""
+
+    directory: Path | None
+    entries: int
+    size: int
+    limit: int
+
+    def __str__(self) -> str:
+        if self.directory is None:
+            return "compile cache: off (INFER_CACHE_DIR is empty)"
+        return (f"compile cache: {self.directory}: {self.entries} entries, {self.size:,} "
+                f"bytes (limit {self.limit:,}: INFER_CACHE_SIZE)")
+
+
+def cache_info() -> CacheInfo:
+    """Where the compile cache is and what it holds."""
+    store = CompileCache.from_environment()
+    if store is None:
+        return CacheInfo(None, 0, 0, 0)
+    entries = store.entries() if store.directory.is_dir() else []
+    return CacheInfo(store.directory, len(entries), sum(size for _, size, _ in entries),
+                     store.size)
+
+
+def clear_cache() -> int:
+    """Removes every entry of the compile cache (and writers' temporary files); returns
+    how many entries it removed."""
+    store = CompileCache.from_environment()
+    if store is None or not store.directory.is_dir():
+        return 0
+    removed = 0
+    for _, _, path in store.entries():
+        with contextlib.suppress(OSError):  # removed by another process meanwhile
+            path.unlink()
+            removed += 1
+    for path in store.directory.glob(f".*{SUFFIX}.*.tmp"):
+        with contextlib.suppress(OSError):
+            path.unlink()
+    return removed

@@ -57,13 +57,26 @@ def check_feeds(specs: list[TensorSpec], feeds: Mapping[str, object]) -> list[np
         if a is None and s.name not in feeds:
             _check_names(specs, feeds)  # raises: as many feeds, so one is unknown
         if not isinstance(a, np.ndarray):
-            a = np.asarray(a)
+            a = _as_array(s, a)
         if a.dtype != s.dtype:
             raise InputError(f"input '{s.name}': expected dtype {s.dtype}, got {a.dtype}")
         if a.shape != s.shape:  # equal only where every dim is static
             _check_shape(s, a.shape, bound)
         arrays.append(a if a.flags.c_contiguous else np.require(a, requirements="C"))
     return arrays
+
+
+def _as_array(s: TensorSpec, value: object) -> np.ndarray:
+    """A feed that is not an array: a list or tuple of numbers converted to the input's
+    dtype (as onnxruntime converts a list: floats to an integer input truncate), anything
+    else as numpy makes it (a Python float is float64, then refused for a float32 input)."""
+    if not isinstance(value, list | tuple):
+        return np.asarray(value)
+    try:
+        return np.asarray(value, dtype=s.dtype)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise InputError(f"input '{s.name}': cannot convert the list to {s.dtype}: "
+                         f"{str(e).splitlines()[0]}") from None
 
 
 def _check_names(specs: list[TensorSpec], feeds: Mapping[str, object]) -> None:

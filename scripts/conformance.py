@@ -471,7 +471,9 @@ def selected(cases: dict[str, Any], ops: dict[str, str], args: argparse.Namespac
 
 
 def main(argv: list[str] | None = None) -> int:
-    os.environ.setdefault("INFER_CACHE_DIR", "")  # every model compiled, none stored
+    # every model compiled, none stored in the user's compile cache (even one set by
+    # INFER_CACHE_DIR): thousands of throwaway models, in the workers too
+    os.environ["INFER_CACHE_DIR"] = ""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", help="comma-separated op types (see docs/conformance.md)")
     parser.add_argument("--cases", help="regular expression searched in case names")

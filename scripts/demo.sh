@@ -6,10 +6,23 @@
 # layout); OPT_LEVEL=2 shows the level before it, BENCH=N sets the repetitions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+NAME=${1:-squeezenet}
+# The name is checked before the setup, against model_zoo.py's list read as text (nothing
+# installed is needed for that).
+python3 - "$NAME" <<'PY' || exit 2
+import ast
+import sys
+
+tree = ast.parse(open("model_zoo.py").read())
+names = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+             and getattr(n.targets[0], "id", "") == "LIGHT_MODELS")
+if sys.argv[1] not in names:
+    sys.exit(f"demo.sh: unknown model '{sys.argv[1]}'; the light models are: "
+             + ", ".join(names))
+PY
 bash scripts/setup.sh
 # shellcheck disable=SC1091
 . .venv/bin/activate
-NAME=${1:-squeezenet}
 MODEL=$(python -c "from infer.model_zoo import light_model_path; print(light_model_path('$NAME'))")
 cat <<TEXT
 

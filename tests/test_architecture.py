@@ -37,7 +37,7 @@ LAYERS: dict[str, int] = {
     "lowering": 3, "runtime": 3,
     "passes": 4, "model_zoo": 4,
     "pipeline": 5,
-    "api": 6,
+    "api": 6, "session_values": 6,  # onnxruntime's values and bindings, under the session
     "backend": 7, "session": 7, "quantization": 7, "ray_batch": 7,
     "__init__": 8,  # the public names, loaded lazily from the layers below
     "tools": 9,

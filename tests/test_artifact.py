@@ -210,7 +210,10 @@ REGIONS = ["header.magic", "header.version", "header.seal_size", "header.manifes
            "seal"]
 # What a flipped byte in each is refused as (a regular expression).
 FLIPPED = {"header.magic": r"not an infer artifact \(wrong magic bytes\)",
-           "header.version": "artifact format version",
+           # the low byte: an older version; a high one: no version infer writes
+           "header.version": rf"artifact format version {artifact.FORMAT_VERSION ^ 1}, this"
+                             r"|: corrupted header \(format version field "
+                             r"reads \d+, which no infer writes",
            "header.seal_size": r"truncated: the seal ends at byte|1 bytes after the seal",
            "header.manifest_size": r"corrupt manifest \(SHA-256 mismatch\)",
            "header.manifest_sha256": r"corrupt manifest \(SHA-256 mismatch\)",
@@ -321,6 +324,15 @@ def test_another_format_version_is_refused(compiled, tmp_path: Path, nothing_map
     _refused(bytes(data), tmp_path / "v.infer",
              f"artifact format version {artifact.FORMAT_VERSION + 1}, this infer reads "
              f"version {artifact.FORMAT_VERSION}")
+
+
+def test_a_damaged_version_field_is_a_corrupted_header(compiled, tmp_path: Path,
+                                                       nothing_mapped) -> None:
+    data = bytearray(compiled["conv"][1].read_bytes())
+    data[10] = 0xFF
+    _refused(bytes(data), tmp_path / "v.infer", "corrupted header (format version field reads "
+             f"{0xFF0000 + artifact.FORMAT_VERSION}, which no infer writes; this infer reads "
+             f"version {artifact.FORMAT_VERSION})")
 
 
 def test_another_infer_version_is_refused(compiled, tmp_path: Path, nothing_mapped) -> None:

@@ -188,3 +188,84 @@ def test_sizes() -> None:
         with pytest.raises(ValueError, match="INFER_CACHE_SIZE"):
             parse_size(bad)
     assert cache_module.DEFAULT_SIZE == 2 << 30
+
+
+def test_compile_to_file_uses_the_cache(cache_dir: Path, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """infer-compile's API reads and fills the entries `compile` does: the file written
+    from a hit is the file a compile writes."""
+    path = tmp_path / "model.onnx"
+    onnx.save(_model(), path)
+    infer.compile_to_file(path, tmp_path / "first.infer")
+    (entry,) = _entries(cache_dir)
+    infer.compile_to_file(path, tmp_path / "uncached.infer", cache=False)
+    assert _entries(cache_dir) == [entry]
+    _no_compile(monkeypatch)
+    infer.compile_to_file(path, tmp_path / "hit.infer")
+    infer.compile(path)  # the same entry
+    assert (tmp_path / "hit.infer").read_bytes() == (tmp_path / "first.infer").read_bytes()
+    np.testing.assert_array_equal(infer.load(tmp_path / "hit.infer").run(FEEDS)["z"],
+                                  np.maximum(FEEDS["x"] @ np.ones((8, 64), np.float32), 0))
+
+
+def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "infer", *args], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, **env})
+
+
+@pytest.mark.slow
+def test_infer_compile_no_cache(cache_dir: Path, tmp_path: Path) -> None:
+    path = tmp_path / "model.onnx"
+    onnx.save(_model(), path)
+    env = {"INFER_CACHE_DIR": str(cache_dir)}
+    done = _cli("compile", str(path), "--no-cache", env=env)
+    assert done.returncode == 0, done.stderr
+    assert _entries(cache_dir) == [] and (tmp_path / "model.infer").exists()
+    done = _cli("compile", str(path), "-o", str(tmp_path / "again.infer"), env=env)
+    assert done.returncode == 0, done.stderr
+    assert len(_entries(cache_dir)) == 1
+
+
+def test_cache_info_and_clear(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INFER_CACHE_SIZE", "300M")
+    assert infer.cache_info() == cache_module.CacheInfo(cache_dir, 0, 0, 300 << 20)
+    infer.compile(_model())
+    infer.compile(_model(2.0))
+    info = infer.cache_info()
+    assert (info.directory, info.entries, info.limit) == (cache_dir, 2, 300 << 20)
+    assert info.size == sum(p.stat().st_size for p in _entries(cache_dir)) > 0
+    assert str(info) == (f"compile cache: {cache_dir}: 2 entries, {info.size:,} bytes "
+                         f"(limit {300 << 20:,}: INFER_CACHE_SIZE)")
+    assert infer.clear_cache() == 2
+    assert _entries(cache_dir) == [] and infer.cache_info().entries == 0
+    monkeypatch.setenv("INFER_CACHE_DIR", "")
+    assert str(infer.cache_info()) == "compile cache: off (INFER_CACHE_DIR is empty)"
+    assert infer.clear_cache() == 0
+
+
+def test_python_m_infer_cache_list_and_clear(cache_dir: Path) -> None:
+    infer.compile(_model())
+    env = {"INFER_CACHE_DIR": str(cache_dir), "INFER_CACHE_SIZE": "1G"}
+    done = _cli("cache", "list", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"compile cache: {cache_dir}: 1 entries, ")
+    done = _cli("cache", "clear", env=env)
+    assert (done.returncode, done.stdout) == (0, f"removed 1 entries from {cache_dir}\n")
+    assert _entries(cache_dir) == []
+    done = _cli("cache", "purge", env=env)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert "invalid choice: 'purge'" in done.stderr
+
+
+def test_an_artifact_session_imports_no_compiler(tmp_path: Path) -> None:
+    """Opening a compiled model takes the runtime only: neither onnx nor xDSL nor LLVM."""
+    infer.compile(_model(), cache=False).save(tmp_path / "m.infer")
+    code = ("import sys, numpy as np, infer\n"
+            f"s = infer.InferenceSession({str(tmp_path / 'm.infer')!r})\n"
+            "s.run(None, {'x': np.ones((2, 8), np.float32)})\n"
+            "s.get_inputs(), s.get_outputs()\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'onnx', 'xdsl', "
+            "'llvmlite'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr

@@ -27,3 +27,10 @@ def test_random_graphs_match_onnxruntime(level: int, start: int) -> None:
     assert not failed, f"seed {SEED}, level {level}: {failed}"
     counts = Counter(o.status for o in outcomes.values())
     assert counts["passed"] >= CHUNK * 0.8, counts
+
+
+def test_cases_are_not_stored_in_the_compile_cache(tmp_path, monkeypatch) -> None:
+    """The fuzzer compiles thousands of throwaway models: none goes to the user's cache."""
+    monkeypatch.setenv("INFER_CACHE_DIR", str(tmp_path))
+    assert run_case(SEED, 0, 0).status == "passed"
+    assert list(tmp_path.iterdir()) == []

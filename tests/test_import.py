@@ -262,6 +262,11 @@ def _bad(name: str) -> onnx.ModelProto | bytes:
         return m
     if name == "not_onnx":
         return b"builtin.module {\n}\n"
+    if name == "future_opset":
+        return model([h.make_node("Relu", ["x"], ["y"])], [X], [Y], opset=30)
+    if name == "shapeless_input":
+        return model([h.make_node("Relu", ["x"], ["y"])], [h.make_tensor_value_info(
+            "x", T.FLOAT, None)], [Y])
     raise AssertionError(name)
 
 
@@ -285,6 +290,9 @@ ERRORS = {
                                            "auto_pad SAME_UPPER needs static spatial dims"),
     "missing_attr": (InvalidModelError, "'size' is missing"),
     "not_onnx": (InvalidModelError, "cannot read the input as an ONNX model"),
+    "future_opset": (UnsupportedError, "the model imports opset 30 of the default ONNX domain; "
+                                       f"the newest supported is {onnx.defs.onnx_opset_version()}"),
+    "shapeless_input": (UnsupportedError, "graph input 'x' has no shape, so no rank"),
 }
 
 
@@ -431,3 +439,21 @@ def test_dynamic_dims_are_independent_like_onnxruntime() -> None:
                  "c": rng.standard_normal(cs, np.float32)}
         for ours, theirs in zip(compiled.run(feeds).values(), ref.run(None, feeds), strict=True):
             np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_outputs_without_shape_take_the_computed_one() -> None:
+    """ONNX's checker wants a shape on graph outputs; onnxruntime runs without one, and so
+    does infer, with the shape it computes (the proto left as it was)."""
+    import onnxruntime as ort
+
+    import infer
+
+    m = model([h.make_node("Relu", ["x"], ["r"]), h.make_node("Neg", ["r"], ["y"])],
+              [_declared("x", ["N", 3])], [h.make_tensor_value_info("y", T.FLOAT, None)],
+              opset=17)
+    compiled = infer.compile(m, cache=False)
+    assert not m.graph.output[0].type.tensor_type.HasField("shape")
+    assert compiled.outputs[0].shape == (None, 3)
+    x = np.random.default_rng(0).standard_normal((2, 3), np.float32)
+    ref = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    np.testing.assert_array_equal(compiled.run({"x": x})["y"], ref.run(None, {"x": x})[0])

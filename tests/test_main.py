@@ -42,7 +42,37 @@ def test_usage_and_unknown_command() -> None:
     done = _run("build")
     assert done.returncode == 2
     assert done.stderr == ("python -m infer: unknown command 'build' (commands: run, opt, "
-                           "compile)\n")
+                           "compile, quantize, cache)\n")
+
+
+def _scripts() -> dict[str, str]:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["project"]["scripts"]
+
+
+def test_every_installed_command_is_a_python_m_infer_command() -> None:
+    from infer.__main__ import TOOLS
+
+    assert {f"infer-{name}": f"{module}:main" for name, module in TOOLS.items()} == _scripts()
+
+
+@pytest.mark.parametrize("script", sorted(_scripts()))
+def test_each_command_runs_by_name(script: str) -> None:
+    """`python -m infer NAME --help` is the infer-NAME command's help."""
+    done = _run(script.removeprefix("infer-"), "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage:") and "--help" in done.stdout
+
+
+def test_demo_refuses_an_unknown_model_in_one_line() -> None:
+    """Before any setup: the name is checked first."""
+    done = subprocess.run(["bash", str(ROOT / "scripts" / "demo.sh"), "resnet"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    from infer.model_zoo import LIGHT_MODELS
+
+    assert done.stderr == ("demo.sh: unknown model 'resnet'; the light models are: "
+                           + ", ".join(LIGHT_MODELS) + "\n")
 
 
 @pytest.mark.slow

@@ -70,6 +70,15 @@ def sample(names: list[str]) -> list[str]:
     return sorted(n for group in groups.values() for n in sorted(group)[::SAMPLE_EVERY])
 
 
+def test_the_script_turns_the_compile_cache_off(tmp_path, monkeypatch) -> None:
+    """Its thousands of models go to no compile cache, not even one INFER_CACHE_DIR names
+    (the option check after it stops the run)."""
+    monkeypatch.setenv("INFER_CACHE_DIR", str(tmp_path))
+    with pytest.raises(SystemExit):
+        conformance.main(["--write", "--ops", "Relu"])
+    assert os.environ["INFER_CACHE_DIR"] == ""
+
+
 def test_list_is_sorted_and_generated() -> None:
     assert LISTED == sorted(set(LISTED)), "keep the list sorted, one name a line"
     gone = [name for name in LISTED if name not in onnx_cases()]

@@ -2,12 +2,13 @@
 `infer.load` and `infer.InferenceSession` to load without compiling.
 
     infer-compile model.onnx [-o model.infer] [--opt-level N] [--target CPU]
-                  [--sign-key KEY] [--weights f32|f16] [-v]
+                  [--sign-key KEY] [--weights f32|f16] [--no-cache] [-v]
 
 --target compiles for another CPU than this one (an x86-64 level such as x86-64-v3, or a
 named CPU), which this one need not be; --sign-key signs the file with an Ed25519 private
 key (a PEM file) or an HMAC secret (any other file), for `infer.load(..., verify_key=)`
-and `infer-run --verify-key` to check.
+and `infer-run --verify-key` to check. The compile cache is used as `infer.compile` uses
+it (a model compiled before is written without compiling); --no-cache compiles anyway.
 
 Exit status: 0 when written, 1 on any error (a one-line message, usage errors included;
 nothing is left at the output path then), 130 when interrupted.
@@ -39,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     key = None if args.sign_key is None else read_key_file(args.sign_key)
     t0 = time.perf_counter()
     infer.compile_to_file(args.model, out, opt_level=args.opt_level, target=target,
-                          sign_key=key, weights=args.weights, verbose=args.verbose or None)
+                          sign_key=key, weights=args.weights, verbose=args.verbose or None,
+                          cache=not args.no_cache)
     compile_s = time.perf_counter() - t0
     signed = "" if key is None else ", signed"
     print(f"compiled {args.model} at opt level {args.opt_level} for {target.cpu} in "
@@ -65,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--weights", choices=["f32", "f16"], default="f32",
                    help="hold f32 weights as f16, in the file and in memory (half the "
                    "size; computed in f32)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="compile even if the compile cache ($INFER_CACHE_DIR) holds the "
+                   "model, and store nothing there")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print the time of each compile stage on stderr")
     args = p.parse_args(argv)
