@@ -4,6 +4,7 @@ onnxruntime's outputs; forms infer refuses name the op and why."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -105,7 +106,10 @@ CLASSIFIERS = {
 def test_classifier_matches_onnxruntime(name: str) -> None:
     data, make = CLASSIFIERS[name]
     x, y = _data(data)
-    model = _converted(make().fit(x, y), x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a few solver iterations are enough to compare
+        fitted = make().fit(x, y)
+    model = _converted(fitted, x)
     _same(model, {model.graph.input[0].name: x[::3]})
 
 
@@ -223,3 +227,20 @@ def test_refusals_name_the_op_and_why() -> None:
 
 def _attribute(model: onnx.ModelProto, name: str) -> onnx.AttributeProto:
     return next(a for a in model.graph.node[0].attribute if a.name == name)
+
+
+def test_digits_example_agrees_with_onnxruntime(capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo's trained model: examples/digits.py exits 0 only when every held-out
+    label and probability matches onnxruntime's."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "digits.py"
+    spec = importlib.util.spec_from_file_location("digits_example", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--trees", "5", "--reps", "1"]) == 0
+    out = capsys.readouterr().out
+    accuracy = float(re.search(r"accuracy  infer\s+([0-9.]+)", out).group(1))
+    assert accuracy > 0.8, out  # five trees still read most digits
