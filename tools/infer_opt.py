@@ -10,7 +10,8 @@ as mlir-opt does, `file:line:col: error: message` followed by the source line an
 malformed IR, bad UTF-8, nesting too deep, out-of-range literals, and a failing verifier
 (at the op that fails, or the nearest enclosing op the input spelled out). Any other error
 (a malformed -p pipeline, an unknown pass or option, a broken model) is one line
-`infer-opt: error: ...`.
+`infer-opt: error: ...`. With --verify-diagnostics, errors are printed and matched against
+the input's `expected-error` comments as mlir-opt matches them (tools/verify_diagnostics.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import dataclasses
 import sys
 import time
 from collections.abc import Callable, Sequence
+from io import BytesIO
 from typing import IO, get_type_hints
 
 from xdsl.context import Context
@@ -42,6 +44,7 @@ from infer.context import make_context
 from infer.dialects import graph
 from infer.errors import InferError
 from infer.passes import PASSES, lazy_pass
+from infer.tools.verify_diagnostics import DiagnosticCheck, Produced, expectations
 from infer.version import __version__
 
 # Every pass by name: the registry's and the pipeline's own, which run the registry's
@@ -241,6 +244,8 @@ class InferOptMain(xDSLOptMain):
         self._spans: dict[Operation, Span] = {}
         self._line_offset = 0
         self._times: dict[str, float] = {}  # stage -> seconds, in order, for --time-passes
+        self._chunk = -1  # the index of the chunk of input being read
+        self._diagnostics: DiagnosticCheck | None = None  # with --verify-diagnostics
         self.version_format = f"infer-opt {__version__} (xDSL {{xdsl_version}})"
         super().__init__(description=description, args=args)
 
@@ -282,6 +287,9 @@ class InferOptMain(xDSLOptMain):
                 action.help = "comma-separated passes, with options in braces (listed below)"
             if "--version" in action.option_strings:
                 action.help = "print infer-opt's version and exit"
+            if "--verify-diagnostics" in action.option_strings:
+                action.help = ("print each error and match it against the input's "
+                               "expected-error comments (exit 1 when they disagree)")
         arg_parser.add_argument(
             "--elide-weights",
             type=int,
@@ -332,18 +340,40 @@ class InferOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         self._line_offset = start_offset
         self._spans.clear()  # the ops of an earlier chunk are gone
+        self._chunk += 1
         t0 = time.perf_counter()
-        module = super().parse_chunk(chunk, file_extension, start_offset)
+        if self._diagnostics is not None and file_extension != "onnx":
+            data = chunk.read()
+            self._diagnostics.expected += expectations(
+                data.decode("utf-8", "replace"), self._chunk, start_offset + 1)
+            chunk = BytesIO(data)
+        try:
+            module = super().parse_chunk(chunk, file_extension, start_offset)
+        except ParseError as e:
+            if self._diagnostics is None:
+                raise
+            # a diagnostic like a verifier's: printed, checked, and the next chunk runs
+            e.span = dataclasses.replace(e.span, line_offset=start_offset)
+            self._produced(e.span, e.msg)
+            print(LocatedError(e.span, e.msg))
+            return None
         stage = "import ONNX" if file_extension == "onnx" else "parse"
         self._time(stage, time.perf_counter() - t0)
         return module
+
+    def _produced(self, span: Span | None, message: str) -> None:
+        assert self._diagnostics is not None
+        at = span.get_location() if span is not None else None
+        self._diagnostics.produced.append(Produced(
+            self._chunk, at and at.line, at and at.col, message.strip().splitlines()[0]))
 
     def apply_passes(self, prog: ModuleOp) -> None:
         try:
             super().apply_passes(prog)
         except VerifyException as e:
             span = self._span_of_failure(prog, e)
-            if self.args.verify_diagnostics:
+            if self._diagnostics is not None:
+                self._produced(span, str(e))
                 where = f"{span.get_location()}: error: " if span is not None else ""
                 located = DiagnosticException(f"{where}{e}")
                 located.__notes__ = getattr(e, "__notes__", [])
@@ -354,8 +384,9 @@ class InferOptMain(xDSLOptMain):
         except InferError as e:
             # With --verify-diagnostics, a pass's refusal is a diagnostic like a verifier's:
             # printed, and the next chunk of a split input runs (mlir-opt does the same).
-            if not self.args.verify_diagnostics:
+            if self._diagnostics is None:
                 raise
+            self._produced(None, str(e))
             raise DiagnosticException(str(e)) from e
 
     def _span_of_failure(self, module: ModuleOp, e: VerifyException) -> Span | None:
@@ -387,9 +418,17 @@ class InferOptMain(xDSLOptMain):
         return out
 
     def run(self) -> None:
+        if self.args.verify_diagnostics:
+            self._diagnostics = DiagnosticCheck("")
         super().run()
         if self.args.time_passes:
             print(time_table(self._times), file=sys.stderr)
+        if self._diagnostics is not None:
+            self._diagnostics.file = self.get_input_name()
+            wrong = self._diagnostics.mismatches()
+            if wrong:
+                print("\n".join(wrong), file=sys.stderr)
+                sys.exit(1)
 
 
 def time_table(times: dict[str, float]) -> str:
