@@ -370,6 +370,12 @@ class InferOptMain(xDSLOptMain):
             help="print constants with more than N elements as elided<hash> (default 64)",
         )
         arg_parser.add_argument(
+            "--view-graph",
+            action="store_true",
+            help="print the IR after the passes as a Graphviz dot graph instead of text "
+            "(--view-op-graph too): an op a node, an SSA value's uses its edges",
+        )
+        arg_parser.add_argument(
             "--keep-weights",
             action="store_true",
             help="print every constant in full (its output can be compiled again)",
@@ -379,6 +385,9 @@ class InferOptMain(xDSLOptMain):
         self._times[stage] = self._times.get(stage, 0.0) + seconds
 
     def setup_pipeline(self) -> None:
+        if self.args.view_graph and self.args.target != "mlir":
+            raise ValueError(f"--view-graph prints the IR as a graph: it takes no "
+                             f"-t {self.args.target}")
         check_pipeline(self.args.passes, self.available_passes)
         started = time.perf_counter()
 
@@ -482,6 +491,12 @@ class InferOptMain(xDSLOptMain):
     def output_resulting_program(self, prog: ModuleOp) -> str:
         limit = None if self.args.keep_weights else self.args.elide_weights
         t0 = time.perf_counter()
+        if self.args.view_graph:
+            from infer.tools.graph_dot import graph_dot
+
+            out = graph_dot(prog)
+            self._time("print graph", time.perf_counter() - t0)
+            return out
         with graph.elide_weights(limit):
             out = super().output_resulting_program(prog)
         target = self.args.target.split("{")[0]
