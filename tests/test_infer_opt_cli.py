@@ -257,3 +257,15 @@ def test_assembly_target(capsys, tmp_path: Path) -> None:
 @pytest.mark.parametrize("text", ["", "\n  \n", "// nothing but a comment\n"])
 def test_empty_input_is_an_empty_module(capsys, tmp_path: Path, text: str) -> None:
     assert _opt(capsys, tmp_path, text=text) == (0, "builtin.module {\n}\n\n", "")
+
+
+@pytest.mark.parametrize("comment, message", [
+    ("// expected-error-re {{a{{[}}b}}", "expected-error-re: unterminated character set at "
+     "position 1"),
+    ("// expected-error @below {{x}}", "expected-error @below has no line below it"),
+    ("// expected-error {{x", "expected-error without a closing '}}'"),
+])
+def test_malformed_expectation_is_one_line(capsys, tmp_path: Path, comment: str,
+                                           message: str) -> None:
+    got = _opt(capsys, tmp_path, "--verify-diagnostics", text=f"{_GRAPH_IR}{comment}\n")
+    assert got == (1, "", f"infer-opt: error: {tmp_path / 'in.mlir'}:7: {message}\n")

@@ -426,7 +426,8 @@ class InferOptMain(xDSLOptMain):
         if self._diagnostics is not None and file_extension != "onnx":
             data = chunk.read()
             self._diagnostics.expected += expectations(
-                data.decode("utf-8", "replace"), self._chunk, start_offset + 1)
+                data.decode("utf-8", "replace"), self.get_input_name(), self._chunk,
+                start_offset + 1)
             chunk = BytesIO(data)
         try:
             module = super().parse_chunk(chunk, file_extension, start_offset)

@@ -61,10 +61,12 @@ def _pattern(text: str, regex: bool) -> re.Pattern[str]:
     return re.compile("".join(p if i % 2 else re.escape(p) for i, p in enumerate(parts)))
 
 
-def expectations(text: str, chunk: int, first_line: int) -> list[Expected]:
-    """The expected-* comments of one chunk of input whose first line is `first_line`
+def expectations(text: str, file: str, chunk: int, first_line: int) -> list[Expected]:
+    """The expected-* comments of one chunk of `file` whose first line is `first_line`
     (1-based, in the whole file). ValueError naming the line for a malformed one."""
     lines = text.split("\n")
+    if len(lines) > 1 and not lines[-1]:  # the end of the last line, not a line
+        lines.pop()
     found: list[Expected] = []
     below: list[Expected] = []  # waiting for the next line without a comment
     last_plain: int | None = None  # the last line without a comment
@@ -79,16 +81,19 @@ def expectations(text: str, chunk: int, first_line: int) -> list[Expected]:
             continue
         end = source.rfind("}}")
         if end < m.end():
-            raise ValueError(f"line {line}: expected-{m['kind']} without a closing '}}}}'")
+            raise ValueError(f"{file}:{line}: expected-{m['kind']} without a closing '}}}}'")
         body = source[m.end():end]
-        e = Expected(chunk, line, m.start() + 1, line, m["kind"], body,
-                     _pattern(body, bool(m["re"])))
+        try:
+            pattern = _pattern(body, bool(m["re"]))
+        except re.error as error:
+            raise ValueError(f"{file}:{line}: expected-{m['kind']}-re: {error}") from None
+        e = Expected(chunk, line, m.start() + 1, line, m["kind"], body, pattern)
         at = m["at"]
         if at == "unknown":
             e.line = None
         elif at == "above":
             if last_plain is None:
-                raise ValueError(f"line {line}: expected-{e.kind} @above has no line above it")
+                raise ValueError(f"{file}:{line}: expected-{e.kind} @above has no line above it")
             e.line = last_plain
         elif at == "below":
             below.append(e)
@@ -96,7 +101,7 @@ def expectations(text: str, chunk: int, first_line: int) -> list[Expected]:
             e.line = line + int(at)
         found.append(e)
     if below:
-        raise ValueError(f"line {below[0].written}: expected-{below[0].kind} @below has no "
+        raise ValueError(f"{file}:{below[0].written}: expected-{below[0].kind} @below has no "
                          "line below it")
     return found
 
