@@ -84,9 +84,16 @@ class CompiledModel:
                     if j > 0:
                         self._placeholders.setdefault(s.name, []).append(
                             tuple(d if isinstance(d, int) else 0 for d in s.shape))
-        # The model's outputs in order, a sequence or optional once (its tensors share its
-        # name; an empty one, with no tensor to show it, goes in by its place).
-        names = list(dict.fromkeys(s.name for s in outputs))
+        # The model's outputs in order, one listed twice twice (as onnxruntime lists them);
+        # a sequence's or optional's tensors share its name (`size` of them per listing; an
+        # empty one, with no tensor to show it, goes in by its place).
+        size = {q.name: q.count + q.optional for q in self.structured}
+        names: list[str] = []
+        run = 0  # the place of a tensor among its neighbours of the same name
+        for i, s in enumerate(outputs):
+            run = run + 1 if i and outputs[i - 1].name == s.name else 0
+            if run % size.get(s.name, 1) == 0:
+                names.append(s.name)
         for q in self.structured:
             if q.name not in names:
                 names.insert(q.at, q.name)
@@ -118,6 +125,7 @@ class CompiledModel:
 
     @property
     def output_names(self) -> list[str]:
+        """The model's outputs in order, one listed twice twice (`run` returns it once)."""
         return list(self._output_names)
 
     def save(self, path: str | os.PathLike, sign_key: object = None, weights: str = "f32"
@@ -158,7 +166,8 @@ class CompiledModel:
             tensors.setdefault(s.name, []).append(r.view(s.dtype))
         out: dict[str, object] = {n: v[0] for n, v in tensors.items()}
         for q in self.structured:
-            out[q.name] = unpack(q, tensors.get(q.name, []))
+            # one listed twice has its tensors twice: the first ones are its value
+            out[q.name] = unpack(q, tensors.get(q.name, [])[:q.count + q.optional])
         return {n: out[n] for n in self._output_names}
 
     def _pack(self, feeds: Mapping[str, object]) -> dict[str, object]:

@@ -243,3 +243,29 @@ def test_a_reader_that_leaves_early_is_no_error(tmp_path: Path) -> None:
     p.stdout.close()
     assert p.wait(timeout=300) == 141
     assert p.stderr.read() == b""
+
+
+def test_outputs_listed_twice_are_compared_twice(tmp_path: Path, capsys) -> None:
+    """Each graph output where the graph lists it, against its reference file and
+    onnxruntime's list (run in-process: a compile of one node)."""
+    from infer.tools.infer_run import main
+
+    model = make_model(
+        [helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Neg", ["y"], ["z"])],
+        [("x", TensorProto.FLOAT, [2, 3])],
+        [(n, TensorProto.FLOAT, [2, 3]) for n in ("y", "z", "y", "x")],
+    )
+    path = tmp_path / "m.onnx"
+    onnx.save(model, path)
+    x = (np.arange(6, dtype=np.float32) / 6).reshape(2, 3)  # the default input
+    for i, ref in enumerate((x, -x, x, x)):
+        (tmp_path / f"m_output_{i}.pb").write_bytes(
+            numpy_helper.from_array(ref).SerializeToString())
+    with pytest.raises(SystemExit) as exit_status:
+        main([str(path), "--compare", "onnxruntime", "--top", "0", "--no-cache"])
+    lines = capsys.readouterr().out.splitlines()
+    assert exit_status.value.code == 0, lines
+    assert lines[lines.index("outputs:") + 1:][:4] == [
+        "  y: float32[2, 3], min 0, max 0.833333", "  z: float32[2, 3], min -0.833333, max -0",
+        "  y: float32[2, 3], min 0, max 0.833333", "  x: float32[2, 3], min 0, max 0.833333"]
+    assert [s.split(":")[0] for s in lines if "PASS" in s] == ["  y", "  z", "  y", "  x"] * 2

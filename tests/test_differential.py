@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
+from onnx import TensorProto, helper
 
-from infer.tools.differential import run_case
+from infer.tools import differential
+from infer.tools.differential import Case, run_case
+
+from .helpers import make_model
 
 SEED = 20261124
 CHUNK = 20
@@ -34,3 +39,16 @@ def test_cases_are_not_stored_in_the_compile_cache(tmp_path, monkeypatch) -> Non
     monkeypatch.setenv("INFER_CACHE_DIR", str(tmp_path))
     assert run_case(SEED, 0, 0).status == "passed"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_listed_twice_is_compared_twice(monkeypatch) -> None:
+    """A graph listing a value twice among its outputs (the generator may draw one) is
+    compared output by output with onnxruntime's list, which has it twice."""
+    model = make_model([helper.make_node("Neg", ["x"], ["y"])],
+                       [("x", TensorProto.FLOAT, [3])],
+                       [("y", TensorProto.FLOAT, [3]), ("x", TensorProto.FLOAT, [3]),
+                        ("y", TensorProto.FLOAT, [3])])
+    case = Case(model, {"x": np.arange(3, dtype=np.float32)}, ["Neg"], (1e-5, 1e-6))
+    monkeypatch.setattr(differential, "make_case", lambda *_: case)
+    outcome = run_case(SEED, 0)
+    assert (outcome.status, outcome.detail) == ("passed", "")

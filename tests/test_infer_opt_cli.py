@@ -5,6 +5,7 @@ in filecheck_tests/tools/infer-opt/."""
 
 from __future__ import annotations
 
+import platform
 import re
 import signal
 import subprocess
@@ -171,3 +172,100 @@ def test_interrupt() -> None:
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, err
     assert err == "infer-opt: interrupted\n" and out == ""
+
+
+_GRAPH_IR = """func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %r = graph.relu %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %s = graph.relu %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %t = graph.add %r, %s : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %t : tensor<2x3xf32>
+}
+"""
+
+
+def _opt(capsys, tmp_path: Path, *args: str, text: str = _GRAPH_IR) -> tuple[int, str, str]:
+    """infer-opt run in-process on `text`: exit status, stdout, stderr."""
+    from infer.tools.infer_opt import main
+
+    path = tmp_path / "in.mlir"
+    path.write_text(text)
+    with pytest.raises(SystemExit) as status:
+        main([str(path), *args])
+        raise SystemExit(0)
+    out, err = capsys.readouterr()
+    return status.value.code, out, err
+
+
+@pytest.mark.parametrize("theirs, ours", [
+    (["--pass-pipeline=builtin.module(cse, canonicalize)"], ["-p", "cse,canonicalize"]),
+    (["--pass-pipeline", "builtin.module(cse)"], ["-p", "cse"]),
+    (["--mlir-print-ir-after-all", "-p", "cse,canonicalize"],
+     ["--print-between-passes", "-p", "cse,canonicalize"]),
+])
+def test_mlir_opt_spellings(capsys, tmp_path: Path, theirs: list[str], ours: list[str]) -> None:
+    """mlir-opt's option names do what infer-opt's do."""
+    status, out, err = _opt(capsys, tmp_path, *theirs)
+    assert status == 0 and err == ""
+    assert "%s = " not in out  # cse ran
+    assert (status, out, err) == _opt(capsys, tmp_path, *ours)
+
+
+def test_mlir_timing_and_list_passes(capsys, tmp_path: Path) -> None:
+    status, _, err = _opt(capsys, tmp_path, "--mlir-timing", "-p", "cse")
+    assert status == 0
+    names = re.findall(r"^ +\d+\.\d{4} \( *\d+\.\d%\)  (.+)$", err, re.M)
+    assert names == ["parse", "verifier", "pass cse", "print IR", "Total"]
+    status, out, _ = _opt(capsys, tmp_path, "--list-passes")
+    assert status == 0
+    assert out.startswith("passes (-p 'name{option=value ...},...'):\n")
+    assert "\n  graph-optimize " in out and "builtin.module" not in out
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (["--pass-pipeline=func.func(cse)"], 1, "--pass-pipeline 'func.func(cse)': infer-opt's "
+     "passes run on the module: write 'builtin.module(a,b)' or -p 'a,b'"),
+    (["-t", "wgsl"], 2, "argument -t/--target: invalid choice: 'wgsl' (choose from mlir, "
+     "llvm, asm{}) (infer-opt --help lists the options)"),
+    (["--mlir-print-ir-before-all"], 2, "unrecognized arguments: --mlir-print-ir-before-all "
+     "(infer-opt --help lists the options)"),
+    (["-t", "asm"], 1, "-t asm: 'func.func' is not in the llvm dialect; lower it first "
+     "(-p compile, or -p lower-to-llvm for loop-level IR)"),
+])
+def test_bad_options_are_one_line(capsys, tmp_path: Path, args: list[str], status: int,
+                                  message: str) -> None:
+    x86 = platform.machine().lower() in ("x86_64", "amd64")
+    got = _opt(capsys, tmp_path, *args)
+    assert got == (status, "", f"infer-opt: error: {message.format(', x86-asm' * x86)}\n")
+
+
+def test_assembly_target(capsys, tmp_path: Path) -> None:
+    """-t asm prints this CPU's assembly of llvm-dialect IR; -t x86-asm is the same on an
+    x86-64 CPU and refused on any other."""
+    llvm_ir = ("llvm.func @twice(%a: i32) -> i32 {\n  %b = llvm.add %a, %a : i32\n"
+               "  llvm.return %b : i32\n}\n")
+    status, out, err = _opt(capsys, tmp_path, "-t", "asm", text=llvm_ir)
+    assert status == 0, err
+    assert re.search(r"^twice:$", out, re.M) and ".globl\ttwice" in out
+    x86 = _opt(capsys, tmp_path, "-t", "x86-asm", text=llvm_ir)
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        assert x86 == (0, out, "")
+        assert re.search(r"\bret[lq]?\b", out)
+    else:
+        assert x86[0] == 2 and "invalid choice: 'x86-asm'" in x86[2]
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n", "// nothing but a comment\n"])
+def test_empty_input_is_an_empty_module(capsys, tmp_path: Path, text: str) -> None:
+    assert _opt(capsys, tmp_path, text=text) == (0, "builtin.module {\n}\n\n", "")
+
+
+@pytest.mark.parametrize("comment, message", [
+    ("// expected-error-re {{a{{[}}b}}", "expected-error-re: unterminated character set at "
+     "position 1"),
+    ("// expected-error @below {{x}}", "expected-error @below has no line below it"),
+    ("// expected-error {{x", "expected-error without a closing '}}'"),
+])
+def test_malformed_expectation_is_one_line(capsys, tmp_path: Path, comment: str,
+                                           message: str) -> None:
+    got = _opt(capsys, tmp_path, "--verify-diagnostics", text=f"{_GRAPH_IR}{comment}\n")
+    assert got == (1, "", f"infer-opt: error: {tmp_path / 'in.mlir'}:7: {message}\n")

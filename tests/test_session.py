@@ -239,3 +239,46 @@ def test_profile_has_compile_stages_and_runs(model, tmp_path, monkeypatch) -> No
     assert init["dur"] >= sum(e["dur"] for e in stages) - len(stages)
     assert all(e["ph"] == "X" and e["cat"] == "Session" for e in events)
     assert infer.InferenceSession(model.SerializeToString()).end_profiling() == ""
+
+
+def _listed_outputs(case: str) -> onnx.ModelProto:
+    """A graph listing `y` several times (also consumed by a node), the input `x` as an
+    output, or a sequence twice."""
+    seq = helper.make_tensor_sequence_value_info("s", TP.FLOAT, None)
+    relu, neg = helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Neg", ["y"], ["z"])
+    nodes, outputs = {
+        "tensor listed thrice": ([relu, neg], ["y", "y", "z", "y"]),
+        "input as output": ([relu], ["x", "y", "x"]),
+        "sequence listed twice": ([relu, helper.make_node("SequenceConstruct", ["x", "y"],
+                                                          ["s"])], [seq, "y", seq]),
+    }[case]
+    graph = helper.make_graph(
+        nodes, "listed", [helper.make_tensor_value_info("x", TP.FLOAT, [2, 3])],
+        [o if isinstance(o, onnx.ValueInfoProto)
+         else helper.make_tensor_value_info(o, TP.FLOAT, [2, 3]) for o in outputs])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m
+
+
+@pytest.mark.parametrize("case", ["tensor listed thrice", "input as output",
+                                  "sequence listed twice"])
+def test_every_listed_output_in_order(case: str) -> None:
+    """Each graph output as often and where the graph lists it, as onnxruntime returns
+    them, from the session and from the ONNX backend."""
+    m = _listed_outputs(case)
+    x = np.random.default_rng(0).standard_normal((2, 3), np.float32)
+    theirs = ort.InferenceSession(m.SerializeToString())
+    expected = theirs.run(None, {"x": x})
+    ours = infer.InferenceSession(m)
+    assert ([o.name for o in ours.get_outputs()]
+            == [o.name for o in theirs.get_outputs()])
+    names = [o.name for o in theirs.get_outputs()]
+    compiled = infer.compile(m)  # its `run` returns a dict: each name once
+    assert compiled.output_names == names
+    by_name = compiled.run({"x": x})
+    for got in (ours.run(None, {"x": x}), ours.run(names, {"x": x}),
+                infer.backend.prepare(m).run([x]), [by_name[n] for n in names]):
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected, strict=True):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(e))

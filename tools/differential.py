@@ -521,8 +521,9 @@ def run_case(seed: int, index: int, opt_level: int = 0,
         return Outcome("discarded", str(e).splitlines()[0][:160])
     try:
         # thousands of throwaway models: none stored in the user's compile cache
-        ours = list(infer.compile(case.model, opt_level=opt_level, verbose=False, cache=False)
-                    .run(case.feeds).values())
+        compiled = infer.compile(case.model, opt_level=opt_level, verbose=False, cache=False)
+        results = compiled.run(case.feeds)
+        ours = [results[n] for n in compiled.output_names]  # one listed twice twice
     except infer.UnsupportedError as e:
         return Outcome("refused", str(e).splitlines()[0][:160])
     except Exception as e:  # noqa: BLE001 - any other failure is a finding

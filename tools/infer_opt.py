@@ -10,17 +10,21 @@ as mlir-opt does, `file:line:col: error: message` followed by the source line an
 malformed IR, bad UTF-8, nesting too deep, out-of-range literals, and a failing verifier
 (at the op that fails, or the nearest enclosing op the input spelled out). Any other error
 (a malformed -p pipeline, an unknown pass or option, a broken model) is one line
-`infer-opt: error: ...`.
+`infer-opt: error: ...`. With --verify-diagnostics, errors are printed and matched against
+the input's `expected-error` comments as mlir-opt matches them (tools/verify_diagnostics.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import platform
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, get_type_hints
+from io import BytesIO
+from typing import IO, NoReturn, get_type_hints
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -36,12 +40,14 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from infer.context import make_context
 from infer.dialects import graph
 from infer.errors import InferError
 from infer.passes import PASSES, lazy_pass
+from infer.tools.verify_diagnostics import DiagnosticCheck, Produced, expectations
 from infer.version import __version__
 
 # Every pass by name: the registry's and the pipeline's own, which run the registry's
@@ -117,6 +123,8 @@ def parse_mlir(ctx: Context, data: bytes, name: str, spans: dict[Operation, Span
         span = Span(e.start, e.end, Input(data, name))
         raise ParseError(span, f"invalid UTF-8 byte 0x{data[e.start]:02x}") from None
     parser = _LocatingParser(ctx, text, name, spans)
+    if parser._current_token.kind == MLIRTokenKind.EOF:  # nothing but blanks and comments
+        return ModuleOp([])  # as mlir-opt reads it
     try:
         return parser.parse_module(implicit_module)
     except _PARSE_FAILURES as e:  # outside any op
@@ -222,27 +230,92 @@ def _expand(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
     return tuple(out)
 
 
+def _llvm_module(module: ModuleOp, target: str) -> ModuleOp:
+    for op in module.ops:
+        if op.dialect_name() not in ("llvm", "llvmx"):
+            raise ValueError(f"-t {target}: '{op.name}' is not in the llvm dialect; lower it "
+                             "first (-p compile, or -p lower-to-llvm for loop-level IR)")
+    return module
+
+
 def _emit_llvm_ir(module: ModuleOp, out: IO[str]) -> None:
     """`-t llvm`: the module (llvm dialect) as LLVM IR after O3 for this CPU, as the JIT
     compiles it (weights are external globals the JIT binds by address)."""
     from infer.codegen import emit_llvm_ir
 
-    for op in module.ops:
-        if op.dialect_name() not in ("llvm", "llvmx"):
-            raise ValueError(f"-t llvm: '{op.name}' is not in the llvm dialect; lower it first"
-                             " (-p compile, or -p lower-to-llvm for loop-level IR)")  # fmt: skip
-    out.write(emit_llvm_ir(module))
+    out.write(emit_llvm_ir(_llvm_module(module, "llvm")))
+
+
+def _assembly(target: str) -> Callable[[ModuleOp, IO[str]], None]:
+    def emit(module: ModuleOp, out: IO[str]) -> None:
+        """The module (llvm dialect) as this CPU's assembly, after O3."""
+        from infer.codegen import emit_assembly
+
+        out.write(emit_assembly(_llvm_module(module, target)))
+
+    return emit
+
+
+# -t choices: xDSL's other targets print dialects infer never produces (riscv, x86, wasm,
+# wgsl...) and print nothing or fail on ours. x86-asm, as in xDSL, is x86 assembly: this
+# CPU's, when it is one.
+TARGETS: dict[str, Callable[[ModuleOp, IO[str]], None]] = {
+    "llvm": _emit_llvm_ir, "asm": _assembly("asm"),
+    **({"x86-asm": _assembly("x86-asm")} if platform.machine().lower() in ("x86_64", "amd64")
+       else {}),
+}
+
+
+# mlir-opt's spellings of options infer-opt has under xDSL's (or its own) names.
+MLIR_OPT_FLAGS = {"--mlir-print-ir-after-all": "--print-between-passes",
+                  "--mlir-timing": "--time-passes", "--view-op-graph": "--view-graph"}
+_ANCHORED = re.compile(r"\s*builtin\.module\s*\((.*)\)\s*", re.S)
+
+
+def mlir_opt_spellings(argv: Sequence[str]) -> list[str]:
+    """`argv` with mlir-opt's options in infer-opt's words: MLIR_OPT_FLAGS, and
+    `--pass-pipeline='builtin.module(a,b{k=v})'` as `-p 'a,b{k=v}'` (ValueError for a
+    pipeline anchored on another op: every pass here runs on the module)."""
+    out: list[str] = []
+    args = iter(argv)
+    for a in args:
+        if a == "--pass-pipeline" or a.startswith("--pass-pipeline="):
+            spec = a.split("=", 1)[1] if "=" in a else next(args, "")
+            anchored = _ANCHORED.fullmatch(spec)
+            if anchored is None and "(" in spec.split("{")[0]:
+                raise ValueError(f"--pass-pipeline '{spec}': infer-opt's passes run on the "
+                                 "module: write 'builtin.module(a,b)' or -p 'a,b'")
+            spec = anchored[1] if anchored else spec
+            out += ["-p", re.sub(r"\s*,\s*", ",", spec.strip())]  # "a, b" as mlir-opt reads it
+        else:
+            out.append(MLIR_OPT_FLAGS.get(a, a))
+    return out
+
+
+def _one_line_usage_error(message: str) -> NoReturn:
+    """argparse's error, as one line instead of the usage and the message (exit 2)."""
+    print(f"infer-opt: error: {message} (infer-opt --help lists the options)",
+          file=sys.stderr)
+    sys.exit(2)
+
+
+class _ListPasses(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(pass_help())
+        parser.exit()
 
 
 class InferOptMain(xDSLOptMain):
     def __init__(self, description: str, args: Sequence[str] | None = None) -> None:
-        argv = sys.argv[1:] if args is None else args
+        argv = mlir_opt_spellings(sys.argv[1:] if args is None else args)
         self._help = any(a in ("-h", "--help") for a in argv)
         self._spans: dict[Operation, Span] = {}
         self._line_offset = 0
         self._times: dict[str, float] = {}  # stage -> seconds, in order, for --time-passes
+        self._chunk = -1  # the index of the chunk of input being read
+        self._diagnostics: DiagnosticCheck | None = None  # with --verify-diagnostics
         self.version_format = f"infer-opt {__version__} (xDSL {{xdsl_version}})"
-        super().__init__(description=description, args=args)
+        super().__init__(description=description, args=argv)
 
     def register_all_dialects(self) -> None:
         self.ctx = make_context()
@@ -252,8 +325,8 @@ class InferOptMain(xDSLOptMain):
             self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
-        self.available_targets["llvm"] = _emit_llvm_ir
         super().register_all_targets()
+        self.available_targets = {"mlir": self.available_targets["mlir"], **TARGETS}
 
     def register_all_frontends(self) -> None:
         def parse_onnx(io: IO[bytes]) -> ModuleOp:
@@ -271,23 +344,36 @@ class InferOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.error = _one_line_usage_error  # type: ignore[method-assign]
+        arg_parser.add_argument("--list-passes", nargs=0, action=_ListPasses,
+                                help="print every pass with its options and exit")
         if self._help:  # loads every pass module: only when asked
             arg_parser.epilog = pass_help()
         for action in arg_parser._actions:
             if "--time-passes" in action.option_strings:
                 action.help = "print a table of the time of each stage to stderr"
             if "-t" in action.option_strings:
-                action.help = "output: mlir (default) or llvm (LLVM IR after O3 for this CPU)"
+                action.help = ("output: mlir (default), llvm (LLVM IR after O3 for this CPU) "
+                               "or asm (its assembly; x86-asm too on x86-64)")
             if "-p" in action.option_strings:
                 action.help = "comma-separated passes, with options in braces (listed below)"
             if "--version" in action.option_strings:
                 action.help = "print infer-opt's version and exit"
+            if "--verify-diagnostics" in action.option_strings:
+                action.help = ("print each error and match it against the input's "
+                               "expected-error comments (exit 1 when they disagree)")
         arg_parser.add_argument(
             "--elide-weights",
             type=int,
             default=64,
             metavar="N",
             help="print constants with more than N elements as elided<hash> (default 64)",
+        )
+        arg_parser.add_argument(
+            "--view-graph",
+            action="store_true",
+            help="print the IR after the passes as a Graphviz dot graph instead of text "
+            "(--view-op-graph too): an op a node, an SSA value's uses its edges",
         )
         arg_parser.add_argument(
             "--keep-weights",
@@ -299,6 +385,9 @@ class InferOptMain(xDSLOptMain):
         self._times[stage] = self._times.get(stage, 0.0) + seconds
 
     def setup_pipeline(self) -> None:
+        if self.args.view_graph and self.args.target != "mlir":
+            raise ValueError(f"--view-graph prints the IR as a graph: it takes no "
+                             f"-t {self.args.target}")
         check_pipeline(self.args.passes, self.available_passes)
         started = time.perf_counter()
 
@@ -332,18 +421,41 @@ class InferOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         self._line_offset = start_offset
         self._spans.clear()  # the ops of an earlier chunk are gone
+        self._chunk += 1
         t0 = time.perf_counter()
-        module = super().parse_chunk(chunk, file_extension, start_offset)
+        if self._diagnostics is not None and file_extension != "onnx":
+            data = chunk.read()
+            self._diagnostics.expected += expectations(
+                data.decode("utf-8", "replace"), self.get_input_name(), self._chunk,
+                start_offset + 1)
+            chunk = BytesIO(data)
+        try:
+            module = super().parse_chunk(chunk, file_extension, start_offset)
+        except ParseError as e:
+            if self._diagnostics is None:
+                raise
+            # a diagnostic like a verifier's: printed, checked, and the next chunk runs
+            e.span = dataclasses.replace(e.span, line_offset=start_offset)
+            self._produced(e.span, e.msg)
+            print(LocatedError(e.span, e.msg))
+            return None
         stage = "import ONNX" if file_extension == "onnx" else "parse"
         self._time(stage, time.perf_counter() - t0)
         return module
+
+    def _produced(self, span: Span | None, message: str) -> None:
+        assert self._diagnostics is not None
+        at = span.get_location() if span is not None else None
+        self._diagnostics.produced.append(Produced(
+            self._chunk, at and at.line, at and at.col, message.strip().splitlines()[0]))
 
     def apply_passes(self, prog: ModuleOp) -> None:
         try:
             super().apply_passes(prog)
         except VerifyException as e:
             span = self._span_of_failure(prog, e)
-            if self.args.verify_diagnostics:
+            if self._diagnostics is not None:
+                self._produced(span, str(e))
                 where = f"{span.get_location()}: error: " if span is not None else ""
                 located = DiagnosticException(f"{where}{e}")
                 located.__notes__ = getattr(e, "__notes__", [])
@@ -354,8 +466,9 @@ class InferOptMain(xDSLOptMain):
         except InferError as e:
             # With --verify-diagnostics, a pass's refusal is a diagnostic like a verifier's:
             # printed, and the next chunk of a split input runs (mlir-opt does the same).
-            if not self.args.verify_diagnostics:
+            if self._diagnostics is None:
                 raise
+            self._produced(None, str(e))
             raise DiagnosticException(str(e)) from e
 
     def _span_of_failure(self, module: ModuleOp, e: VerifyException) -> Span | None:
@@ -379,17 +492,32 @@ class InferOptMain(xDSLOptMain):
     def output_resulting_program(self, prog: ModuleOp) -> str:
         limit = None if self.args.keep_weights else self.args.elide_weights
         t0 = time.perf_counter()
+        if self.args.view_graph:
+            from infer.tools.graph_dot import graph_dot
+
+            out = graph_dot(prog)
+            self._time("print graph", time.perf_counter() - t0)
+            return out
         with graph.elide_weights(limit):
             out = super().output_resulting_program(prog)
-        llvm = self.args.target.split("{")[0] == "llvm"
-        self._time("LLVM: translate, O3 for this CPU" if llvm else "print IR",
-                   time.perf_counter() - t0)  # fmt: skip
+        target = self.args.target.split("{")[0]
+        stage = {"mlir": "print IR", "llvm": "LLVM: translate, O3 for this CPU"}.get(
+            target, "LLVM: translate, O3, assembly for this CPU")
+        self._time(stage, time.perf_counter() - t0)
         return out
 
     def run(self) -> None:
+        if self.args.verify_diagnostics:
+            self._diagnostics = DiagnosticCheck("")
         super().run()
         if self.args.time_passes:
             print(time_table(self._times), file=sys.stderr)
+        if self._diagnostics is not None:
+            self._diagnostics.file = self.get_input_name()
+            wrong = self._diagnostics.mismatches()
+            if wrong:
+                print("\n".join(wrong), file=sys.stderr)
+                sys.exit(1)
 
 
 def time_table(times: dict[str, float]) -> str:
@@ -419,7 +547,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(LocatedError(e.span, e.msg), file=sys.stderr)
         sys.exit(1)
     except Exception as e:  # noqa: BLE001 - the CLI's contract: one line, exit 1
-        msg = str(e).strip() or type(e).__name__
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         print(f"infer-opt: error: {msg}", file=sys.stderr)
         sys.exit(1)
 

@@ -162,7 +162,7 @@ def compare(a: np.ndarray, ref: np.ndarray, rtol: float, atol: float) -> Compari
     return Comparison(bool(np.all(close)), float(diff.max()), float(rel.max()))
 
 
-def _report(title: str, outputs: Mapping[str, np.ndarray], refs: Sequence[np.ndarray],
+def _report(title: str, outputs: Sequence[tuple[str, np.ndarray]], refs: Sequence[np.ndarray],
             rtol: float, atol: float) -> bool:  # fmt: skip
     """Prints one PASS/FAIL line per output; True when all pass."""
     print(f"{title} (rtol {rtol:g}, atol {atol:g}):")
@@ -170,24 +170,24 @@ def _report(title: str, outputs: Mapping[str, np.ndarray], refs: Sequence[np.nda
         print(f"  FAIL: {len(outputs)} outputs, but {len(refs)} references")
         return False
     ok = True
-    for (name, a), ref in zip(outputs.items(), refs, strict=True):
+    for (name, a), ref in zip(outputs, refs, strict=True):
         c = compare(a, ref, rtol, atol)
         ok &= c.passed
         print(c.line(name))
     return ok
 
 
-def _flat(named: Iterable[tuple[str, object]]) -> dict[str, np.ndarray]:
-    """Outputs by name, each sequence's tensors as `name[k]`; an optional that holds
-    nothing (None) is left out."""
-    out: dict[str, np.ndarray] = {}
+def _flat(named: Iterable[tuple[str, object]]) -> list[tuple[str, np.ndarray]]:
+    """Outputs in order with their names (one listed twice twice), each sequence's
+    tensors as `name[k]`; an optional that holds nothing (None) is left out."""
+    out: list[tuple[str, np.ndarray]] = []
     for name, value in named:
         if value is None:
             continue
         if isinstance(value, list):
-            out.update((f"{name}[{k}]", np.asarray(a)) for k, a in enumerate(value))
+            out += [(f"{name}[{k}]", np.asarray(a)) for k, a in enumerate(value)]
         else:
-            out[name] = np.asarray(value)
+            out.append((name, np.asarray(value)))
     return out
 
 
@@ -297,9 +297,10 @@ def run(args: argparse.Namespace) -> int:
     from infer.model_zoo import reference_outputs
 
     model, feeds, compiled = _load(args)
-    outputs = _flat(compiled.run(feeds).items())
+    results = compiled.run(feeds)
+    outputs = _flat((n, results[n]) for n in compiled.output_names)
     print("outputs:")
-    for name, a in outputs.items():
+    for name, a in outputs:
         print(_describe(name, a, args.top))
 
     ok = True
@@ -319,8 +320,8 @@ def run(args: argparse.Namespace) -> int:
         sess = ort.InferenceSession(
             model.SerializeToString(), so, providers=["CPUExecutionProvider"]
         )
-        ort_out = list(_flat(zip(compiled.output_names, sess.run(None, feeds),
-                                 strict=True)).values())
+        ort_out = [a for _, a in _flat(zip(compiled.output_names, sess.run(None, feeds),
+                                           strict=True))]
         ok &= _report(f"against onnxruntime {ort.__version__}", outputs, ort_out,
                       args.rtol, args.atol)  # fmt: skip
 

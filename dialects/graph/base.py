@@ -241,7 +241,8 @@ class GraphOp(IRDLOperation, ABC):
             printer.print_string(" ")
             printer.print_attr_dict(attrs)
         printer.print_string(" : ")
-        printer.print_operation_type(self)
+        # not print_operation_type, which adds the location that print_op prints after us
+        printer.print_function_type(self.operand_types, self.result_types)
 
     @classmethod
     def parse(cls, parser: Parser) -> GraphOp:

@@ -1,6 +1,6 @@
-// One case per verifier rule of the graph dialect. xDSL's --verify-diagnostics prints the
-// diagnostic (and exits 0) without matching `expected-error` lines, so FileCheck checks the
-// printed message; the expected-error comments document each case for MLIR-style readers.
+// One case per verifier rule of the graph dialect. --verify-diagnostics matches each
+// `expected-error` against the error produced at its line (as mlir-opt does) and prints the
+// diagnostic, which FileCheck checks too.
 // RUN: infer-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 func.func @dtype_mismatch(%a: tensor<2xf32>, %b: tensor<2xi32>) {

@@ -65,7 +65,7 @@ func.func @nonpositive_divisor(%x: tensor<?x3xf32>) {
 // -----
 
 func.func @reshape_from_map(%x: tensor<?x116x28x28xf32>) {
-  // expected-error @+1 {{'graph.reshape' result #0 has type tensor<?x4x29x28x28xf32>, but its operands give tensor<?x2x58x28x28xf32>}}
+  // expected-error @+2 {{'graph.reshape' result #0 has type tensor<?x4x29x28x28xf32>, but its operands give tensor<?x2x58x28x28xf32>}}
   %s = shape.of %x {map = affine_map<(d0, d1, d2, d3) -> (d0, 2, d1 floordiv 2, d2, d3)>} : tensor<?x116x28x28xf32> -> tensor<5xi64>
   %r = graph.reshape %x, %s : (tensor<?x116x28x28xf32>, tensor<5xi64>) -> tensor<?x4x29x28x28xf32>
   func.return
