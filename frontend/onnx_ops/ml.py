@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, Float64Type, String
 from xdsl.ir import Attribute
 
 from infer.dialects import graph as G
-from infer.frontend.onnx_ops import ml_trees
+from infer.frontend.onnx_ops import ml_svm, ml_trees
 from infer.frontend.onnx_ops.builder import (
     NodeError,
     OpBuilder,
@@ -239,4 +239,5 @@ ML_OPS: dict[str, dict[int, OpFn]] = {
     "Scaler": {1: scaler},
     "ZipMap": {1: zip_map},
     **ml_trees.OPS,
+    **ml_svm.OPS,
 }
