@@ -22,7 +22,7 @@ from typing import cast
 
 import numpy as np
 import onnx
-from onnx import helper
+from onnx import helper, numpy_helper
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, IntegerType, Signedness, TensorType
 from xdsl.ir import Attribute, SSAValue
 
@@ -35,6 +35,7 @@ from infer.frontend.import_context import (
     name_hint,
     node_error,
 )
+from infer.frontend.onnx_ops.ml import ML_DOMAIN, label_encoder_table
 from infer.frontend.onnx_packed_sequences import Emit, loop_over, require
 from infer.frontend.onnx_regex import RegexError, dfa
 from infer.frontend.onnx_string_split import split
@@ -126,7 +127,40 @@ class StringImport:
         if op == "StringNormalizer":
             attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
             return [_normalized(self.ctx, e, _string(inputs[0], op), attrs)]
+        if op == "LabelEncoder" and node.domain == ML_DOMAIN:
+            return [_label_encoded(self.ctx, e, _string(inputs[0], op), node)]
         raise UnsupportedError(f"'{op}' on strings is not supported")
+
+
+def _label_encoded(ctx: ImportContext, e: Emit, x: StringTensor, node: onnx.NodeProto
+                   ) -> SSAValue | StringTensor:
+    """LabelEncoder on strings: each element compared with every key (Equal's Loop over
+    x[..., None] and the keys), the value of the first equal key, else the default."""
+    attrs = {}
+    for a in node.attribute:
+        v = helper.get_attribute_value(a)
+        if isinstance(v, onnx.TensorProto):
+            v = numpy_helper.to_array(v)
+        if isinstance(v, bytes):
+            v = v.decode()
+        if isinstance(v, list | np.ndarray) and len(v) and isinstance(v[0], bytes):
+            v = [b.decode() for b in v]
+        attrs[a.name] = v
+    keys, values = label_encoder_table(attrs)
+    if keys.dtype.kind not in "OUS":
+        raise UnsupportedError("numeric keys of a string input")
+    last = e.ints(-1)
+    spread = StringTensor(x.data, e.value(e("Unsqueeze", e.bind(x.starts), last)),
+                          e.value(e("Unsqueeze", e.bind(x.ends), last)))
+    hit = _pairwise(e, spread, strings_of(ctx, np.asarray(keys, object)), "Equal")
+    hits = e("Cast", e.bind(hit), to=onnx.TensorProto.INT64)
+    found = e("Cast", e("ReduceMax", hits, last, keepdims=0), to=onnx.TensorProto.BOOL)
+    index = e("Where", found, e("ArgMax", hits, axis=-1, keepdims=0), e.ints(len(keys)))
+    if values.dtype != object:
+        return e.value(e("Gather", e.const(values), index, axis=0))
+    table = strings_of(ctx, values)
+    return StringTensor(table.data, e.value(e("Gather", e.bind(table.starts), index, axis=0)),
+                        e.value(e("Gather", e.bind(table.ends), index, axis=0)))
 
 
 def _full_match(e: Emit, x: StringTensor, table: np.ndarray, accepting: np.ndarray

@@ -233,6 +233,31 @@ def test_svm_probabilities_are_refused() -> None:
         infer.compile(model)
 
 
+def _encoder(x_type: int, y_type: int, shape: list[int], **attrs: object) -> onnx.ModelProto:
+    node = h.make_node("LabelEncoder", ["x"], ["y"], domain="ai.onnx.ml", **attrs)
+    graph = h.make_graph([node], "encode", [h.make_tensor_value_info("x", x_type, shape)],
+                         [h.make_tensor_value_info("y", y_type, shape)])
+    return h.make_model(graph, opset_imports=[h.make_opsetid("ai.onnx.ml", 4),
+                                              h.make_opsetid("", 17)])
+
+
+def test_label_encoder_numbers_and_strings() -> None:
+    """Keys found (the first of repeated ones), keys missing (the default), NaN keys
+    matching NaN, string keys to numbers and to strings, as onnxruntime maps them."""
+    T = TensorProto
+    ints = _encoder(T.INT64, T.FLOAT, [2, 3], keys_int64s=[3, 1, 3, -5],
+                    values_floats=[0.5, 1.5, 9.0, -2.0], default_float=7.0)
+    _same(ints, {"x": np.array([[3, 1, 0], [-5, 3, 2]], np.int64)})
+    floats = _encoder(T.FLOAT, T.INT64, [4], keys_floats=[0.25, float("nan"), -1.0],
+                      values_int64s=[10, 20, 30])
+    _same(floats, {"x": np.array([-1.0, np.nan, 0.25, 5.0], np.float32)})
+    words = _encoder(T.STRING, T.STRING, [3], keys_strings=["cat", "dog", ""],
+                     values_strings=["Katze", "Hund", "leer"], default_string="?")
+    feeds = {"x": np.array(["dog", "", "bird"], object)}
+    got = infer.compile(words).run(feeds)["y"]
+    assert got.tolist() == _ort(words, feeds)[0].tolist() == ["Hund", "leer", "?"]
+
+
 def test_refusals_name_the_op_and_why() -> None:
     model = _tree_model(["BRANCH_LEQ", "BRANCH_LEQ", "BRANCH_LEQ"])
     model.graph.node[0].attribute.append(h.make_attribute("post_transform", "PROBIT"))

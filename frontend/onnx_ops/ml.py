@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, Float64Type, StringAttr, f32, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    Float64Type,
+    IntegerType,
+    StringAttr,
+    f32,
+    i64,
+)
 from xdsl.ir import Attribute
 
 from infer.dialects import graph as G
@@ -227,11 +235,81 @@ def keyed_rows_entry(at: int, keys: Sequence[int] | Sequence[str]) -> Attribute:
                            "packed": G.int_attr(0), "keys": ArrayAttr(key_attrs)})
 
 
+def label_encoder_table(attrs: dict[str, object]) -> tuple[np.ndarray, np.ndarray]:
+    """A LabelEncoder's keys, and its values with the default appended (the value of a key
+    not found): from the list attributes (keys_strings, values_int64s, ...) or, since
+    version 4, tensors. The defaults are the spec's: "_Unused", -1, -0.0."""
+    def pick(kind: str) -> np.ndarray:
+        found = [(n, v) for n, v in attrs.items() if n.startswith(kind + "_")]
+        if len(found) != 1:
+            raise NodeError(f"exactly one {kind}_* attribute is required")
+        name, v = found[0]
+        if name.endswith("_tensor"):
+            return np.asarray(v).reshape(-1)
+        return np.asarray(v, {"strings": object, "int64s": np.int64,
+                              "floats": np.float32}[name.split("_", 1)[1]])
+
+    keys, values = pick("keys"), pick("values")
+    if len(keys) != len(values):
+        raise NodeError(f"{len(keys)} keys for {len(values)} values")
+    if values.dtype.kind in "OUS":
+        default: object = attrs.get("default_string", "_Unused")
+        values = values.astype(object)
+    elif values.dtype.kind in "iu":
+        default = attrs.get("default_int64", -1)
+    else:
+        default = attrs.get("default_float", -0.0)
+    if "default_tensor" in attrs:
+        default = np.asarray(attrs["default_tensor"]).reshape(-1)[0]
+    return keys, np.concatenate([values, np.asarray([default], values.dtype)])
+
+
+@built_from_other_ops
+def label_encoder(
+    b: OpBuilder, x: Value, *, keys_strings: list[str] | None = None,
+    keys_int64s: list[int] | None = None, keys_floats: list[float] | None = None,
+    keys_tensor: np.ndarray | None = None, values_strings: list[str] | None = None,
+    values_int64s: list[int] | None = None, values_floats: list[float] | None = None,
+    values_tensor: np.ndarray | None = None, default_string: str | None = None,
+    default_int64: int | None = None, default_float: float | None = None,
+    default_tensor: np.ndarray | None = None,
+) -> Value:
+    """Each element's value by its key (numeric keys; string keys are onnx_strings'):
+    the first key equal to it (NaN keys match NaN), else the default."""
+    given = {k: v for k, v in locals().items() if k not in ("b", "x") and v is not None}
+    keys, values = label_encoder_table(given)
+    if keys.dtype.kind in "OUS" or values.dtype == object:
+        raise Unsupported("string keys or values of a numeric input")
+    keys = keys.astype(G.numpy_dtype(element(x)))
+    expanded = b.emit1(G.UnsqueezeOp, x, b.ints([-1]))
+    hit = b.emit1(G.EqualOp, expanded, b.const(keys))
+    if keys.dtype.kind == "f" and np.isnan(keys).any():
+        both = b.emit1(G.AndOp, b.emit1(G.IsNaNOp, expanded), b.const(np.isnan(keys)))
+        hit = b.emit1(G.OrOp, hit, both)
+    return pick_values(b, hit, values)
+
+
+def pick_values(b: OpBuilder, hit: Value, values: np.ndarray) -> Value:
+    """values[k] for the first k where `hit` [..., keys] holds, else the last (the
+    default)."""
+    index = _first_hit(b, hit, len(values) - 1)
+    return b.emit1(G.GatherOp, b.const(values), index, axis=0)
+
+
+def _first_hit(b: OpBuilder, hit: Value, missing: int) -> Value:
+    ints = b.emit1(G.CastOp, hit, to=i64)
+    first = b.emit1(G.ArgMaxOp, ints, axis=-1, keepdims=0)
+    found = b.emit1(G.CastOp, b.emit1(G.ReduceMaxOp, ints, b.ints([-1]), keepdims=0),
+                    to=IntegerType(1))
+    return b.emit1(G.WhereOp, found, first, b.const(np.asarray(missing, np.int64)))
+
+
 ML_OPS: dict[str, dict[int, OpFn]] = {
     "ArrayFeatureExtractor": {1: array_feature_extractor},
     "Binarizer": {1: binarizer},
     "FeatureVectorizer": {1: feature_vectorizer},
     "Imputer": {1: imputer},
+    "LabelEncoder": {2: label_encoder},
     "LinearClassifier": {1: linear_classifier},
     "LinearRegressor": {1: linear_regressor},
     "Normalizer": {1: normalizer},
