@@ -149,8 +149,9 @@ def test_branches_of_different_ranks_are_refused() -> None:
                   rank=0)
     model = _if_model(then, els, [("y", TP.FLOAT, [None, None])])
     with pytest.raises(infer.UnsupportedError,
-                       match=r"If.*'the_if'.*output #0: the branches give tensor<\?x4xf32> "
-                             r"and tensor<f32>"):
+                       match=r"^unsupported op 'If' \(node 'the_if', opset 17\): output 'y': "
+                             r"the branches give tensor<\?x4xf32> and tensor<f32> "
+                             r"\(ranks 2 and 0\)$"):
         infer.compile(model)
 
 
@@ -207,8 +208,9 @@ def _any_branch(name: str, nodes: list, outputs: list[str], inits: list | None =
                                                for o in outputs], inits or [])
 
 
-def _if(cond: str, outputs: list[str], then, els) -> object:
-    return helper.make_node("If", [cond], outputs, then_branch=then, else_branch=els)
+def _if(cond: str, outputs: list[str], then, els, name: str = "") -> object:
+    return helper.make_node("If", [cond], outputs, then_branch=then, else_branch=els,
+                            name=name)
 
 
 def _bools(*names: str) -> list:
@@ -371,3 +373,83 @@ def test_a_streaming_state_through_nested_ifs() -> None:
     x = R.standard_normal((steps, batch, size)).astype(np.float32)
     state = R.standard_normal((2, batch, hidden)).astype(np.float32)
     check_against_onnxruntime(model, _every_condition(("c1", "c2"), x=x, state=state))
+
+
+# -- branches of different ranks: a scalar or its [1] -------------------------------------
+
+def _step_if(inner_if: bool = True):
+    """step = the scalar 0 where d == 1, else 2 / (d - 1) of shape [1] (as ONNX's AffineGrid
+    body computes it), inside an If on c1 (whose else gives the [1] of 2 / d) when
+    `inner_if`."""
+    scalar = _any_branch("scalar", [helper.make_node("Identity", ["zero"], ["s0"])], ["s0"])
+    one_d = _any_branch("one_d", [helper.make_node("Sub", ["df", "onef"], ["dm"]),
+                                  helper.make_node("Div", ["twof", "dm"], ["s1"])], ["s1"])
+    step = _if("d_is_one", ["step_d"], scalar, one_d, name="step_if")
+    if not inner_if:
+        return [step]
+    outer = _if("c1", ["step"], _any_branch("nested", [step], ["step_d"]),
+                _any_branch("flat", [helper.make_node("Div", ["twof", "df"], ["s2"])], ["s2"]),
+                name="pick")
+    return [outer]
+
+
+def _steps_model(after: list, outputs: list, inputs: tuple = (), inits: tuple = ()):
+    """d (one int64 of shape [1]) as a float `df`, `d_is_one`, then `after` (the step Ifs
+    among them); `x` is a [N] input."""
+    consts = [numpy_helper.from_array(np.array(v, np.float32), name)
+              for name, v in (("onef", 1), ("twof", 2))]
+    nodes = [helper.make_node("Cast", ["d"], ["df"], to=TP.FLOAT),
+             helper.make_node("Equal", ["d", "one"], ["d_is_one"]),
+             *after]
+    return make_model(nodes, [*_bools("c1"), ("d", TP.INT64, [1]), ("x", TP.FLOAT, ["N"]),
+                              *inputs],
+                      outputs, [ZERO, *consts, *inits,
+                                numpy_helper.from_array(np.array(1, np.int64), "one")])
+
+
+def _step_feeds() -> list[dict[str, np.ndarray]]:
+    x = R.standard_normal(5).astype(np.float32)
+    return [f for d in (1, 4) for f in _every_condition(("c1",), d=np.array([d]), x=x)]
+
+
+def test_a_scalar_or_its_one_element_tensor_broadcast_against_a_vector() -> None:
+    """The step is a scalar or a [1] (by d at run time, in an If nested in another): as
+    Mul's and Add's operand beside x [N] and as CastLike's type, the result is the same
+    either way, so the If's result is typed [1]."""
+    after = [*_step_if(), helper.make_node("Mul", ["x", "step"], ["m"]),
+             helper.make_node("CastLike", ["d", "step"], ["dc"]),
+             helper.make_node("Add", ["m", "dc"], ["y"])]
+    model = _steps_model(after, [("y", TP.FLOAT, ["N"])])
+    assert _if_result_types(model) == ["tensor<1xf32>"] * 2
+    check_against_onnxruntime(model, _step_feeds())
+
+
+@pytest.mark.parametrize(("after", "output", "refusal"), [
+    ([], "step", r"^graph output 'step', output of If node 'pick', has rank 0 or 1 by the "
+                 r"branch taken$"),
+    ([helper.make_node("Mul", ["step", "zero"], ["y"], name="by_scalar")], "y",
+     r"^unsupported op 'Mul' \(node 'by_scalar', opset 17\): input 'step', output of If "
+     r"node 'pick', has rank 0 or 1 by the branch taken, and this op's result depends on "
+     r"which$"),
+    ([helper.make_node("Identity", ["step"], ["y"], name="copy")], "y",
+     r"'Identity' \(node 'copy'.*input 'step'"),
+])
+def test_a_use_that_depends_on_the_branch_rank_is_refused(after, output, refusal) -> None:
+    model = _steps_model([*_step_if(), *after], [(output, TP.FLOAT, [None])])
+    with pytest.raises(infer.UnsupportedError, match=refusal):
+        infer.compile(model)
+
+
+def test_the_branch_rank_in_a_loop_body_is_refused() -> None:
+    """The step as a Loop's next carried value: typed once for every iteration."""
+    body = _count_body(_step_if(inner_if=False), ["step_d"])
+    loop = helper.make_node("Loop", ["n", "", "x0"], ["v"], body=body, name="loop")
+    bounds = [numpy_helper.from_array(np.array([v], np.int64), name)
+              for name, v in (("lo", 0), ("hi", 1))]
+    model = _steps_model([helper.make_node("Slice", ["x", "lo", "hi"], ["x0"]), loop],
+                         [("v", TP.FLOAT, [None])], inputs=(("n", TP.INT64, []),),
+                         inits=tuple(bounds))
+    with pytest.raises(infer.UnsupportedError,
+                       match=r"'Loop' \(node 'loop'.*body: output 'step_d', output of If "
+                             r"node 'step_if', has rank 0 or 1"):
+        infer.compile(model)
