@@ -19,6 +19,7 @@ enclosing If's result is one too.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
@@ -75,19 +76,32 @@ def unsqueezed(block: Block, value: SSAValue, rank: int) -> SSAValue:
 
 
 def refused_use(node: onnx.NodeProto, values: dict[str, Value],
+                initializers: Mapping[str, onnx.TensorProto],
                 choices: dict[SSAValue, RankChoice]) -> str | None:
     """Why `node` cannot read a rank choice among its inputs (None when it reads none or
-    its result does not depend on the rank: the module docstring)."""
-    read = [(k, values.get(n)) for k, n in enumerate(node.input) if n]
-    chosen = [(k, v) for k, v in read if isinstance(v, SSAValue) and v in choices]
+    its result does not depend on the rank: the module docstring). An initializer not
+    yet used is not among `values`: its rank is its dims'."""
+    chosen = [(k, v) for k, n in enumerate(node.input)
+              if isinstance(v := values.get(n), SSAValue) and v in choices]
     if not chosen:
         return None
     if node.op_type == "CastLike" and [k for k, _ in chosen] == [1]:
         return None
     if node.op_type in BROADCASTING:
-        others = [cast(TensorType, v.type).get_num_dims() for _, v in read
-                  if isinstance(v, SSAValue) and v not in choices]
+        ranks = [_rank(n, values, initializers) for n in node.input
+                 if n and not (isinstance(values.get(n), SSAValue) and values[n] in choices)]
         need = max(cast(TensorType, v.type).get_num_dims() for _, v in chosen)
-        if others and max(others) >= need:
+        if any(r is not None and r >= need for r in ranks):
             return None
     return f"input {choices[chosen[0][1]].refusal()}, and this op's result depends on which"
+
+
+def _rank(name: str, values: dict[str, Value],
+          initializers: Mapping[str, onnx.TensorProto]) -> int | None:
+    """The rank of the tensor `name` (None when it is not one: a sequence...)."""
+    v = values.get(name)
+    if isinstance(v, SSAValue) and isinstance(v.type, TensorType):
+        return v.type.get_num_dims()
+    if v is None and name in initializers:
+        return len(initializers[name].dims)
+    return None

@@ -622,7 +622,8 @@ class _Importer:
 
     def _node(self, index: int, node: onnx.NodeProto, fn: Variant, opset: int
               ) -> None:
-        refused = self.rank_choices and refused_use(node, self.values, self.rank_choices)
+        refused = (refused_use(node, self.values, self.initializers, self.rank_choices)
+                   if self.rank_choices else None)
         if refused:
             raise node_error(node, index, opset, refused, UnsupportedError)
         if isinstance(fn, Expansion):

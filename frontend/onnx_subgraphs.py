@@ -257,7 +257,8 @@ class SubgraphImport:
             flat, rebuild = flatten_branches(yielded, blocks)
         except InferError as e:
             raise node_error(node, index, opset, str(e), type(e)) from None
-        types, choices = self._result_types(index, node, opset, flat, blocks)
+        named = all(isinstance(v, SSAValue) for v in (*yielded[0], *yielded[1]))
+        types, choices = self._result_types(index, node, opset, flat, blocks, named)
         for block, outs in zip(blocks, flat, strict=True):
             block.add_op(G.YieldOp(outs))
         op = G.IfOp(cond, types, *blocks)
@@ -266,13 +267,13 @@ class SubgraphImport:
         self._add_with_results(op, node, rebuild(list(op.results)))
 
     def _result_types(self, index: int, node: onnx.NodeProto, opset: int,
-                      flat: list[list[SSAValue]], blocks: list[Block]
+                      flat: list[list[SSAValue]], blocks: list[Block], named: bool
                       ) -> tuple[list[TensorType], dict[int, RankChoice]]:
         """The If's result types from its branches' values `flat` (a dim they disagree on
         dynamic), and its results that are rank choices (onnx_branch_ranks), by number: a
         lower-rank value is unsqueezed in its block to the other's rank, and a branch's
-        own rank choice makes the result one."""
-        named = len(flat[0]) == len(node.output)  # no sequence or optional among them
+        own rank choice makes the result one. `named`: each value is the node output of
+        its number (no sequence or optional made tensors among them)."""
         types, choices = [], {}
         for k, (a, b) in enumerate(zip(*flat, strict=True)):
             ta, tb = cast(TensorType, a.type), cast(TensorType, b.type)

@@ -414,12 +414,16 @@ def _step_feeds() -> list[dict[str, np.ndarray]]:
 
 def test_a_scalar_or_its_one_element_tensor_broadcast_against_a_vector() -> None:
     """The step is a scalar or a [1] (by d at run time, in an If nested in another): as
-    Mul's and Add's operand beside x [N] and as CastLike's type, the result is the same
-    either way, so the If's result is typed [1]."""
+    Mul's operand beside x [N], Sub's beside an initializer [5] (its first use) and as
+    CastLike's type, the result is the same either way, so the If's result is typed
+    [1]."""
     after = [*_step_if(), helper.make_node("Mul", ["x", "step"], ["m"]),
+             helper.make_node("Sub", ["w", "step"], ["k"]),
              helper.make_node("CastLike", ["d", "step"], ["dc"]),
-             helper.make_node("Add", ["m", "dc"], ["y"])]
-    model = _steps_model(after, [("y", TP.FLOAT, ["N"])])
+             helper.make_node("Add", ["m", "dc"], ["mk"]),
+             helper.make_node("Add", ["mk", "k"], ["y"])]
+    w = numpy_helper.from_array(R.standard_normal(5).astype(np.float32), "w")
+    model = _steps_model(after, [("y", TP.FLOAT, [5])], inits=(w,))
     assert _if_result_types(model) == ["tensor<1xf32>"] * 2
     check_against_onnxruntime(model, _step_feeds())
 
