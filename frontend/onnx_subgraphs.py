@@ -278,15 +278,16 @@ class SubgraphImport:
         for k, (a, b) in enumerate(zip(*flat, strict=True)):
             ta, tb = cast(TensorType, a.type), cast(TensorType, b.type)
             output = node.output[k] if named else f"#{k}"
+            # the ranks each branch may give (a branch's own rank choice gives two)
+            ranks = [r for v, t in ((a, ta), (b, tb)) for r in (
+                self.ctx.rank_choices[v].ranks if v in self.ctx.rank_choices
+                else (t.get_num_dims(),))]
             low = widened(ta, tb)
             if low is not None:
-                high = max(ta.get_num_dims(), tb.get_num_dims())
-                flat[low][k] = unsqueezed(blocks[low], flat[low][k], high)
+                flat[low][k] = unsqueezed(blocks[low], flat[low][k], max(ranks))
+            if low is not None or len(set(ranks)) > 1:
                 choices[k] = RankChoice(f"If {node_ref(node, index)}", output,
-                                        (min(ta.get_num_dims(), tb.get_num_dims()), high))
-            elif a in self.ctx.rank_choices or b in self.ctx.rank_choices:
-                inner = self.ctx.rank_choices.get(a) or self.ctx.rank_choices[b]
-                choices[k] = RankChoice(f"If {node_ref(node, index)}", output, inner.ranks)
+                                        (min(ranks), max(ranks)))
             joined = G.joined_type([flat[0][k].type, flat[1][k].type])
             if joined is None:
                 error = (InvalidModelError if ta.element_type != tb.element_type
