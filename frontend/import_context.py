@@ -24,6 +24,7 @@ from xdsl.ir.core import _VALUE_NAME_PATTERN  # the rule name hints must follow
 from infer.dialects import graph as G
 from infer.dialects.dims import DYN, Dim
 from infer.errors import InferError, InvalidModelError, UnsupportedError
+from infer.frontend.onnx_branch_ranks import RankChoice
 from infer.frontend.onnx_ops import Unsupported, element_type
 from infer.frontend.onnx_values import Value
 
@@ -43,6 +44,8 @@ class ImportContext(Protocol):
     """The initializers by name (a subgraph's added as it is imported)."""
     consumed: set[str]
     """The names some node or graph output reads (the outputs an importer must give)."""
+    rank_choices: dict[SSAValue, RankChoice]
+    """If results of a rank the branch taken decides (onnx_branch_ranks)."""
 
     def value(self, name: str, what: str) -> SSAValue:
         """The tensor named `name`, an initializer made a constant at its first use."""

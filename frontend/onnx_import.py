@@ -78,6 +78,7 @@ from infer.frontend.import_context import (
     node_ref,
     one_line,
 )
+from infer.frontend.onnx_branch_ranks import RankChoice, refused_use
 from infer.frontend.onnx_ops import (
     ONNX_ELEMENT_TYPES,
     OPS,
@@ -489,6 +490,7 @@ class _Importer:
         self.consumed = {n for node in graph.node for n in node.input if n} | {
             o.name for o in graph.output
         }
+        self.rank_choices: dict[SSAValue, RankChoice] = {}
         # the prefixes of expanded bodies' names, and the graph's names they must not meet
         self.prefixes: set[str] = set()
         self.names = ({v.name for v in graph.input} | set(self.initializers)
@@ -548,6 +550,8 @@ class _Importer:
                 structured[o.name] = keyed_rows_entry(at, value.keys)
                 continue
             r = self.value(o.name, "graph output")
+            if r in self.rank_choices:
+                raise UnsupportedError(f"graph output {self.rank_choices[r].refusal()}")
             params = self._check_output(o, cast(TensorType, r.type))
             attrs = {NAME_ATTR: StringAttr(o.name)}
             if any(params):
@@ -618,6 +622,10 @@ class _Importer:
 
     def _node(self, index: int, node: onnx.NodeProto, fn: Variant, opset: int
               ) -> None:
+        refused = (refused_use(node, self.values, self.initializers, self.rank_choices)
+                   if self.rank_choices else None)
+        if refused:
+            raise node_error(node, index, opset, refused, UnsupportedError)
         if isinstance(fn, Expansion):
             self._expand(index, node, fn, opset)
             return

@@ -37,8 +37,9 @@ from xdsl.ir import Block, Region, SSAValue
 
 from infer.dialects import graph as G
 from infer.errors import InferError, InvalidModelError, UnsupportedError
-from infer.frontend.import_context import ImportContext, name_hint, node_error
+from infer.frontend.import_context import ImportContext, name_hint, node_error, node_ref
 from infer.frontend.onnx_attrs import graph_attr, int_attr, ints_attr
+from infer.frontend.onnx_branch_ranks import RankChoice, unsqueezed, widened
 from infer.frontend.onnx_sequences import (
     Carry,
     flatten_branches,
@@ -194,6 +195,10 @@ class SubgraphImport:
         self.ctx.block, self.ctx.values = block, {**saved_values, **names}
         try:
             outs = self._import_subgraph(subgraph, opset, which)
+            for v in outs:
+                if not sequences and isinstance(v, SSAValue) and v in self.ctx.rank_choices:
+                    # (a Loop's or Scan's next value: typed once for every iteration)
+                    raise UnsupportedError(f"output {self.ctx.rank_choices[v].refusal()}")
             if finish is not None:
                 return cast(list[Value], finish(outs))
             for o, v in zip(subgraph.output, outs, strict=True):
@@ -252,19 +257,48 @@ class SubgraphImport:
             flat, rebuild = flatten_branches(yielded, blocks)
         except InferError as e:
             raise node_error(node, index, opset, str(e), type(e)) from None
-        types = []
-        for k, (a, b) in enumerate(zip(*flat, strict=True)):
-            joined = G.joined_type([a.type, b.type])
-            if joined is None:
-                error = (InvalidModelError if cast(TensorType, a.type).element_type
-                         != cast(TensorType, b.type).element_type else UnsupportedError)
-                raise node_error(node, index, opset, f"output #{k}: the branches give "
-                                  f"{a.type} and {b.type}", error)
-            types.append(joined)
+        named = all(isinstance(v, SSAValue) for v in (*yielded[0], *yielded[1]))
+        types, choices = self._result_types(index, node, opset, flat, blocks, named)
         for block, outs in zip(blocks, flat, strict=True):
             block.add_op(G.YieldOp(outs))
         op = G.IfOp(cond, types, *blocks)
+        for k, choice in choices.items():
+            self.ctx.rank_choices[op.results[k]] = choice
         self._add_with_results(op, node, rebuild(list(op.results)))
+
+    def _result_types(self, index: int, node: onnx.NodeProto, opset: int,
+                      flat: list[list[SSAValue]], blocks: list[Block], named: bool
+                      ) -> tuple[list[TensorType], dict[int, RankChoice]]:
+        """The If's result types from its branches' values `flat` (a dim they disagree on
+        dynamic), and its results that are rank choices (onnx_branch_ranks), by number: a
+        lower-rank value is unsqueezed in its block to the other's rank, and a branch's
+        own rank choice makes the result one. `named`: each value is the node output of
+        its number (no sequence or optional made tensors among them)."""
+        types, choices = [], {}
+        for k, (a, b) in enumerate(zip(*flat, strict=True)):
+            ta, tb = cast(TensorType, a.type), cast(TensorType, b.type)
+            output = node.output[k] if named else f"#{k}"
+            # the ranks each branch may give (a branch's own rank choice gives two)
+            ranks = [r for v, t in ((a, ta), (b, tb)) for r in (
+                self.ctx.rank_choices[v].ranks if v in self.ctx.rank_choices
+                else (t.get_num_dims(),))]
+            low = widened(ta, tb)
+            if low is not None:
+                flat[low][k] = unsqueezed(blocks[low], flat[low][k], max(ranks))
+            if low is not None or len(set(ranks)) > 1:
+                choices[k] = RankChoice(f"If {node_ref(node, index)}", output,
+                                        (min(ranks), max(ranks)))
+            joined = G.joined_type([flat[0][k].type, flat[1][k].type])
+            if joined is None:
+                error = (InvalidModelError if ta.element_type != tb.element_type
+                         else UnsupportedError)
+                ranks = (f" (ranks {ta.get_num_dims()} and {tb.get_num_dims()})"
+                         if ta.get_num_dims() != tb.get_num_dims() else "")
+                shown = f"'{output}'" if named else output
+                raise node_error(node, index, opset, f"output {shown}: the branches give "
+                                  f"{ta} and {tb}{ranks}", error)
+            types.append(joined)
+        return types, choices
 
     @staticmethod
     def _branch(node: onnx.NodeProto, which: str) -> onnx.GraphProto:
