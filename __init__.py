@@ -56,6 +56,7 @@ _API = {
     "ShapeError": "infer.errors",
     "ArtifactError": "infer.errors",
     "backend": "infer.backend",
+    "ray_batch": "infer.ray_batch",
 }
 
 __all__ = ["__version__", *sorted(_API)]
@@ -64,5 +65,5 @@ __all__ = ["__version__", *sorted(_API)]
 def __getattr__(name: str):
     if name in _API:
         module = import_module(_API[name])
-        return module if name == "backend" else getattr(module, name)
+        return module if name in ("backend", "ray_batch") else getattr(module, name)
     raise AttributeError(f"module 'infer' has no attribute {name!r}")

@@ -86,6 +86,7 @@ def predict(dataset: Any, artifact: str | os.PathLike | bytes,
     each, in batches of `batch_size` rows (lazy, as Ray Data is: consume the result); each
     actor runs the model on as many threads as it has CPUs (at least one)."""
     import ray
+    from ray.data.dataset import MaterializedDataset
 
     data = artifact if isinstance(artifact, bytes) else Path(artifact).read_bytes()
     try:  # damage and a wrong signature are told here, not in every worker
@@ -94,6 +95,13 @@ def predict(dataset: Any, artifact: str | os.PathLike | bytes,
         where = "the artifact" if isinstance(artifact, bytes) else f"'{artifact}'"
         raise ArtifactError(f"cannot use {where}: {e}") from None
     ref = ray.put(data)  # once in the object store, not once per actor
+    # A dataset made from arrays in memory (from_numpy, from_pandas) is a block per array,
+    # and a block goes to one actor: split into blocks of a batch each, so that every
+    # actor has work. Done before the actors start, which would leave no CPU for the
+    # split's tasks (a lazy dataset's blocks come from its files, as Ray reads them).
+    if isinstance(dataset, MaterializedDataset) and \
+            dataset.num_blocks() < 2 * concurrency:
+        dataset = dataset.repartition(target_num_rows_per_block=batch_size).materialize()
     return dataset.map_batches(
         ArtifactPredictor,
         fn_constructor_args=([ref], columns, keep, verify_key, max(1, int(num_cpus))),

@@ -210,3 +210,16 @@ def test_bf16_ops_compute_in_f32() -> None:
     got = infer.compile(model, verbose=False).run({"x": x})["y"]
     assert got.dtype == want.dtype
     np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32), rtol=1e-2)
+
+
+def test_submodules_named_in_the_readme_are_attributes() -> None:
+    """`infer.ray_batch.predict` and `infer.backend` right after `import infer`, in a fresh
+    interpreter (nothing imported them before)."""
+    import subprocess
+    import sys
+
+    code = ("import infer; print(infer.ray_batch.predict.__name__, "
+            "infer.backend.prepare.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["predict", "prepare"]

@@ -3,6 +3,7 @@ a compiled artifact loaded once per worker, the same outputs as calling the mode
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +41,25 @@ def test_a_dataset_through_two_workers(tmp_path: Path) -> None:
         ray.data.DataContext.get_current().enable_progress_bars = False
         for batch in ("N", 1):
             _through_two_workers(tmp_path, batch)
+        _one_block_through_both_workers(tmp_path)
     finally:
         ray.shutdown()
+
+
+def _one_block_through_both_workers(tmp_path: Path) -> None:
+    """A dataset of one array is one block, which one actor would take whole: split into
+    blocks of a batch, a task each, shared by the actors."""
+    path = tmp_path / "one_block.infer"
+    compiled = infer.compile(_model("N"))
+    compiled.save(path)
+    ds = ray.data.from_numpy(X)  # one block, one column "data"
+    out = ray_batch.predict(ds, path, {"x": "data"}, concurrency=2, batch_size=25).materialize()
+    got = np.concatenate([b["p"] for b in out.iter_batches(batch_size=None,
+                                                           batch_format="numpy")])
+    np.testing.assert_allclose(np.sort(got, axis=0),
+                               np.sort(compiled.run({"x": X})["p"], axis=0), rtol=1e-6)
+    tasks = re.search(r"MapBatches\(ArtifactPredictor\): (\d+) tasks executed", out.stats())
+    assert tasks is not None and int(tasks.group(1)) == len(X) // 25, out.stats()
 
 
 def _through_two_workers(tmp_path: Path, batch: int | str) -> None:
