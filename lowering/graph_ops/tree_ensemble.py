@@ -1,5 +1,6 @@
-"""Lowering of `graph.tree_ensemble`: blocks of rows in parallel; per tree, a few rows
-walked together from its root for its depth bound (a leaf's children are itself, so a
+"""Lowering of `graph.tree_ensemble`: blocks of rows in parallel; in a block tree by tree
+(its nodes stay in cache for every row of the block), a few rows at a time walked together
+from its root for its depth bound (a leaf's children are itself, so a
 walk that reaches it early stays), each step one load of the child picked by how the
 feature compares; then each leaf's weights folded into its row's targets. MIN and MAX
 keep a flag per target for whether any leaf gave it a weight (a target none did is 0)."""
@@ -28,7 +29,7 @@ def _at(b: LoopBuilder, buf: SSAValue, idx: list[SSAValue]) -> SSAValue:
 # Rows walked side by side: independent chains of dependent loads, which the core
 # overlaps (one walk alone waits on each load); rows per parallel block.
 ROWS_TOGETHER = 4
-BLOCK_ROWS = 16
+BLOCK_ROWS = 64
 
 
 @lowers(graph.TreeEnsembleOp)
@@ -72,27 +73,15 @@ def _tree_ensemble(s: Lowering, op: graph.TreeEnsembleOp, ins: list[SSAValue]
                 b.store(b.select(take, w, acc), out, [r, k])
                 b.store(b.const(1, i8), seen, [r, k])
 
-    def walk(i: Dim, height: int) -> None:
-        """Every tree for rows i .. i + height, their walks interleaved."""
+    def walk(tree: SSAValue, i: Dim, height: int) -> None:
+        """One tree for rows i .. i + height, their walks interleaved."""
         at = [b.idx(as_dim(b, i) + h) for h in range(height)]
-        for r in at:
-            with b.loop(0, targets) as k:
-                b.store(b.const(0.0, t), out, [r, k])
-                if seen is not None:
-                    b.store(b.const(0, i8), seen, [r, k])
-        with b.loop(0, trees) as tree:
-            root = _at(b, roots, [tree])
-            leaves = b.reduce_loop(0, Index(b, _at(b, depth, [tree])), [root] * height,
-                                   lambda _, nodes: [step(r, n) for r, n in zip(at, nodes,
-                                                                             strict=True)])
-            for r, leaf in zip(at, leaves, strict=True):
-                add_leaf(r, leaf)
-        if aggregate == "AVERAGE":
-            count = b.insert(arith.IndexCastOp(b.idx(trees), IntegerType(64))).results[0]
-            n_trees = b.insert(arith.SIToFPOp(count, t)).results[0]
-            for r in at:
-                with b.loop(0, targets) as k:
-                    b.store(b.div(b.load(out, [r, k]), n_trees), out, [r, k])
+        root = _at(b, roots, [tree])
+        leaves = b.reduce_loop(0, Index(b, _at(b, depth, [tree])), [root] * height,
+                               lambda _, nodes: [step(r, n) for r, n in zip(at, nodes,
+                                                                         strict=True)])
+        for r, leaf in zip(at, leaves, strict=True):
+            add_leaf(r, leaf)
 
     # a step is ~10 operations; trees of a forest are some tens of nodes deep at most
     work = BLOCK_ROWS * (trees if isinstance(trees, int) else 64) * 8 * 10
@@ -100,7 +89,19 @@ def _tree_ensemble(s: Lowering, op: graph.TreeEnsembleOp, ins: list[SSAValue]
         (Index(b, b.idx(rows)) + (BLOCK_ROWS - 1)) // BLOCK_ROWS
     with b.parallel([blocks], work) as (block,):
         lo = Index(b, block) * BLOCK_ROWS
-        row_tiles(b, lo, imin(b, lo + BLOCK_ROWS, rows), ROWS_TOGETHER, walk)
+        hi = imin(b, lo + BLOCK_ROWS, rows)
+        with b.loop(lo, hi) as r, b.loop(0, targets) as k:
+            b.store(b.const(0.0, t), out, [r, k])
+            if seen is not None:
+                b.store(b.const(0, i8), seen, [r, k])
+        # tree by tree over the block's rows: a tree's nodes stay in cache for them all
+        with b.loop(0, trees) as tree:
+            row_tiles(b, lo, hi, ROWS_TOGETHER, lambda i, h: walk(tree, i, h))
+        if aggregate == "AVERAGE":
+            count = b.insert(arith.IndexCastOp(b.idx(trees), IntegerType(64))).results[0]
+            n_trees = b.insert(arith.SIToFPOp(count, t)).results[0]
+            with b.loop(lo, hi) as r, b.loop(0, targets) as k:
+                b.store(b.div(b.load(out, [r, k]), n_trees), out, [r, k])
     if seen is not None:
         s.free(seen)
     return [out]

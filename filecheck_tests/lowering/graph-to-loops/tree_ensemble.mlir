@@ -1,7 +1,8 @@
 // RUN: infer-opt %s -p graph-to-loops | filecheck %s
 
-// A tree ensemble: blocks of 16 rows in parallel, in them 4 rows at a time (then the
-// remainder's tile); per tree the 4 walks interleaved, depth[t] steps from its root, each
+// A tree ensemble: blocks of 64 rows in parallel, their targets zeroed; then tree by tree
+// over the block, 4 rows at a time (then the remainder's tile), the 4 walks interleaved,
+// depth[t] steps from the tree's root, each
 // row's child loaded from the packed next[n, k] at the k a select chain picks by how the
 // feature compares (lt, eq, gt, else nan); the leaves' weights
 // (leaf_start[n] .. leaf_start[n + 1]) added to their targets; AVERAGE divides by the
@@ -16,10 +17,12 @@ builtin.module {
 
 // CHECK-LABEL: func.func @forest
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:             %[[ROW1:.*]] = arith.addi %[[ROW]], %{{.*}} : index
-// CHECK:             memref.store %{{.*}}, %sum[%[[ROW]], %{{.*}}] : memref<?x3xf32>
-// CHECK:               %[[ROOT:.*]] = memref.load %roots[%[[TREE:.*]]]
+// CHECK:           scf.for %[[R0:.*]] = %[[LO:.*]] to %[[HI:.*]] step
+// CHECK:             memref.store %{{.*}}, %sum[%[[R0]], %{{.*}}] : memref<?x3xf32>
+// CHECK:           scf.for %[[TREE:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             scf.for %[[ROW:.*]] = %[[LO]] to %{{.*}} step %{{.*}} {
+// CHECK:               %[[ROW1:.*]] = arith.addi %[[ROW]], %{{.*}} : index
+// CHECK:               %[[ROOT:.*]] = memref.load %roots[%[[TREE]]]
 // CHECK:               %[[DEPTH:.*]] = memref.load %depth[%[[TREE]]]
 // CHECK:               %[[LEAF:.*]], %{{.*}}, %{{.*}}, %{{.*}} = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[NODE:.*]] = %{{.*}}, %[[NODE1:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (index, index, index, index) {
 // CHECK:                 memref.load %feature[%[[NODE]]]
@@ -37,5 +40,5 @@ builtin.module {
 // CHECK:                 memref.load %target[%[[E]]]
 // CHECK:                 memref.load %weight[%[[E]]]
 // CHECK:                 arith.addf
-// CHECK:             arith.divf
+// CHECK:           arith.divf
 // CHECK:       } {parallel = {{[0-9]+}} : i64}
