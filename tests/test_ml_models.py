@@ -258,6 +258,22 @@ def test_label_encoder_numbers_and_strings() -> None:
     assert got.tolist() == _ort(words, feeds)[0].tolist() == ["Hund", "leer", "?"]
 
 
+@pytest.mark.parametrize("post", ["NONE", "LOGISTIC", "SOFTMAX"])
+def test_two_class_linear_scores_as_onnxruntime(post: str) -> None:
+    """One row of coefficients for two classes: onnxruntime's scores are [1 - p, p] (p the
+    score, or its sigmoid under LOGISTIC; SOFTMAX is not applied), not [-s, s]."""
+    node = h.make_node("LinearClassifier", ["x"], ["y", "z"], domain="ai.onnx.ml",
+                       coefficients=[0.5, -1.0, 2.0], intercepts=[0.25],
+                       classlabels_ints=[3, 7], post_transform=post)
+    graph = h.make_graph([node], "linear", [h.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                                     [None, 3])],
+                         [h.make_tensor_value_info("y", TensorProto.INT64, [None]),
+                          h.make_tensor_value_info("z", TensorProto.FLOAT, [None, 2])])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("ai.onnx.ml", 1),
+                                               h.make_opsetid("", 17)])
+    _same(model, {"x": np.array([[1, 0, 0], [0, 1, 0.1], [0, 0, 1]], np.float32)})
+
+
 def test_refusals_name_the_op_and_why() -> None:
     model = _tree_model(["BRANCH_LEQ", "BRANCH_LEQ", "BRANCH_LEQ"])
     model.graph.node[0].attribute.append(h.make_attribute("post_transform", "PROBIT"))

@@ -126,23 +126,29 @@ def linear_classifier(b: OpBuilder, x: Value, *, coefficients: list[float],
                       classlabels_strings: list[str] | None = None,
                       intercepts: list[float] | None = None, multi_class: int = 0,
                       post_transform: str = "NONE") -> list[Value]:
-    """Scores and the best class's label; one row of coefficients for two classes is
-    onnxruntime's binary form: scores [-s, s] (their post transform), class 1 where
-    s > 0."""
+    """Scores and the best class's label, as onnxruntime computes them: a row of
+    coefficients per intercept; one row for two classes is its binary form: class 1
+    where s > 0, scores [1 - p, p] with p = sigmoid(s) under LOGISTIC, else s (its
+    other transforms do not apply there)."""
     del multi_class  # unused by onnxruntime and the reference alike
     labels = classlabels_ints if classlabels_ints is not None else classlabels_strings
     if not labels:
         raise NodeError("one of classlabels_ints and classlabels_strings is required")
-    n = len(labels)
-    features = len(dims(_rows(b, x))) and dims(_rows(b, x))[1]
-    binary = n == 2 and isinstance(features, int) and len(coefficients) == features
-    scores = _linear(b, x, coefficients, intercepts, 1 if binary else n)
-    if binary:
+    if not intercepts:  # onnxruntime counts the classes by them
+        raise NodeError("intercepts must not be empty")
+    n, rows = len(labels), len(intercepts)
+    scores = _linear(b, x, coefficients, intercepts, rows)
+    if n == 2 and rows == 1:
         best = b.emit1(G.CastOp, b.emit1(G.GreaterOp, scores, _const_like(b, scores, 0)),
                        to=i64)
         best = b.emit1(G.SqueezeOp, best, b.ints([1]))
-        scores = b.emit1(G.ConcatOp, b.emit1(G.NegOp, scores), scores, axis=1)
-        return [class_labels(b, labels, best), transformed(b, scores, post_transform)]
+        if post_transform not in ("NONE", "LOGISTIC", "SOFTMAX"):
+            raise Unsupported(f"post_transform {post_transform} of a two-class model")
+        p = b.emit1(G.SigmoidOp, scores) if post_transform == "LOGISTIC" else scores
+        pair = b.emit1(G.ConcatOp, b.emit1(G.SubOp, _const_like(b, p, [[1.0]]), p), p, axis=1)
+        return [class_labels(b, labels, best), pair]
+    if rows != n:
+        raise NodeError(f"{rows} intercepts for {n} class labels")
     best = b.emit1(G.ArgMaxOp, scores, axis=1, keepdims=0)
     return [class_labels(b, labels, best), transformed(b, scores, post_transform)]
 
