@@ -274,6 +274,27 @@ def test_two_class_linear_scores_as_onnxruntime(post: str) -> None:
     _same(model, {"x": np.array([[1, 0, 0], [0, 1, 0.1], [0, 0, 1]], np.float32)})
 
 
+@pytest.mark.parametrize("post", ["NONE", "LOGISTIC", "SOFTMAX"])
+@pytest.mark.parametrize("weights", [[0.2, 0.9], [-0.7, 0.4]], ids=["positive", "mixed"])
+def test_two_class_tree_scores_as_onnxruntime(weights: list[float], post: str) -> None:
+    """Weights of class 0 only for two labels: onnxruntime's binary form (its label cut
+    and score pair by the weights' signs and the transform)."""
+    node = h.make_node(
+        "TreeEnsembleClassifier", ["x"], ["y", "z"], domain="ai.onnx.ml",
+        nodes_treeids=[0, 0, 0], nodes_nodeids=[0, 1, 2], nodes_featureids=[0, 0, 0],
+        nodes_values=[0.5, 0, 0], nodes_modes=["BRANCH_LEQ", "LEAF", "LEAF"],
+        nodes_truenodeids=[1, 0, 0], nodes_falsenodeids=[2, 0, 0], class_treeids=[0, 0],
+        class_nodeids=[1, 2], class_ids=[0, 0], class_weights=weights, base_values=[0.1],
+        classlabels_int64s=[4, 9], post_transform=post)
+    graph = h.make_graph([node], "tree", [h.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                                   [None, 1])],
+                         [h.make_tensor_value_info("y", TensorProto.INT64, [None]),
+                          h.make_tensor_value_info("z", TensorProto.FLOAT, [None, 2])])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("ai.onnx.ml", 1),
+                                               h.make_opsetid("", 17)])
+    _same(model, {"x": np.array([[0.0], [1.0]], np.float32)})
+
+
 def test_refusals_name_the_op_and_why() -> None:
     model = _tree_model(["BRANCH_LEQ", "BRANCH_LEQ", "BRANCH_LEQ"])
     model.graph.node[0].attribute.append(h.make_attribute("post_transform", "PROBIT"))

@@ -338,17 +338,19 @@ def tree_ensemble_classifier(
         raise Unsupported("a two-class ensemble whose trees leave some rows without a score")
     score = _to_f32(b, _base(b, forest.emit(b, x, 1, "SUM", kind), base, 1))
     # onnxruntime: weights all >= 0 (a probability): class 1 past 0.5, scores [1 - s, s];
-    # mixed weights (a margin): class 1 past 0, scores [-s, s] (LOGISTIC: their sigmoids)
+    # mixed weights (a margin): class 1 past 0, scores [-s, s]; under LOGISTIC either way
+    # [sigmoid(-s), sigmoid(s)] (SOFTMAX is not applied)
     positive = bool(np.all(weights >= 0))
     if post_transform not in ("NONE", "LOGISTIC", "SOFTMAX"):
         raise Unsupported(f"post_transform {post_transform} of a two-class ensemble")
     cut = b.const(np.asarray(0.5 if positive else 0.0, np.float32))
     best = b.emit1(G.CastOp, b.emit1(G.GreaterOp, score, cut), to=i64)
     best = b.emit1(G.SqueezeOp, best, b.ints([1]))
-    other = (b.emit1(G.SubOp, b.const(np.ones((1, 1), np.float32)), score) if positive
-             else b.emit1(G.NegOp, score))
+    logistic = post_transform == "LOGISTIC"
+    other = (b.emit1(G.SubOp, b.const(np.ones((1, 1), np.float32)), score)
+             if positive and not logistic else b.emit1(G.NegOp, score))
     pair = b.emit1(G.ConcatOp, other, score, axis=1)
-    if not positive and post_transform == "LOGISTIC":
+    if logistic:
         pair = b.emit1(G.SigmoidOp, pair)
     return [class_labels(b, labels, best), pair]
 
