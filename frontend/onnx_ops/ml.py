@@ -32,7 +32,7 @@ from infer.frontend.onnx_ops.builder import (
     dims,
     element,
 )
-from infer.frontend.onnx_ops.ml_trees import class_labels, transformed
+from infer.frontend.onnx_ops.ml_trees import as_rows, class_labels, to_f32, transformed
 from infer.frontend.onnx_values import KeyedRows
 
 ML_DOMAIN = "ai.onnx.ml"
@@ -49,15 +49,10 @@ def _const_like(b: OpBuilder, x: Value, values: Sequence[float] | np.ndarray) ->
     return b.const(np.asarray(values, G.numpy_dtype(element(x))))
 
 
-def _rows(b: OpBuilder, x: Value) -> Value:
-    """A 1-D input as one row, as onnxruntime's kernels take it."""
-    return b.emit1(G.UnsqueezeOp, x, b.ints([0])) if len(dims(x)) == 1 else x
-
-
 @built_from_other_ops
 def array_feature_extractor(b: OpBuilder, x: Value, indices: Value) -> Value:
     """x's last-axis elements at `indices` (flattened); a 1-D x is one row."""
-    x = _rows(b, x)
+    x = as_rows(b, x)
     flat = b.emit1(G.ReshapeOp, indices, b.ints([-1]))
     return b.emit1(G.GatherOp, x, flat, axis=-1)
 
@@ -72,7 +67,7 @@ def binarizer(b: OpBuilder, x: Value, *, threshold: float = 0.0) -> Value:
 def scaler(b: OpBuilder, x: Value, *, offset: list[float] | None = None,
            scale: list[float] | None = None) -> Value:
     """(x - offset) * scale in f32, per last-axis element (or one for all)."""
-    x = x if element(x) == f32 else b.emit1(G.CastOp, x, to=f32)
+    x = to_f32(b, x)
     if offset is not None:
         x = b.emit1(G.SubOp, x, _const_like(b, x, offset))
     if scale is not None:
@@ -83,7 +78,7 @@ def scaler(b: OpBuilder, x: Value, *, offset: list[float] | None = None,
 @built_from_other_ops
 def normalizer(b: OpBuilder, x: Value, *, norm: str = "MAX") -> Value:
     """Each row over its max |x|, L1 or L2 norm (at least 1e-30, as the reference)."""
-    x = _rows(b, _float(b, x))
+    x = as_rows(b, _float(b, x))
     axes = b.ints([1])
     if norm == "MAX":
         size = b.emit1(G.ReduceMaxOp, b.emit1(G.AbsOp, x), axes, keepdims=1)
@@ -100,7 +95,7 @@ def normalizer(b: OpBuilder, x: Value, *, norm: str = "MAX") -> Value:
 def _linear(b: OpBuilder, x: Value, coefficients: list[float],
             intercepts: list[float] | None, outputs: int) -> Value:
     """x [N, F] times the [outputs, F] coefficients, plus the intercepts."""
-    x = _rows(b, _float(b, x))
+    x = as_rows(b, _float(b, x))
     features = len(coefficients) // max(outputs, 1)
     if outputs < 1 or features * outputs != len(coefficients):
         raise NodeError(f"{len(coefficients)} coefficients are not {outputs} rows")
@@ -202,7 +197,7 @@ def feature_vectorizer(b: OpBuilder, *xs: Value, inputdimensions: list[int]) -> 
         raise NodeError(f"{len(xs)} inputs for {len(inputdimensions)} inputdimensions")
     parts = []
     for x, width in zip(xs, inputdimensions, strict=True):
-        x = _rows(b, x if element(x) == f32 else b.emit1(G.CastOp, x, to=f32))
+        x = as_rows(b, to_f32(b, x))
         have = dims(x)[-1]
         if not isinstance(have, int):
             raise Unsupported("an input whose last dim is known only at run time")

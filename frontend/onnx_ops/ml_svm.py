@@ -20,18 +20,14 @@ from infer.frontend.onnx_ops.builder import (
     Value,
     built_from_other_ops,
     dims,
-    element,
 )
-from infer.frontend.onnx_ops.ml_trees import class_labels, transformed
+from infer.frontend.onnx_ops.ml_trees import as_rows, class_labels, to_f32, transformed
 
 
 def _kernels(b: OpBuilder, x: Value, kernel_type: str, params: list[float] | None,
              support_vectors: list[float], count: int) -> Value:
     """K [N, count]: the kernel of each row of x with each support vector."""
-    if len(dims(x)) == 1:
-        x = b.emit1(G.UnsqueezeOp, x, b.ints([0]))
-    if element(x) != f32:  # onnxruntime computes in float
-        x = b.emit1(G.CastOp, x, to=f32)
+    x = to_f32(b, as_rows(b, x))  # onnxruntime computes in float
     features = len(support_vectors) // count
     if features * count != len(support_vectors) or features < 1:
         raise NodeError(f"{len(support_vectors)} support vector values are not {count} "

@@ -126,12 +126,20 @@ class Forest:
             targets=targets, aggregate=aggregate, features=features)
 
 
+def as_rows(b: OpBuilder, x: Value) -> Value:
+    """A 1-D input as one row, as onnxruntime's ai.onnx.ml kernels take it."""
+    return b.emit1(G.UnsqueezeOp, x, b.ints([0])) if len(dims(x)) == 1 else x
+
+
+def to_f32(b: OpBuilder, v: Value) -> Value:
+    return v if element(v) == f32 else b.emit1(G.CastOp, v, to=f32)
+
+
 def _features(b: OpBuilder, x: Value, double: bool) -> Value:
     """The input as a float matrix of the comparison's type: f64 when the input or the
     thresholds are, else f32 (integers converted as onnxruntime compares them)."""
     want = Float64Type() if double or isinstance(element(x), Float64Type) else f32
-    if len(dims(x)) == 1:
-        x = b.emit1(G.UnsqueezeOp, x, b.ints([0]))
+    x = as_rows(b, x)
     if len(dims(x)) != 2:
         raise NodeError("the input must be [rows, features]")
     return x if element(x) == want else b.emit1(G.CastOp, x, to=want)
@@ -252,8 +260,6 @@ def _base(b: OpBuilder, scores: Value, base: np.ndarray | None, targets: int) ->
     return b.emit1(G.AddOp, scores, b.const(base.astype(G.numpy_dtype(element(scores)))))
 
 
-def _to_f32(b: OpBuilder, v: Value) -> Value:
-    return v if element(v) == f32 else b.emit1(G.CastOp, v, to=f32)
 
 
 @built_from_other_ops
@@ -289,7 +295,7 @@ def tree_ensemble_regressor(
                          np.float64 if wide else np.float32)
     if base is not None and len(base) == 1 and targets == 1:
         base = base.reshape(1)
-    return _to_f32(b, _base(b, scores, base, targets))
+    return to_f32(b, _base(b, scores, base, targets))
 
 
 @built_from_other_ops
@@ -328,7 +334,7 @@ def tree_ensemble_classifier(
         if not _scored_every_row(forest, n, base):
             raise Unsupported("a class that some rows give no score (onnxruntime leaves it "
                               "out of the label's choice)")
-        raw = _to_f32(b, _base(b, forest.emit(b, x, n, "SUM", kind), base, n))
+        raw = to_f32(b, _base(b, forest.emit(b, x, n, "SUM", kind), base, n))
         best = b.emit1(G.ArgMaxOp, raw, axis=1, keepdims=0)
         return [class_labels(b, labels, best), transformed(b, raw, post_transform)]
     if n != 2 or set(class_ids) != {0} or (base is not None and len(base) > 1):
@@ -336,7 +342,7 @@ def tree_ensemble_classifier(
                           "most one base value")
     if not _scored_every_row(forest, 1, base):
         raise Unsupported("a two-class ensemble whose trees leave some rows without a score")
-    score = _to_f32(b, _base(b, forest.emit(b, x, 1, "SUM", kind), base, 1))
+    score = to_f32(b, _base(b, forest.emit(b, x, 1, "SUM", kind), base, 1))
     # onnxruntime: weights all >= 0 (a probability): class 1 past 0.5, scores [1 - s, s];
     # mixed weights (a margin): class 1 past 0, scores [-s, s]; under LOGISTIC either way
     # [sigmoid(-s), sigmoid(s)] (SOFTMAX is not applied)
