@@ -5,14 +5,31 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
 import infer
+
+
+def run_infer_opt(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str,
+                  *args: str) -> tuple[object, str, str]:
+    """infer-opt run in-process on `text` (written to a file): exit status, stdout,
+    stderr."""
+    from infer.tools.infer_opt import main
+
+    path = tmp_path / "in.mlir"
+    path.write_text(text)
+    with pytest.raises(SystemExit) as status:
+        main([str(path), *args])
+        raise SystemExit(0)
+    out, err = capsys.readouterr()
+    return status.value.code, out, err
 
 
 def sigint_as_a_terminal_sends_it() -> None:

@@ -18,6 +18,8 @@ from infer.context import make_context
 from infer.tools.graph_dot import graph_dot, quoted
 from infer.tools.infer_opt import main, parse_mlir
 
+from .helpers import run_infer_opt
+
 CONTROL_FLOW = Path(__file__).parents[1] / "filecheck_tests/dialects/graph/control_flow.mlir"
 
 # %e read twice by the mul (two edges), two equal relus that cse merges, an op of two
@@ -137,13 +139,8 @@ def parse_dot(text: str) -> Dot:
 
 
 def _view(capsys, tmp_path: Path, text: str, *args: str) -> str:
-    path = tmp_path / "in.mlir"
-    path.write_text(text)
-    with pytest.raises(SystemExit) as status:
-        main([str(path), *args])
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    assert status.value.code == 0 and err == "", err
+    code, out, err = run_infer_opt(capsys, tmp_path, text, *args)
+    assert code == 0 and err == "", err
     return out
 
 

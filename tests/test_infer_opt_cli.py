@@ -19,7 +19,7 @@ from infer.pipeline import compile_passes
 from infer.tools.infer_opt import ALL_PASSES
 from infer.version import __version__
 
-from .helpers import sigint_as_a_terminal_sends_it
+from .helpers import run_infer_opt, sigint_as_a_terminal_sends_it
 from .test_cli import BIN, _relu_model, run
 
 
@@ -183,17 +183,9 @@ _GRAPH_IR = """func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
 """
 
 
-def _opt(capsys, tmp_path: Path, *args: str, text: str = _GRAPH_IR) -> tuple[int, str, str]:
+def _opt(capsys, tmp_path: Path, *args: str, text: str = _GRAPH_IR) -> tuple[object, str, str]:
     """infer-opt run in-process on `text`: exit status, stdout, stderr."""
-    from infer.tools.infer_opt import main
-
-    path = tmp_path / "in.mlir"
-    path.write_text(text)
-    with pytest.raises(SystemExit) as status:
-        main([str(path), *args])
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    return status.value.code, out, err
+    return run_infer_opt(capsys, tmp_path, text, *args)
 
 
 @pytest.mark.parametrize("theirs, ours", [
